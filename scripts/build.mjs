@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// Build: esbuild bundles every command (and the devnet node entry) into dist/, with code
+// splitting so shared libraries land in shared chunks. Heavy libraries (viem, noble, ...)
+// are imported lazily inside run(), so a command's cold start loads only what it uses.
+// Then the oclif manifest is regenerated (fast start-up: oclif reads the manifest instead
+// of importing every command), and the Solidity contracts are compiled when they changed.
+import { execFileSync } from 'node:child_process'
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import * as esbuild from 'esbuild'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const quiet = process.argv.includes('--quiet')
+
+function walk(dir, out = []) {
+  if (!existsSync(dir)) return out
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name)
+    if (statSync(p).isDirectory()) walk(p, out)
+    else if (p.endsWith('.ts') && !p.endsWith('.d.ts') && !p.endsWith('.test.ts')) out.push(p)
+  }
+  return out
+}
+
+const entryPoints = [
+  ...walk(join(root, 'src/commands')),
+  ...walk(join(root, 'src/entries')),
+]
+
+// --clean removes dist/ first; without it stale files stay (harmless) so that a build never
+// pulls files from under a CLI process that is running at the same time.
+if (process.argv.includes('--clean')) rmSync(join(root, 'dist'), { recursive: true, force: true })
+await esbuild.build({
+  absWorkingDir: root,
+  entryPoints,
+  outbase: 'src',
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: 'linked',
+  chunkNames: 'chunks/[name]-[hash]',
+  // @oclif/core must be the one instance bin/run.js loads; anvil and solc are resolved at run time.
+  external: ['@oclif/core', '@foundry-rs/*', 'solc', 'ws', 'bufferutil', 'utf-8-validate'],
+  banner: { js: "import { createRequire as __tnvCreateRequire } from 'node:module'; const require = __tnvCreateRequire(import.meta.url);" },
+  logLevel: 'warning',
+})
+
+// Contracts (solc from npm), only when a .sol changed since the last compile.
+if (existsSync(join(root, 'scripts/compile-contracts.mjs'))) {
+  execFileSync(process.execPath, [join(root, 'scripts/compile-contracts.mjs')], { stdio: 'inherit' })
+}
+
+// oclif manifest: lets `tnv <cmd>` start without importing every command file.
+execFileSync(process.execPath, [join(root, 'node_modules/oclif/bin/run.js'), 'manifest'], {
+  cwd: root,
+  stdio: quiet ? 'ignore' : ['ignore', 'ignore', 'inherit'],
+})
+if (!quiet) console.error(`built ${entryPoints.length} entries into ${relative(process.cwd(), join(root, 'dist')) || 'dist'}`)

@@ -1,0 +1,44 @@
+/**
+ * Base for every tnv command: `--json` on, errors rendered as one paragraph that carries
+ * the fix (stderr), or as `{"error": {...}}` on stdout with --json, and the error's exit code.
+ * Commands stay thin: parse flags, call src/lib, render.
+ */
+import { Command, Errors } from '@oclif/core'
+import { ExitCode, TnvError } from './errors.js'
+
+export abstract class BaseCommand extends Command {
+  static override enableJsonFlag = true
+
+  /** Human progress and log lines: stderr, silenced by --json. */
+  protected note(message: string): void {
+    if (!this.jsonEnabled()) process.stderr.write(`${message}\n`)
+  }
+
+  /** A result line for humans: stdout, silenced by --json (the JSON result is printed instead). */
+  protected out(message: string): void {
+    if (!this.jsonEnabled()) process.stdout.write(`${message}\n`)
+  }
+
+  protected override async catch(err: Error & { exitCode?: number }): Promise<unknown> {
+    if (err instanceof Errors.ExitError) throw err
+    const known = toTnvError(err)
+    if (!known) return super.catch(err) // oclif's own parse/usage errors keep oclif's rendering (exit 2)
+    process.exitCode = known.exitCode
+    if (this.jsonEnabled()) this.logJson({ error: known.toJSON() })
+    else process.stderr.write(`Error: ${known.render()}\n`)
+    if (process.env.DEBUG && err.stack) process.stderr.write(`${err.stack}\n`)
+    return undefined
+  }
+}
+
+/** Maps anything thrown to a TnvError, except oclif's own CLI errors (returned as undefined). */
+export function toTnvError(err: unknown): TnvError | undefined {
+  if (err instanceof TnvError) return err
+  if (err instanceof Errors.CLIError) return undefined
+  const message = err instanceof Error ? err.message : String(err)
+  return new TnvError(`Unexpected failure: ${message}`, {
+    fix: 'Run again with DEBUG=1 for the stack trace, and report it if it persists.',
+    exitCode: ExitCode.Internal,
+    cause: err,
+  })
+}

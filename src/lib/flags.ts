@@ -1,0 +1,48 @@
+/**
+ * Flag groups shared by commands, defined once and spread into each command's `flags`.
+ * Resolution order everywhere: flag, then environment, then config, then default.
+ */
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { Flags } from '@oclif/core'
+
+/** The reference node's default data directory (reference-facts: Data directory). */
+export function defaultDatadir(platform: NodeJS.Platform = process.platform, env = process.env): string {
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'telcoin-network')
+  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'telcoin-network')
+  const xdg = env.XDG_DATA_HOME
+  return join(xdg && xdg.length > 0 ? xdg : join(homedir(), '.local', 'share'), 'telcoin-network')
+}
+
+export const datadirFlag = {
+  datadir: Flags.string({
+    summary: 'Node data directory (node-info.yaml, node-keys/).',
+    description:
+      'Defaults to the reference node\'s: $XDG_DATA_HOME/telcoin-network or ~/.local/share/telcoin-network on Linux, ~/Library/Application Support/telcoin-network on macOS.',
+    env: 'TN_DATADIR',
+    helpValue: '<path>',
+    default: async () => defaultDatadir(),
+    defaultHelp: async () => '~/.local/share/telcoin-network',
+  }),
+}
+
+export const PASSPHRASE_SOURCES = ['env', 'stdin', 'ask', 'no-passphrase'] as const
+export type PassphraseSource = (typeof PASSPHRASE_SOURCES)[number]
+
+export const passphraseFlags = {
+  'bls-passphrase-source': Flags.option({
+    options: PASSPHRASE_SOURCES,
+    default: 'env' as const,
+    summary: 'Where the BLS key passphrase comes from.',
+    description:
+      'env: the TN_BLS_PASSPHRASE variable (removed from the environment once read). stdin: the first line of standard input. ask: a hidden prompt (TTY only). no-passphrase: the key is stored unencrypted as bls.key. A passphrase is never accepted as a command-line value.',
+  })(),
+}
+
+export const quietFlag = {
+  quiet: Flags.boolean({ char: 'q', summary: 'Print only the result (no log lines), so the output can be captured.' }),
+}
+
+export const yesFlag = {
+  yes: Flags.boolean({ char: 'y', summary: 'Skip the confirmation prompt (needed without a TTY for irreversible steps).' }),
+}
