@@ -47,12 +47,22 @@ export type RpcLimits = {
   maxBlocksPerFilter: number
   /** 0 = no limit */
   maxLogsPerResponse: number
-  gasCap: bigint | number
+  /** A plain number (JSON friendly); values are validated up to Number.MAX_SAFE_INTEGER. */
+  gasCap: number
   /** megabytes */
   maxResponseSizeMb: number
   maxConnections: number
   /** megabytes (reference: --rpc.max-request-size, 15) */
   maxRequestSizeMb: number
+}
+
+export type JwtPlan = {
+  /** True when --rpc.jwtsecret is set: HTTP requests and WS upgrades need `Authorization: Bearer <JWT>`. IPC never does. */
+  required: boolean
+  /** `hex`: the secret itself was given; `file`: a path to a file holding the hex secret; null: no JWT. */
+  source: 'hex' | 'file' | null
+  /** The file path when `source` is `file`, else null. */
+  path: string | null
 }
 
 export type RpcPlan = {
@@ -69,10 +79,88 @@ export type RpcPlan = {
   /** One entry per worker, index 0 first (same as `transports`). */
   workers: WorkerPlan[]
   limits: RpcLimits
-  /** Hex secret given by --rpc.jwtsecret (a file path or hex, as the node takes it), or null. */
+  /**
+   * The value of --rpc.jwtsecret as given (hex secret or a file path), or null. This can be a
+   * SECRET: print a plan only through `redactPlan` (./format-plan.ts); `jwt` says the same without it.
+   */
   jwtSecret: string | null
+  /** Whether HTTP and WS need a JWT bearer token, and where the secret comes from (never the secret). */
+  jwt: JwtPlan
   httpCorsDomain: string[] | null
   wsOrigins: string[] | null
   /** Node flags the resolver does not interpret, passed through untouched. */
   passthrough: string[]
+}
+
+/*
+ * The report of `tnv rpc check` (checkRpcEndpoints in ./check.ts). The JSON of
+ * `tnv rpc check --json` is this object (documented in docs/rpc-plan.md).
+ */
+
+/** How one probe call went: any JSON-RPC answer but -32601 means served; -32601 means not served. */
+export type ProbeStatus = 'served' | 'not-served' | 'unauthorized' | 'failed'
+
+export type NamespaceCheck = {
+  namespace: Namespace
+  /** The harmless method called to probe the namespace. */
+  method: string
+  status: ProbeStatus
+  /** The JSON-RPC error or the failure, when the call did not return a result; else null. */
+  detail: string | null
+  /** Whether the expected plan serves the namespace here, or null without --expect. */
+  expected: boolean | null
+}
+
+/** How the endpoint treated a request: `accepted` (answered), `refused` (HTTP 401/403), `failed`, or `not-tested`. */
+export type AuthOutcome = 'accepted' | 'refused' | 'failed' | 'not-tested'
+
+export type TransportCheck = {
+  transport: TransportName
+  /** The URL or IPC path checked. */
+  target: string
+  /** True when the target can be reached only from this host (IPC; a host resolving only to loopback). */
+  loopback: boolean
+  /** False when no JSON-RPC answer came back at all. */
+  reachable: boolean
+  /** Why the transport could not be checked (unreachable, a token is needed), or null. */
+  failure: string | null
+  auth: {
+    /** A token made from the JWT secret was sent with the probes. */
+    tokenSent: boolean
+    /** A request without a token (tested when a JWT secret is known; HTTP and WS only). */
+    withoutToken: AuthOutcome
+    /** A request with a token signed by another secret (tested when a JWT secret is known). */
+    wrongToken: AuthOutcome
+  }
+  /** The `rpc_modules` answer: the object, or null when not served or not answered. */
+  rpcModules: Record<string, string> | null
+  namespaces: NamespaceCheck[]
+  /** The namespaces found served, in the spec's order. */
+  served: Namespace[]
+  /** eth_subscribe: `works` (a subscription id came back), `refused` (a JSON-RPC error), `failed`. */
+  subscriptions: { status: 'works' | 'refused' | 'failed'; detail: string | null }
+  /** What the expected plan says about this endpoint (matched by port or path), or null without --expect. */
+  expected: {
+    worker: number
+    enabled: boolean
+    namespaces: Namespace[]
+    rpcModules: Record<string, string> | null
+    jwtRequired: boolean
+  } | null
+}
+
+export type RpcCheckReport = {
+  /** False when anything below is non-empty: mismatches, exposures or failures. */
+  ok: boolean
+  transports: { http: TransportCheck | null; ws: TransportCheck | null; ipc: TransportCheck | null }
+  /** Differences from the spec or from the expected plan (exit code 25). */
+  mismatches: string[]
+  /** debug or trace answering without authentication on a non-loopback address (exit code 25). */
+  exposures: string[]
+  /** Endpoints that could not be checked: unreachable, token needed or refused (exit code 10). */
+  failures: string[]
+  /** Facts worth knowing that are not failures. */
+  notes: string[]
+  /** The expected plan's verdict (--expect), or null. */
+  expected: { ok: boolean; errors: string[]; warnings: string[] } | null
 }

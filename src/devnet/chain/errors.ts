@@ -1,0 +1,68 @@
+/**
+ * Failures of the devnet chain (anvil + contracts + protocol loop). Each message says what is
+ * wrong with the concrete values; `fix` says what to do next.
+ */
+import { BadInputError, ExitCode, TnvError, type TnvErrorOptions } from '../../lib/errors.js'
+
+/** The anvil binary of @foundry-rs/anvil for this platform is not installed. */
+export class AnvilNotFoundError extends TnvError {
+  constructor(packageName: string, options: TnvErrorOptions = {}) {
+    super(`The anvil binary for this platform (${process.platform}/${process.arch}) was not found: ${packageName} is not installed.`, {
+      fix: 'Reinstall tnv\'s dependencies (`npm install`) on this machine; the binary ships inside that package, nothing is downloaded.',
+      ...options,
+    })
+  }
+}
+
+/** anvil exited or did not answer before it became ready. */
+export class AnvilStartError extends TnvError {
+  constructor(message: string, stderrTail: string, options: TnvErrorOptions = {}) {
+    super(message, {
+      fix: 'Check the anvil output below; if the port is taken, start without --port (a free port is picked).',
+      details: stderrTail ? stderrTail.trim().split('\n').slice(-8) : [],
+      ...options,
+    })
+  }
+}
+
+/** The compiled contracts (contracts/out) are missing. */
+export class ContractsNotBuiltError extends TnvError {
+  constructor(path: string) {
+    super(`The compiled devnet contracts were not found (looked for ${path}).`, {
+      fix: 'Run `node scripts/build.mjs` (it compiles contracts/*.sol with solc into contracts/out).',
+    })
+  }
+}
+
+/** A parameter of startDevnetChain is out of range. */
+export class InvalidDevnetParameterError extends BadInputError {}
+
+/** The chain in the data directory is not a devnet this version can resume. */
+export class DevnetStateMismatchError extends TnvError {
+  constructor(message: string, datadir: string) {
+    super(message, {
+      fix: `Move the directory aside (\`mv ${datadir} ${datadir}.old\`) and start again for a fresh devnet; nothing in it is deleted.`,
+      exitCode: ExitCode.NodeConfig,
+    })
+  }
+}
+
+/** A transaction the devnet itself sends (bootstrap, concludeEpoch) reverted. */
+export class DevnetTransactionError extends TnvError {
+  constructor(what: string, options: TnvErrorOptions = {}) {
+    super(`The devnet's own transaction failed: ${what}.`, {
+      fix: 'This is a bug in the devnet contracts or bootstrap; please report it with the details below.',
+      exitCode: ExitCode.Reverted,
+      ...options,
+    })
+  }
+}
+
+/** The devnet was used after stop() or after anvil exited. */
+export class DevnetStoppedError extends TnvError {
+  constructor(operation: string) {
+    super(`Cannot ${operation}: the devnet chain is stopped.`, {
+      fix: 'Start it again with startDevnetChain (same data directory to keep the chain).',
+    })
+  }
+}

@@ -1,0 +1,174 @@
+/**
+ * The reference node's RPC gateway: every worker's servers as the plan says (worker 0 on
+ * the configured ports and path, the others on the resolver's derived ones, all serving the
+ * same selection), in front of one engine, with one tracing semaphore for the whole node.
+ * The plan (src/lib/rpc/resolve.ts) is the only source of what is served where.
+ */
+import { promises as fs } from 'node:fs'
+import type { Server } from 'node:http'
+import type { Server as NetServer } from 'node:net'
+import type { Address } from 'viem'
+import type { Namespace, RpcPlan } from '../../lib/rpc/types.js'
+import { createJwtGate } from './access.js'
+import { Dispatcher } from './dispatch.js'
+import { EngineClient } from './engine-client.js'
+import { createIpcServer, prepareIpcPath } from './ipc-server.js'
+import { createNetServer, type ServedProtocol } from './net-server.js'
+import { Semaphore } from './semaphore.js'
+import { createTnMethods } from './tn-methods.js'
+
+export type GatewayParameters = {
+  plan: RpcPlan
+  engine: { httpUrl: string; wsUrl: string }
+  chainId: number
+  registry: Address
+  issuance: Address
+  /** The JWT secret (64 hex digits) read from --rpc.jwtsecret, or null. */
+  jwtSecretHex: string | null
+  /** --rpc.max-subscriptions-per-connection (reference default 1024). */
+  maxSubscriptions: number
+  clientVersion: string
+}
+
+export type WorkerEndpoints = { worker: number; http: string | null; ws: string | null; ipc: string | null }
+
+export type Gateway = {
+  endpoints: WorkerEndpoints[]
+  /** The node-wide tracing semaphore (observable for tests and logs). */
+  tracing: Semaphore
+  close(): Promise<void>
+}
+
+/** A server could not listen where the plan says (port taken, socket path in use, ...). */
+export class GatewayListenError extends Error {}
+
+function urlHost(address: string): string {
+  return address.includes(':') ? `[${address}]` : address
+}
+
+function protocolOf(namespaces: Namespace[], rpcModules: Record<string, string> | null, origins: string[] | null): ServedProtocol {
+  return { served: new Set(namespaces), rpcModules: rpcModules ? JSON.stringify(rpcModules) : null, origins }
+}
+
+function listenTcp(server: Server, port: number, address: string, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) =>
+      reject(new GatewayListenError(`${what} cannot listen on ${urlHost(address)}:${port}: ${err.code === 'EADDRINUSE' ? 'the port is in use' : err.message}`))
+    server.once('error', onError)
+    server.listen({ port, host: address, exclusive: true }, () => {
+      server.off('error', onError)
+      resolve()
+    })
+  })
+}
+
+function listenIpc(server: NetServer, path: string, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error) => reject(new GatewayListenError(`${what} cannot listen on ${path}: ${err.message}`))
+    server.once('error', onError)
+    server.listen(path, () => {
+      server.off('error', onError)
+      resolve()
+    })
+  })
+}
+
+export async function startGateway(p: GatewayParameters): Promise<Gateway> {
+  const { plan } = p
+  const { limits } = plan
+  const maxRequestBytes = limits.maxRequestSizeMb * 1024 * 1024
+  const engine = new EngineClient({ url: p.engine.httpUrl, maxResponseBytes: limits.maxResponseSizeMb * 1024 * 1024 })
+  let engineCallGas: bigint | null = null
+  try {
+    const block = (await engine.call('eth_getBlockByNumber', ['latest', false])) as { gasLimit?: string } | null
+    if (block?.gasLimit) engineCallGas = BigInt(block.gasLimit)
+  } catch {
+    // unknown: every call without gas then gets the cap explicitly
+  }
+  const tracing = new Semaphore(limits.maxTracingRequests)
+  const dispatcher = new Dispatcher({
+    engine,
+    tracing,
+    limits,
+    engineCallGas,
+    clientVersion: p.clientVersion,
+    tn: createTnMethods({ engine, chainId: p.chainId, registry: p.registry, issuance: p.issuance, clientVersion: p.clientVersion }),
+  })
+  const jwt = createJwtGate(p.jwtSecretHex)
+  const common = {
+    dispatcher,
+    jwt,
+    maxConnections: limits.maxConnections,
+    maxRequestBytes,
+    engineWsUrl: p.engine.wsUrl,
+    maxSubscriptions: p.maxSubscriptions,
+  }
+
+  const httpServers: Server[] = []
+  const ipcServers: { server: NetServer; path: string }[] = []
+  const endpoints: WorkerEndpoints[] = []
+  const close = async () => {
+    await Promise.all([
+      ...httpServers.map(
+        (s) =>
+          new Promise<void>((resolve) => {
+            s.close(() => resolve())
+            s.closeAllConnections()
+          }),
+      ),
+      ...ipcServers.map(({ server, path }) => new Promise<void>((resolve) => server.close(() => resolve())).then(() => fs.rm(path, { force: true }))),
+    ])
+    engine.close()
+  }
+
+  try {
+    for (const worker of plan.workers) {
+      const { http, ws, ipc, index } = worker
+      const label = (t: string) => `The ${t} server of worker ${index}`
+      // One server for both on a shared address and port: one origin list for both (spec rule 7).
+      const sharedOrigins = plan.wsOrigins ?? plan.httpCorsDomain
+      const httpProtocol = http.enabled
+        ? protocolOf(http.namespaces, http.rpcModules, worker.sharedServer ? sharedOrigins : plan.httpCorsDomain)
+        : null
+      const wsProtocol = ws.enabled ? protocolOf(ws.namespaces, ws.rpcModules, worker.sharedServer ? sharedOrigins : plan.wsOrigins) : null
+      const endpoint: WorkerEndpoints = { worker: index, http: null, ws: null, ipc: null }
+      if (worker.sharedServer && httpProtocol && wsProtocol) {
+        const server = createNetServer({ ...common, http: httpProtocol, ws: wsProtocol })
+        httpServers.push(server)
+        await listenTcp(server, http.port, http.address, label('HTTP and WS'))
+        endpoint.http = `http://${urlHost(http.address)}:${http.port}`
+        endpoint.ws = `ws://${urlHost(ws.address)}:${ws.port}`
+      } else {
+        if (httpProtocol) {
+          const server = createNetServer({ ...common, http: httpProtocol, ws: null })
+          httpServers.push(server)
+          await listenTcp(server, http.port, http.address, label('HTTP'))
+          endpoint.http = `http://${urlHost(http.address)}:${http.port}`
+        }
+        if (wsProtocol) {
+          const server = createNetServer({ ...common, http: null, ws: wsProtocol })
+          httpServers.push(server)
+          await listenTcp(server, ws.port, ws.address, label('WS'))
+          endpoint.ws = `ws://${urlHost(ws.address)}:${ws.port}`
+        }
+      }
+      if (ipc.enabled) {
+        try {
+          await prepareIpcPath(ipc.path)
+        } catch (err) {
+          throw new GatewayListenError(`${label('IPC')} cannot listen on ${ipc.path}: ${(err as Error).message}`)
+        }
+        const server = createIpcServer({ ...common, protocol: protocolOf(ipc.namespaces, ipc.rpcModules, null) })
+        ipcServers.push({ server, path: ipc.path })
+        await listenIpc(server, ipc.path, label('IPC'))
+        await fs.chmod(ipc.path, 0o600)
+        endpoint.ipc = ipc.path
+      }
+      endpoints.push(endpoint)
+    }
+  } catch (err) {
+    await close()
+    throw err
+  }
+  return { endpoints, tracing, close }
+}

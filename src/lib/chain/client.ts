@@ -1,0 +1,43 @@
+/**
+ * The one way tnv opens an endpoint: a viem public client over HTTP with JSON-RPC batching
+ * (independent reads issued in the same tick travel in one HTTP request; the devnet has no
+ * multicall contract, and batching needs none) and retries for faults that are safe to
+ * retry (timeouts, refused connections, 429 and 5xx; viem's policy, with Retry-After).
+ */
+import { createPublicClient, http, type PublicClient } from 'viem'
+
+export type ChainClient = PublicClient
+
+export type CreateChainClientParameters = {
+  rpcUrl: string
+  /** A counting fetch (./rpc-counter.ts) for benchmarks and round-trip tests. */
+  fetchFn?: typeof fetch | undefined
+  /** Per-request timeout. Default 15 s (public endpoints are slow under load). */
+  timeoutMs?: number | undefined
+  /** Retries of a failed request (exponential backoff from `retryDelayMs`). Default 3. */
+  retryCount?: number | undefined
+  retryDelayMs?: number | undefined
+}
+
+/**
+ * @example const client = createChainClient({ rpcUrl: 'https://rpc.adiri.tel' })
+ */
+export function createChainClient({
+  rpcUrl,
+  fetchFn,
+  timeoutMs = 15_000,
+  retryCount = 3,
+  retryDelayMs = 300,
+}: CreateChainClientParameters): ChainClient {
+  return createPublicClient({
+    transport: http(rpcUrl, {
+      batch: true,
+      timeout: timeoutMs,
+      retryCount,
+      retryDelay: retryDelayMs,
+      ...(fetchFn ? { fetchFn } : {}),
+    }),
+    // receipts are polled by ./wait-for-receipt.ts; no viem-side caching of block numbers
+    cacheTime: 0,
+  })
+}

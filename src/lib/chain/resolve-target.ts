@@ -1,0 +1,148 @@
+/**
+ * Which network a command talks to: a preset (`testnet`/`adiri`, `devnet` from the running
+ * devnet's runtime file) or a custom endpoint. Pure resolution: nothing is contacted here;
+ * the chain id is checked against `expectedChainId` by the first read batch (./check-chain-id.ts).
+ * Order for every setting: flag, then environment (oclif fills flags from TN_* variables), then default.
+ */
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Address } from 'viem'
+import { defaultDevnetDir, type DevnetRuntimeInfo, RUNTIME_FILE } from '../../devnet/paths.js'
+import { BadInputError, UsageError } from '../errors.js'
+import { DevnetNotRunningError } from './errors.js'
+import { parseAddressFlag } from './address.js'
+import { type ChainName, ISSUANCE_ADDRESS, REGISTRY_ADDRESS, TESTNET } from './presets.js'
+
+export type ChainTarget = {
+  /** `custom` for an endpoint given only by --rpc-url (its name is settled once its chain id is known). */
+  name: 'testnet' | 'devnet' | 'custom'
+  rpcUrl: string
+  /** The chain id the endpoint must report; null for a custom endpoint without --chain-id. */
+  expectedChainId: number | null
+  registry: Address
+  issuance: Address
+  explorer: string | null
+  /** The running devnet's runtime info (public dev keys, governance) when name is `devnet`. */
+  devnet: DevnetRuntimeInfo | null
+}
+
+export type ResolveChainTargetParameters = {
+  /** --chain / TN_CHAIN. */
+  chain?: ChainName | undefined
+  /** --rpc-url / TN_RPC_URL. */
+  rpcUrl?: string | undefined
+  /** --registry / TN_REGISTRY. */
+  registry?: string | undefined
+  /** --chain-id / TN_CHAIN_ID. */
+  chainId?: number | undefined
+  /** Devnet directory holding devnet.json (default: $TNV_DEVNET_DIR or ~/.local/share/tnv/devnet). */
+  devnetDir?: string | undefined
+}
+
+/**
+ * @example const target = await resolveChainTarget({ chain: 'testnet' }) // rpc.adiri.tel, 2017
+ */
+export async function resolveChainTarget({
+  chain,
+  rpcUrl,
+  registry,
+  chainId,
+  devnetDir = defaultDevnetDir(),
+}: ResolveChainTargetParameters): Promise<ChainTarget> {
+  const registryAddress = registry === undefined ? undefined : parseAddressFlag(registry, '--registry')
+  if (rpcUrl !== undefined) checkUrl(rpcUrl)
+  // An endpoint without a chain name is a custom endpoint; nothing at all means the local devnet.
+  const name = chain === 'adiri' ? 'testnet' : (chain ?? (rpcUrl === undefined ? 'devnet' : undefined))
+
+  if (name === 'testnet') {
+    if (chainId !== undefined && chainId !== TESTNET.chainId)
+      throw new UsageError(`--chain testnet is chain id ${TESTNET.chainId}, but --chain-id says ${chainId}.`, {
+        fix: 'Drop --chain-id, or drop --chain and pass --rpc-url with --chain-id for another network.',
+      })
+    return {
+      name: 'testnet',
+      rpcUrl: rpcUrl ?? (TESTNET.rpcUrl as string),
+      expectedChainId: TESTNET.chainId,
+      registry: registryAddress ?? TESTNET.registry,
+      issuance: TESTNET.issuance,
+      explorer: TESTNET.explorer,
+      devnet: null,
+    }
+  }
+
+  if (name === 'devnet') {
+    const runtime = await readDevnetRuntime(devnetDir)
+    const url = rpcUrl ?? runtime.rpcUrl
+    if (url === null)
+      throw new DevnetNotRunningError(
+        `The devnet in ${devnetDir} runs without an HTTP endpoint (its node was started with HTTP off).`,
+      )
+    if (chainId !== undefined && chainId !== runtime.chainId)
+      throw new UsageError(`The devnet is chain id ${runtime.chainId}, but --chain-id says ${chainId}.`, {
+        fix: 'Drop --chain-id.',
+      })
+    return {
+      name: 'devnet',
+      rpcUrl: url,
+      expectedChainId: runtime.chainId,
+      registry: registryAddress ?? runtime.registry,
+      issuance: runtime.issuance,
+      explorer: null,
+      devnet: runtime,
+    }
+  }
+
+  return {
+    name: 'custom',
+    rpcUrl: rpcUrl as string,
+    expectedChainId: chainId ?? null,
+    registry: registryAddress ?? REGISTRY_ADDRESS,
+    issuance: ISSUANCE_ADDRESS,
+    explorer: null,
+    devnet: null,
+  }
+}
+
+async function readDevnetRuntime(devnetDir: string): Promise<DevnetRuntimeInfo> {
+  const path = join(devnetDir, RUNTIME_FILE)
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch {
+    throw new DevnetNotRunningError(`No devnet is running: ${path} does not exist.`)
+  }
+  let info: DevnetRuntimeInfo
+  try {
+    info = JSON.parse(text) as DevnetRuntimeInfo
+  } catch {
+    throw new DevnetNotRunningError(`The devnet runtime file ${path} is not valid JSON.`)
+  }
+  if (typeof info.pid !== 'number' || typeof info.chainId !== 'number')
+    throw new DevnetNotRunningError(`The devnet runtime file ${path} lacks pid or chainId.`)
+  if (!processAlive(info.pid))
+    throw new DevnetNotRunningError(`The devnet runtime file ${path} names process ${info.pid}, which is not running.`)
+  return info
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    // EPERM: the process exists but belongs to another user
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+function checkUrl(url: string): void {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw new BadInputError(`--rpc-url ${url} is not a URL.`, { fix: 'Pass an http(s) URL such as http://127.0.0.1:8545.' })
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new BadInputError(`--rpc-url ${url} uses ${parsed.protocol}; tnv talks to the node over HTTP(S).`, {
+      fix: 'Pass the node\'s HTTP endpoint, such as http://127.0.0.1:8545.',
+    })
+}

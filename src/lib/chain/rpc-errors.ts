@@ -1,0 +1,117 @@
+/**
+ * Turns endpoint faults into operator-facing errors. viem has already retried what is safe
+ * to retry (timeouts, refused connections, 429, 5xx); what reaches here is explained.
+ * Transaction-pool refusals (nonce too low, replacement underpriced, already known) are
+ * classified for ./send-transaction.ts, which decides what is safe to retry.
+ */
+import { BaseError, HttpRequestError, TimeoutError } from 'viem'
+import type { TnvError } from '../errors.js'
+import { InsufficientFundsError, RpcUnreachableError } from './errors.js'
+
+export type RpcFaultKind =
+  | 'unreachable'
+  | 'timeout'
+  | 'rate-limited'
+  | 'unauthorized'
+  | 'method-missing'
+  | 'nonce-too-low'
+  | 'underpriced'
+  | 'already-known'
+  | 'insufficient-funds'
+  | 'other'
+
+/** Every message and detail along the cause chain, lower-cased, for matching node wording. */
+function chainText(err: unknown): string {
+  const parts: string[] = []
+  let cur: unknown = err
+  for (let depth = 0; cur && depth < 10; depth++) {
+    if (cur instanceof BaseError) parts.push(cur.shortMessage, cur.details)
+    if (cur instanceof Error) parts.push(cur.message)
+    const code = (cur as { code?: unknown }).code
+    if (typeof code === 'string') parts.push(code)
+    cur = (cur as { cause?: unknown }).cause
+  }
+  return parts.join(' | ').toLowerCase()
+}
+
+function httpStatus(err: unknown): number | undefined {
+  if (!(err instanceof BaseError)) return undefined
+  const http = err.walk((e) => e instanceof HttpRequestError) as HttpRequestError | null
+  return http?.status
+}
+
+/** What kind of fault this is, from viem's error classes and the node's wording. */
+export function classifyRpcError(err: unknown): RpcFaultKind {
+  const text = chainText(err)
+  if (/nonce too low|nonce is too low|oldnonce|invalid nonce/.test(text)) return 'nonce-too-low'
+  if (/replacement transaction underpriced|replacement underpriced|transaction underpriced/.test(text))
+    return 'underpriced'
+  if (/already known|already imported|alreadyknown|known transaction/.test(text)) return 'already-known'
+  if (/insufficient funds|insufficient balance/.test(text)) return 'insufficient-funds'
+  const status = httpStatus(err)
+  if (status === 429 || /rate limit|too many requests|limit exceeded|-32005/.test(text)) return 'rate-limited'
+  if (status === 401 || status === 403) return 'unauthorized'
+  if (/method not found|does not exist\/is not available|method not supported|-32601/.test(text)) return 'method-missing'
+  if (err instanceof BaseError && err.walk((e) => e instanceof TimeoutError)) return 'timeout'
+  if (/timed out|timeout/.test(text)) return 'timeout'
+  if (
+    err instanceof BaseError &&
+    err.walk((e) => e instanceof HttpRequestError) &&
+    (status === undefined || status >= 500)
+  )
+    return 'unreachable'
+  if (/econnrefused|enotfound|econnreset|eai_again|fetch failed|socket hang up|network/.test(text)) return 'unreachable'
+  return 'other'
+}
+
+/**
+ * An operator-facing error for a transport-level fault, or undefined when the error is not
+ * one (a revert, a bug): the caller then handles it.
+ */
+export function explainRpcError(err: unknown, rpcUrl: string): TnvError | undefined {
+  switch (classifyRpcError(err)) {
+    case 'unreachable':
+      return new RpcUnreachableError(`Cannot reach the endpoint ${rpcUrl} (${rootCause(err)}).`, {
+        fix: 'Check that the node is running and --rpc-url is right (for the local devnet: `tnv devnet status`).',
+        cause: err,
+      })
+    case 'timeout':
+      return new RpcUnreachableError(`The endpoint ${rpcUrl} did not answer in time, after retries.`, {
+        fix: 'Try again later, or use a node of your own with --rpc-url.',
+        cause: err,
+      })
+    case 'rate-limited':
+      return new RpcUnreachableError(`The endpoint ${rpcUrl} keeps refusing requests: rate limited, after retries.`, {
+        fix: 'Wait a minute and run the command again, or use a node of your own with --rpc-url (the public endpoint is rate limited).',
+        cause: err,
+      })
+    case 'unauthorized':
+      return new RpcUnreachableError(`The endpoint ${rpcUrl} refused the request (HTTP ${httpStatus(err)}).`, {
+        fix: 'The endpoint needs credentials or blocks this client; use an endpoint that serves the eth namespace openly, such as your own node.',
+        cause: err,
+      })
+    case 'method-missing':
+      return new RpcUnreachableError(`The endpoint ${rpcUrl} does not serve a method tnv needs (${rootCause(err)}).`, {
+        fix: 'Use an endpoint that serves the eth namespace (the node serves it by default: check --http.api).',
+        cause: err,
+      })
+    case 'insufficient-funds':
+      return new InsufficientFundsError(`The node refused the transaction: the account cannot pay for it (${rootCause(err)}).`, {
+        fix: 'Fund the account with enough TEL for the value plus gas, then run the command again.',
+        cause: err,
+      })
+    default:
+      return undefined
+  }
+}
+
+function rootCause(err: unknown): string {
+  let cur: unknown = err
+  let last = ''
+  for (let depth = 0; cur && depth < 10; depth++) {
+    if (cur instanceof BaseError) last = cur.details || cur.shortMessage
+    else if (cur instanceof Error) last = cur.message
+    cur = (cur as { cause?: unknown }).cause
+  }
+  return last.split('\n')[0] ?? 'unknown error'
+}

@@ -1,0 +1,134 @@
+/**
+ * Who sends: a local key (--private-key, TN_PRIVATE_KEY, --keystore) or nobody (--unsigned:
+ * the transaction is printed for a multisig or a hardware wallet). Flag, then environment.
+ * A key never appears in output, errors or logs; TN_PRIVATE_KEY and TN_KEYSTORE_PASSWORD are
+ * removed from the process environment once read.
+ */
+import type { Address, LocalAccount } from 'viem'
+import { UsageError } from '../errors.js'
+import { parseAddressFlag } from './address.js'
+import { InvalidPrivateKeyError, KeystorePasswordRequiredError, SignerRequiredError } from './errors.js'
+import { decryptKeystore, readKeystoreFile } from './keystore.js'
+import { askSecret, isInteractive, readFirstLineOfStdin } from './prompt.js'
+
+export type Signer =
+  | { type: 'local'; address: Address; account: LocalAccount; source: string }
+  | { type: 'unsigned'; address: Address }
+
+export const KEYSTORE_PASSWORD_SOURCES = ['env', 'stdin', 'ask'] as const
+export type KeystorePasswordSource = (typeof KEYSTORE_PASSWORD_SOURCES)[number]
+
+export type ResolveSignerParameters = {
+  /** What the signer is for, for messages ("stake", "activate"). */
+  action: string
+  privateKey?: string | undefined
+  keystore?: string | undefined
+  keystorePasswordSource?: KeystorePasswordSource | undefined
+  unsigned?: boolean | undefined
+  /** --from: the sender of an --unsigned transaction (or an assertion on the key's address). */
+  from?: string | undefined
+  /** The sender when nothing else names one (e.g. node-info's execution_address for stake). */
+  defaultFrom?: Address | undefined
+  /** A key to use when no signer is given (the devnet's public governance key for `governance mint`). */
+  fallbackKey?: { privateKey: `0x${string}`; source: string } | undefined
+  env?: NodeJS.ProcessEnv
+}
+
+export type ResolveSignerReturnType = {
+  signer: Signer
+  /** Lines for stderr (e.g. the shell-history warning for --private-key). */
+  warnings: string[]
+}
+
+/**
+ * @example const { signer } = await resolveSigner({ action: 'stake', keystore: 'wallet.json' })
+ */
+export async function resolveSigner({
+  action,
+  privateKey,
+  keystore,
+  keystorePasswordSource = 'env',
+  unsigned = false,
+  from,
+  defaultFrom,
+  fallbackKey,
+  env = process.env,
+}: ResolveSignerParameters): Promise<ResolveSignerReturnType> {
+  const warnings: string[] = []
+  if (privateKey !== undefined && keystore !== undefined)
+    throw new UsageError('--private-key and --keystore both name a signer.', { fix: 'Pass only one of them.' })
+  const fromAddress = from === undefined ? undefined : parseAddressFlag(from, '--from')
+
+  let account: LocalAccount | undefined
+  let source = ''
+  if (privateKey !== undefined) {
+    warnings.push(
+      'Warning: a key given as --private-key is kept in your shell history; prefer TN_PRIVATE_KEY or --keystore.',
+    )
+    account = await accountFromKey(privateKey, '--private-key')
+    source = '--private-key'
+  } else if (keystore !== undefined) {
+    const parsed = await readKeystoreFile(keystore)
+    // an unsigned transaction needs only the address, which the keystore states in clear
+    if (unsigned && parsed.address !== null)
+      return { signer: unsignedSigner(fromAddress ?? parsed.address, parsed.address), warnings }
+    const password = await keystorePassword(keystore, keystorePasswordSource, env)
+    account = await accountFromKey(await decryptKeystore(parsed, password, keystore), keystore)
+    source = `keystore ${keystore}`
+  } else if (env.TN_PRIVATE_KEY !== undefined && env.TN_PRIVATE_KEY !== '') {
+    const key = env.TN_PRIVATE_KEY
+    delete env.TN_PRIVATE_KEY
+    account = await accountFromKey(key, 'TN_PRIVATE_KEY')
+    source = 'TN_PRIVATE_KEY'
+  }
+
+  if (unsigned) {
+    const address = fromAddress ?? account?.address ?? defaultFrom
+    if (address === undefined)
+      throw new UsageError(`--unsigned needs the sender's address to prepare ${action} (nonce, gas).`, {
+        fix: 'Pass --from ADDRESS (the account that will sign it).',
+      })
+    return { signer: unsignedSigner(address, account?.address), warnings }
+  }
+
+  if (account === undefined && fallbackKey !== undefined) {
+    account = await accountFromKey(fallbackKey.privateKey, fallbackKey.source)
+    source = fallbackKey.source
+  }
+  if (account === undefined) throw new SignerRequiredError(action)
+  if (fromAddress !== undefined && fromAddress !== account.address)
+    throw new UsageError(`--from ${fromAddress} is not the signer's address ${account.address} (${source}).`, {
+      fix: 'Drop --from, or use the key of that address.',
+    })
+  return { signer: { type: 'local', address: account.address, account, source }, warnings }
+}
+
+function unsignedSigner(address: Address, keyAddress: Address | undefined): Signer {
+  if (keyAddress !== undefined && keyAddress !== address)
+    throw new UsageError(`--from ${address} is not the signer's address ${keyAddress}.`, {
+      fix: 'Drop --from, or use the key of that address.',
+    })
+  return { type: 'unsigned', address }
+}
+
+async function accountFromKey(key: string, origin: string): Promise<LocalAccount> {
+  const hex = key.trim().replace(/^0x/i, '')
+  if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw new InvalidPrivateKeyError(origin)
+  const { privateKeyToAccount } = await import('viem/accounts')
+  try {
+    return privateKeyToAccount(`0x${hex.toLowerCase()}`)
+  } catch {
+    throw new InvalidPrivateKeyError(origin)
+  }
+}
+
+async function keystorePassword(path: string, source: KeystorePasswordSource, env: NodeJS.ProcessEnv): Promise<string> {
+  if (source === 'stdin') return readFirstLineOfStdin()
+  if (source === 'env' && env.TN_KEYSTORE_PASSWORD !== undefined) {
+    const password = env.TN_KEYSTORE_PASSWORD
+    delete env.TN_KEYSTORE_PASSWORD
+    return password
+  }
+  if (!isInteractive()) throw new KeystorePasswordRequiredError(path)
+  return askSecret(`Password for the keystore ${path}:`)
+}

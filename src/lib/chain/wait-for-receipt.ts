@@ -1,0 +1,74 @@
+/**
+ * Polls for the receipt. Transient endpoint faults do not abort the wait; a transaction that
+ * fell out of the pool is rebroadcast (same raw bytes, same hash); if its nonce was taken by
+ * another transaction meanwhile, that is reported, and a timeout names the hash to check.
+ */
+import { type Hex, TransactionReceiptNotFoundError, type TransactionReceipt } from 'viem'
+import type { ChainClient } from './client.js'
+import { TransactionDroppedError, TransactionTimeoutError } from './errors.js'
+import { classifyRpcError } from './rpc-errors.js'
+
+export type WaitForReceiptParameters = {
+  hash: Hex
+  /** The signed bytes, for a rebroadcast if the pool drops the transaction. */
+  raw: Hex
+  from: string
+  nonce: number
+  rpcUrl: string
+  /** Default 180 s; TNV_RECEIPT_TIMEOUT_MS overrides it (tests). */
+  timeoutMs?: number
+  /** Default 500 ms. The first poll is immediate (the devnet mines on arrival). */
+  pollMs?: number
+}
+
+const TRANSIENT = new Set(['unreachable', 'timeout', 'rate-limited'])
+
+export async function waitForReceipt(
+  client: ChainClient,
+  { hash, raw, from, nonce, rpcUrl, timeoutMs = envTimeout() ?? 180_000, pollMs = 500 }: WaitForReceiptParameters,
+): Promise<TransactionReceipt> {
+  const deadline = Date.now() + timeoutMs
+  for (let poll = 0; ; poll++) {
+    const receipt = await client.getTransactionReceipt({ hash }).catch((err: unknown) => {
+      if (err instanceof TransactionReceiptNotFoundError || TRANSIENT.has(classifyRpcError(err))) return null
+      throw err
+    })
+    if (receipt) return receipt
+    if (poll > 0 && poll % 10 === 0) await rebroadcastIfDropped(client, { hash, raw, from, nonce })
+    if (Date.now() >= deadline)
+      throw new TransactionTimeoutError({ hash, seconds: Math.round(timeoutMs / 1000), rpcUrl })
+    await new Promise((r) => setTimeout(r, pollMs))
+  }
+}
+
+async function rebroadcastIfDropped(
+  client: ChainClient,
+  { hash, raw, from, nonce }: { hash: Hex; raw: Hex; from: string; nonce: number },
+): Promise<void> {
+  const inPool = await client.getTransaction({ hash }).then(
+    () => true,
+    () => false,
+  )
+  if (inPool) return
+  try {
+    await client.sendRawTransaction({ serializedTransaction: raw })
+  } catch (err) {
+    const kind = classifyRpcError(err)
+    if (kind === 'already-known' || TRANSIENT.has(kind)) return
+    if (kind === 'nonce-too-low') {
+      // mined between our two calls, or replaced: only the receipt tells
+      const mined = await client.getTransactionReceipt({ hash }).then(
+        () => true,
+        () => false,
+      )
+      if (!mined) throw new TransactionDroppedError({ hash, from, nonce })
+      return
+    }
+    throw err
+  }
+}
+
+function envTimeout(): number | undefined {
+  const v = Number(process.env.TNV_RECEIPT_TIMEOUT_MS)
+  return Number.isFinite(v) && v > 0 ? v : undefined
+}

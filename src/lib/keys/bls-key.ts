@@ -1,0 +1,20 @@
+/** The unencrypted key file `bls.key` (only with no-passphrase): base58 of the 32-byte secret. */
+import bs58 from 'bs58'
+import { BLS_SECRET_LENGTH } from './bls.js'
+
+export function formatBlsKey(secret: Uint8Array): string {
+  if (secret.length !== BLS_SECRET_LENGTH) throw new RangeError(`BLS secret key: expected 32 bytes, got ${secret.length}`)
+  return bs58.encode(secret)
+}
+
+/** The secret in bls.key text, or the reason it is unreadable. */
+export function parseBlsKey(text: string): { ok: true; secret: Uint8Array } | { ok: false; reason: string } {
+  let bytes: Uint8Array
+  try {
+    bytes = bs58.decode(text.trim())
+  } catch {
+    return { ok: false, reason: 'it is not base58' }
+  }
+  if (bytes.length !== BLS_SECRET_LENGTH) return { ok: false, reason: `it holds ${bytes.length} bytes instead of 32 (truncated?)` }
+  return { ok: true, secret: bytes }
+}

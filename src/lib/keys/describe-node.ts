@@ -1,0 +1,71 @@
+/**
+ * What `keytool show` does: the public identity of a data directory (node-info.yaml), whether
+ * its proof of possession verifies, and the state of the key files (encrypted or plain, modes).
+ * Reads no secret.
+ */
+import { promises as fs } from 'node:fs'
+import { readNodeInfo } from '../nodeinfo/read.js'
+import { assertDatadirExists, datadirPaths, KEY_DIR_MODE, KEY_FILE_MODE } from './datadir.js'
+import { type IdentityView, identityView } from './identity.js'
+import { verifyProofOfPossession } from './pop.js'
+
+export type FileState = { path: string; mode: string }
+
+export type DescribeNodeReturnType = IdentityView & {
+  nodeInfo: string
+  proofOfPossessionValid: boolean
+  /** The file used the legacy `worker:` map (rewritten as a list by the next generate pop or set-rpc). */
+  legacyWorkerMap: boolean
+  keyFile: (FileState & { encrypted: boolean }) | null
+  nodeKeysDir: FileState | null
+  seedFiles: FileState[]
+  /** Problems worth fixing that do not stop the node (file modes, missing key file). */
+  warnings: string[]
+}
+
+/** @example const d = await describeNode({ datadir }) */
+export async function describeNode({ datadir }: { datadir: string }): Promise<DescribeNodeReturnType> {
+  await assertDatadirExists(datadir)
+  const paths = datadirPaths(datadir)
+  const { path, info } = await readNodeInfo(paths.nodeInfo)
+  const warnings: string[] = []
+  const modeOf = async (p: string) => {
+    const st = await fs.stat(p).catch(() => undefined)
+    return st ? st.mode & 0o777 : undefined
+  }
+  const dirMode = await modeOf(paths.nodeKeys)
+  if (dirMode !== undefined && (dirMode & 0o077) !== 0)
+    warnings.push(`${paths.nodeKeys} has mode ${octal(dirMode)}; others can read it. Run: chmod ${octal(KEY_DIR_MODE)} ${paths.nodeKeys}`)
+  let keyFile: DescribeNodeReturnType['keyFile'] = null
+  for (const [p, encrypted] of [
+    [paths.blsKw, true],
+    [paths.blsKey, false],
+  ] as const) {
+    const mode = await modeOf(p)
+    if (mode === undefined) continue
+    keyFile ??= { path: p, encrypted, mode: octal(mode) }
+    if ((mode & 0o077) !== 0) warnings.push(`${p} has mode ${octal(mode)}; others can read the key. Run: chmod ${octal(KEY_FILE_MODE)} ${p}`)
+  }
+  if (!keyFile) warnings.push(`${paths.nodeKeys} holds no BLS key (bls.kw or bls.key): this data directory cannot run a node.`)
+  else if (!keyFile.encrypted) warnings.push(`${keyFile.path} is not encrypted. Encrypt it: tnv keytool change-passphrase --bls-passphrase-source no-passphrase --new-passphrase-source ask`)
+  const seedFiles: FileState[] = []
+  for (const p of [paths.primarySeed, ...info.workers.map((_, i) => paths.workerSeed(i))]) {
+    const mode = await modeOf(p)
+    if (mode === undefined) warnings.push(`${p} is missing: the node cannot derive that network key.`)
+    else seedFiles.push({ path: p, mode: octal(mode) })
+  }
+  return {
+    nodeInfo: path,
+    ...identityView(info),
+    proofOfPossessionValid: verifyProofOfPossession({ publicKey: info.blsPublicKey, proof: info.proofOfPossession, address: info.executionAddress }),
+    legacyWorkerMap: info.legacyWorkerMap === true,
+    keyFile,
+    nodeKeysDir: dirMode === undefined ? null : { path: paths.nodeKeys, mode: octal(dirMode) },
+    seedFiles,
+    warnings,
+  }
+}
+
+function octal(mode: number): string {
+  return `0${mode.toString(8).padStart(3, '0')}`
+}

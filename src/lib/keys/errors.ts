@@ -1,0 +1,103 @@
+/**
+ * Errors about validator keys and data directories. Key problems exit with ExitCode.BadKeys
+ * (4); a missing data directory is bad input (3). No error ever carries a secret.
+ */
+import { BadInputError, ExitCode, TnvError, type TnvErrorOptions, UsageError } from '../errors.js'
+
+const LOST_PASSPHRASE =
+  'A lost passphrase cannot be recovered: before staking, generate new keys; after staking, exit and unstake from the validator address, then onboard a new validator address with new keys.'
+
+/** A key problem (exit code 4). */
+export class KeyError extends TnvError {
+  constructor(message: string, options: TnvErrorOptions = {}) {
+    super(message, { exitCode: ExitCode.BadKeys, ...options })
+  }
+}
+
+export class DatadirMissingError extends BadInputError {
+  constructor(datadir: string) {
+    super(`The data directory ${datadir} does not exist.`, {
+      fix: 'Pass --datadir <dir> pointing at the node\'s data directory (the one holding node-info.yaml and node-keys/), or make keys there first: `tnv keytool generate validator --address <address> --datadir <dir>`.',
+    })
+  }
+}
+
+/** `generate` without --force over a non-empty node-keys/ (the reference's message, kept word for word). */
+export class NodeKeysExistError extends UsageError {
+  constructor(nodeKeysDir: string) {
+    super(`cannot overwrite node keys without passing --force: ${nodeKeysDir} already holds keys. Nothing was changed.`, {
+      fix: 'Never replace the keys of a validator that has staked: the registry binds its BLS key for good. Otherwise pass --force (the old keys and node-info.yaml are kept in a backup-<time>/ directory), or use a new --datadir.',
+    })
+  }
+}
+
+export class KeyFileMissingError extends KeyError {
+  constructor(nodeKeysDir: string) {
+    super(`There is no BLS key in ${nodeKeysDir} (neither bls.kw nor bls.key): generate keys first.`, {
+      fix: 'Check --datadir, or make keys with `tnv keytool generate validator --address <address> --datadir <dir>`.',
+    })
+  }
+}
+
+/** no-passphrase was chosen but the key on disk is encrypted. */
+export class KeyFileEncryptedError extends KeyError {
+  constructor(path: string) {
+    super(`${path} is encrypted, so --bls-passphrase-source no-passphrase cannot open it.`, {
+      fix: 'Give its passphrase: set TN_BLS_PASSPHRASE (source env, the default), or pass --bls-passphrase-source stdin or ask.',
+    })
+  }
+}
+
+/** A passphrase source was chosen but the key on disk is stored unencrypted. */
+export class KeyFileUnencryptedError extends KeyError {
+  constructor(path: string) {
+    super(`${path} is stored unencrypted (no passphrase), but a passphrase source was chosen.`, {
+      fix: 'Pass --bls-passphrase-source no-passphrase to use it as it is, or encrypt it: `tnv keytool change-passphrase --bls-passphrase-source no-passphrase --new-passphrase-source ask`.',
+    })
+  }
+}
+
+export class KeyFileCorruptError extends KeyError {
+  constructor(path: string, problem: string) {
+    super(`${path} is damaged: ${problem}.`, {
+      fix: 'Restore node-keys/ from your backup of the data directory (keytool keeps timestamped copies in its backup-* directories).',
+    })
+  }
+}
+
+/** AEAD authentication failed: wrong passphrase, or a tampered bls.kw. Never yields a key. */
+export class WrongPassphraseError extends KeyError {
+  constructor(path: string) {
+    super(`The passphrase does not open ${path}: it is wrong, or the file was modified.`, {
+      fix: `Check the passphrase (TN_BLS_PASSPHRASE and stdin are taken exactly, spaces included; stdin drops only the line ending). ${LOST_PASSPHRASE}`,
+    })
+  }
+}
+
+/** The key on disk does not belong to node-info.yaml. */
+export class KeyMismatchError extends KeyError {
+  constructor(nodeKeysDir: string, nodeInfoPath: string) {
+    super(`The BLS key in ${nodeKeysDir} is not the key recorded in ${nodeInfoPath} (their public keys differ), so the two belong to different nodes.`, {
+      fix: 'Check --datadir: node-info.yaml and node-keys/ must come from the same `keytool generate` run. Restore the matching pair from your backup.',
+    })
+  }
+}
+
+/** The PoP in node-info.yaml does not verify for its public key and execution address. */
+export class InvalidProofOfPossessionError extends KeyError {
+  constructor(nodeInfoPath: string, address: string) {
+    super(`The proof of possession in ${nodeInfoPath} does not verify for its bls_public_key and execution_address ${address}; the registry would reject the stake with InvalidProofOfPossession.`, {
+      fix: `Re-sign it with the node's key: \`tnv keytool generate pop --address ${address} --datadir <dir>\`, then export the staking args again.`,
+    })
+  }
+}
+
+/** `keytool verify` found differences between the key and node-info.yaml. */
+export class KeysDoNotMatchError extends KeyError {
+  constructor(datadir: string, mismatches: string[]) {
+    super(`${mismatches.length} check${mismatches.length === 1 ? '' : 's'} failed in ${datadir}: ${mismatches.join('; ')}.`, {
+      fix: 'node-info.yaml must be the one written with these keys: restore the matching pair from your backup, or re-sign the proof of possession with `tnv keytool generate pop --address <address>` when only it is wrong.',
+      details: mismatches,
+    })
+  }
+}

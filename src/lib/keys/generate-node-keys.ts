@@ -1,0 +1,219 @@
+/**
+ * What `keytool generate validator|observer` does: makes a BLS key (IETF KeyGen from 32 random
+ * bytes), the proof of possession for the execution address, the network keys of the primary
+ * and each worker, and writes node-keys/ (bls.kw or bls.key, primary.seed, worker seeds) and
+ * node-info.yaml in one atomic step. Existing keys are replaced only with `force`, after a
+ * timestamped backup. PBKDF2 (the cost of the command) runs on node's thread pool while the
+ * BLS work runs on the main thread.
+ */
+import { randomBytes } from 'node:crypto'
+import { promises as fs } from 'node:fs'
+import { join } from 'node:path'
+import { UsageError } from '../errors.js'
+import { ensureDir, fsyncDir, pathExists, writeFileAtomic } from '../fs/atomic.js'
+import { InvalidMultiaddrError } from '../nodeinfo/errors.js'
+import { parseP2pAddress, withPeerId } from '../nodeinfo/multiaddr.js'
+import type { Hex, NodeInfo, RpcEndpoints, WorkerInfo } from '../nodeinfo/types.js'
+import { commitFiles, stageDir, stageFile } from './commit-files.js'
+import { BLS_KEY_FILE, BLS_KW_FILE, type DatadirPaths, datadirPaths, KEY_DIR_MODE, KEY_FILE_MODE } from './datadir.js'
+import { NodeKeysExistError } from './errors.js'
+import { freeUdpPort } from './local-port.js'
+import { PRIMARY_SEED_FILE, PRIMARY_SEED_TEXT, workerSeed } from './seeds.js'
+import { deriveWrappingKey, freshKwParameters, KW_ITERATIONS } from './wrapping-key.js'
+
+/** The reference node runs one worker; tnv writes up to this many (see docs/decisions.md). */
+export const MAX_WORKERS = 4
+
+export type GenerateNodeKeysParameters = {
+  datadir: string
+  /** Execution address the proof of possession commits to (checksummed). */
+  address: Hex
+  /** Node name; default `node-` + base58 of the first 8 bytes of the public key. */
+  name?: string
+  /** `/ip4|ip6|dns4|dns6/<host>/udp/<port>/quic-v1`; default a local-only 127.0.0.1 address. */
+  externalPrimaryAddr?: string
+  /** One per worker, same form. */
+  externalWorkerAddrs?: string[]
+  /** Number of workers (1 to MAX_WORKERS). Default 1. */
+  workers?: number
+  /** RPC endpoints advertised by worker 0. */
+  rpc?: RpcEndpoints
+  /** Replace existing keys (after a backup). */
+  force?: boolean
+  /** Called once every check passed and before any work: the passphrase, or undefined for an unencrypted bls.key. */
+  passphrase: () => Promise<string | undefined>
+  /**
+   * With `force` over existing keys: called with the old public key before anything is
+   * replaced; throws to refuse (e.g. when the registry already holds that key).
+   */
+  assertKeyReplaceable?: (publicKey: Uint8Array) => Promise<void>
+  /** Input keying material; default 32 fresh random bytes. Tests only. */
+  ikm?: Uint8Array
+}
+
+export type GenerateNodeKeysReturnType = {
+  info: NodeInfo
+  paths: DatadirPaths
+  /** The key file written (bls.kw or bls.key). */
+  keyFile: string
+  encrypted: boolean
+  peerIds: { primary: string; workers: string[] }
+  /** True when no external address was given for some peer and a local-only one was used. */
+  localAddresses: boolean
+  /** Where the replaced files were kept (with force over existing keys or node-info.yaml). */
+  backupDir?: string
+}
+
+/** @example const r = await generateNodeKeys({ datadir, address, passphrase: async () => 'correct horse' }) */
+export async function generateNodeKeys({
+  datadir,
+  address,
+  name,
+  externalPrimaryAddr,
+  externalWorkerAddrs,
+  workers = 1,
+  rpc,
+  force = false,
+  passphrase: getPassphrase,
+  assertKeyReplaceable,
+  ikm,
+}: GenerateNodeKeysParameters): Promise<GenerateNodeKeysReturnType> {
+  // 1. Every check that needs no secret, before asking for the passphrase.
+  if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS)
+    throw new UsageError(`--workers ${workers} is out of range: tnv writes 1 to ${MAX_WORKERS} workers (the reference node runs 1).`, { fix: 'Pass --workers 1.' })
+  if (externalPrimaryAddr !== undefined) assertNoPeerId(externalPrimaryAddr, '--external-primary-addr')
+  if (externalWorkerAddrs !== undefined) {
+    if (externalWorkerAddrs.length !== workers)
+      throw new UsageError(`--external-worker-addrs gives ${externalWorkerAddrs.length} address${externalWorkerAddrs.length === 1 ? '' : 'es'} for ${workers} worker${workers === 1 ? '' : 's'}.`, {
+        fix: 'Give one comma-separated address per worker, in worker order (or change --workers).',
+      })
+    externalWorkerAddrs.forEach((a, i) => assertNoPeerId(a, `--external-worker-addrs[${i}]`))
+  }
+  const paths = datadirPaths(datadir)
+  if (!(await pathExists(paths.datadir))) await ensureDir(paths.datadir, 0o700) // an existing one keeps its owner's mode
+  const keysPresent = ((await fs.readdir(paths.nodeKeys).catch(() => [])) as string[]).length > 0
+  if (keysPresent && !force) throw new NodeKeysExistError(paths.nodeKeys)
+  if (keysPresent && assertKeyReplaceable) {
+    const { readNodeInfo } = await import('../nodeinfo/read.js')
+    const old = await readNodeInfo(paths.nodeInfo).catch(() => undefined)
+    if (old) await assertKeyReplaceable(old.info.blsPublicKey)
+  }
+
+  // 2. The passphrase, then PBKDF2 in the background while the BLS work runs.
+  const passphrase = await getPassphrase()
+  const { salt, nonce } = freshKwParameters()
+  const wrapping = passphrase === undefined ? undefined : deriveWrappingKey(passphrase, salt, KW_ITERATIONS)
+  wrapping?.catch(() => {}) // awaited below; keep an early failure from being reported as unhandled
+  // The curve, cipher and YAML code load only now, while PBKDF2 runs.
+  const [{ blsKeyGen, blsPublicKey }, { signProofOfPossession }, { deriveNetworkKeypair }, kw, { formatBlsKey }, { formatNodeInfo }, { encodeBase58 }] =
+    await Promise.all([
+      import('./bls.js'),
+      import('./pop.js'),
+      import('./network-key.js'),
+      import('./bls-kw.js'),
+      import('./bls-key.js'),
+      import('../nodeinfo/serialize.js'),
+      import('../nodeinfo/base58.js'),
+    ])
+
+  const material = ikm ?? randomBytes(32)
+  const secret = blsKeyGen(material)
+  if (!ikm) material.fill(0)
+  try {
+    const publicKey = blsPublicKey(secret)
+    const proofOfPossession = signProofOfPossession(secret, address, publicKey)
+    const primaryKeys = deriveNetworkKeypair(secret, Buffer.from(PRIMARY_SEED_TEXT))
+    const workerKeys = Array.from({ length: workers }, (_, i) => deriveNetworkKeypair(secret, Buffer.from(workerSeed(i).text)))
+    for (const k of [primaryKeys, ...workerKeys]) k.secretKey.fill(0)
+
+    let localAddresses = false
+    const addressFor = async (external: string | undefined, peerId: string, label: string) => {
+      if (external !== undefined) return withPeerId(external, peerId, label)
+      localAddresses = true
+      return withPeerId(`/ip4/127.0.0.1/udp/${await freeUdpPort()}/quic-v1`, peerId, label)
+    }
+    const primary = {
+      networkAddress: await addressFor(externalPrimaryAddr, primaryKeys.peerId, '--external-primary-addr'),
+      networkKey: primaryKeys.networkKey,
+    }
+    const workerInfos: WorkerInfo[] = []
+    for (const [i, k] of workerKeys.entries()) {
+      workerInfos.push({
+        networkAddress: await addressFor(externalWorkerAddrs?.[i], k.peerId, `--external-worker-addrs[${i}]`),
+        networkKey: k.networkKey,
+        ...(i === 0 && rpc ? { rpc } : {}),
+      })
+    }
+    /** The key file's text: sealed under the wrapping key (checked to open again), or plain. */
+    const keyFileText = async (): Promise<string> => {
+      if (!wrapping) return formatBlsKey(secret)
+      const wrappingKey = await wrapping
+      try {
+        const text = kw.sealBlsSecret({ secret, wrappingKey, salt, nonce })
+        const parts = kw.parseBlsKw(text)
+        const back = 'salt' in parts ? kw.unsealBlsSecret(parts, wrappingKey) : undefined
+        if (!back || Buffer.compare(back, secret) !== 0) throw new Error('the sealed key does not open again') // a bug, never expected
+        back.fill(0)
+        return text
+      } finally {
+        wrappingKey.fill(0)
+      }
+    }
+    const info: NodeInfo = {
+      name: name ?? `node-${encodeBase58(publicKey.slice(0, 8))}`,
+      blsPublicKey: publicKey,
+      proofOfPossession,
+      executionAddress: address,
+      primary,
+      workers: workerInfos,
+    }
+
+    // 3. Stage the seeds and node-info.yaml while PBKDF2 may still run; then the key file.
+    const keyFile = wrapping ? BLS_KW_FILE : BLS_KEY_FILE
+    const seeds = [
+      { name: PRIMARY_SEED_FILE, data: PRIMARY_SEED_TEXT, mode: KEY_FILE_MODE },
+      ...workerInfos.map((_, i) => ({ name: workerSeed(i).file, data: workerSeed(i).text, mode: KEY_FILE_MODE })),
+    ]
+    const [stagedKeys, stagedInfo] = await Promise.allSettled([
+      stageDir(paths.nodeKeys, seeds, KEY_DIR_MODE),
+      stageFile(paths.nodeInfo, formatNodeInfo(info), 0o644),
+    ])
+    let backupDir: string | undefined
+    try {
+      if (stagedKeys.status === 'rejected') throw stagedKeys.reason
+      if (stagedInfo.status === 'rejected') throw stagedInfo.reason
+      await writeFileAtomic(join(stagedKeys.value, keyFile), await keyFileText(), { mode: KEY_FILE_MODE })
+      await fsyncDir(stagedKeys.value)
+    } catch (err) {
+      for (const r of [stagedKeys, stagedInfo]) if (r.status === 'fulfilled') await fs.rm(r.value, { recursive: true, force: true })
+      throw err
+    }
+
+    // 4. Swap it all in (with a backup of what was there).
+    ;({ backupDir } = await commitFiles({
+      datadir: paths.datadir,
+      replacements: [
+        { kind: 'dir', target: paths.nodeKeys, staged: stagedKeys.value },
+        { kind: 'file', target: paths.nodeInfo, staged: stagedInfo.value },
+      ],
+    }))
+    return {
+      info,
+      paths,
+      keyFile: wrapping ? paths.blsKw : paths.blsKey,
+      encrypted: wrapping !== undefined,
+      peerIds: { primary: primaryKeys.peerId, workers: workerKeys.map((k) => k.peerId) },
+      localAddresses,
+      ...(backupDir ? { backupDir } : {}),
+    }
+  } finally {
+    secret.fill(0)
+  }
+}
+
+/** Fresh keys have a peer id nobody can know yet: an address that already names one is a mistake. */
+function assertNoPeerId(value: string, label: string): void {
+  const addr = parseP2pAddress(value, label)
+  if (addr.peerId)
+    throw new InvalidMultiaddrError(label, value, `already carries /p2p/${addr.peerId}, which cannot be the peer id of keys that are about to be made`)
+}

@@ -1,0 +1,72 @@
+import { ExitCode, TnvError } from '../errors.js'
+
+export class NodeBinaryNotFoundError extends TnvError {
+  constructor(path: string, origin: string) {
+    super(`The node binary ${path} (from ${origin}) does not exist or is not executable.`, {
+      fix: 'Build and install the node, then pass --node-binary <path> or set TN_NODE_BINARY; without either, tnv starts its reference node.',
+      exitCode: ExitCode.NodeConfig,
+    })
+  }
+}
+
+export class NodeWouldRefuseError extends TnvError {
+  constructor(errors: string[]) {
+    super(`The node would refuse to start with these flags: ${errors.join(' ')}`, {
+      fix: 'Fix the flags (see `tnv rpc plan -- <flags>` for what each transport would serve) and start again.',
+      exitCode: ExitCode.NodeConfig,
+    })
+  }
+}
+
+export class NodeExitedError extends TnvError {
+  constructor(code: number | null, signal: string | null, tail: string) {
+    const how = signal ? `was killed by ${signal}` : `exited with code ${code}`
+    super(`The node ${how} before its RPC answered.`, {
+      fix: 'Read its last log lines below, fix the cause, and start it again.',
+      details: tail ? tail.split('\n').slice(-15) : [],
+      exitCode: ExitCode.NodeConfig,
+    })
+  }
+}
+
+export class NodeAlreadyRunningError extends TnvError {
+  constructor(pid: number, datadir: string) {
+    super(`A node started by tnv is already running for ${datadir} (pid ${pid}).`, {
+      fix: `Use it as it is, or stop it first with \`tnv node stop --datadir ${datadir}\`.`,
+      exitCode: ExitCode.NodeConfig,
+    })
+  }
+}
+
+export class NodeNotRunningError extends TnvError {
+  constructor(datadir: string) {
+    super(`No node started by tnv is running for ${datadir}.`, {
+      fix: `Start one with \`tnv node start --datadir ${datadir} -- <node flags>\`.`,
+      exitCode: ExitCode.NodeNotSynced,
+    })
+  }
+}
+
+export class NoRpcEndpointError extends TnvError {
+  constructor() {
+    super('The node flags enable no HTTP, WebSocket or IPC endpoint, so tnv cannot tell when the node is up or synced.', {
+      fix: 'Add --http (or --ws, or drop --ipcdisable) to the node flags.',
+      exitCode: ExitCode.NodeConfig,
+    })
+  }
+}
+
+export class RpcTimeoutError extends TnvError {
+  constructor(what: string, seconds: number, fix: string) {
+    super(`${what} did not happen within ${seconds} s.`, { fix, exitCode: ExitCode.Timeout })
+  }
+}
+
+export class NotSyncedError extends TnvError {
+  constructor(local: bigint, remote: bigint, seconds: number) {
+    super(`The node is not synced after ${seconds} s: local block ${local}, network block ${remote}.`, {
+      fix: 'Check the node\'s logs and peers, then run `tnv node sync` again (with a larger --timeout if it is still catching up).',
+      exitCode: ExitCode.NodeNotSynced,
+    })
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * A minimal JSON-RPC 2.0 call over HTTP (fetch) or a Unix socket (IPC). The node driver
+ * needs only eth_blockNumber / eth_chainId, so it stays free of viem's start-up cost.
+ */
+import { createConnection } from 'node:net'
+import { ExitCode, TnvError } from '../errors.js'
+
+export class RpcCallError extends TnvError {
+  constructor(endpoint: string, reason: string) {
+    super(`The RPC endpoint ${endpoint} did not answer: ${reason}.`, {
+      fix: 'Check that the node is running and the URL or IPC path is right.',
+      exitCode: ExitCode.RpcUnreachable,
+    })
+  }
+}
+
+export type JsonRpcCallParameters = { endpoint: string; method: string; params?: unknown[]; timeoutMs?: number; headers?: Record<string, string> }
+
+/** Calls `method` on an http(s):// URL or an IPC socket path and returns `result`. */
+export async function jsonRpcCall<T = unknown>({ endpoint, method, params = [], timeoutMs = 5_000, headers = {} }: JsonRpcCallParameters): Promise<T> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })
+  const text = /^https?:\/\//.test(endpoint) ? await httpPost(endpoint, body, timeoutMs, headers) : await ipcCall(endpoint, body, timeoutMs)
+  let msg: { result?: T; error?: { code: number; message: string } }
+  try {
+    msg = JSON.parse(text)
+  } catch {
+    throw new RpcCallError(endpoint, `the answer is not JSON (${text.slice(0, 80)})`)
+  }
+  if (msg.error) throw new RpcCallError(endpoint, `${method} failed with ${msg.error.code} ${msg.error.message}`)
+  return msg.result as T
+}
+
+async function httpPost(url: string, body: string, timeoutMs: number, headers: Record<string, string>): Promise<string> {
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+    })
+    if (res.status === 429) throw new RpcCallError(url, 'rate limited (HTTP 429)')
+    if (!res.ok) throw new RpcCallError(url, `HTTP ${res.status}`)
+    return await res.text()
+  } catch (err) {
+    if (err instanceof RpcCallError) throw err
+    const cause = (err as { cause?: { code?: string } }).cause
+    throw new RpcCallError(url, cause?.code ?? (err as Error).name ?? String(err))
+  }
+}
+
+function ipcCall(path: string, body: string, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const sock = createConnection(path)
+    let buf = ''
+    const timer = setTimeout(() => {
+      sock.destroy()
+      reject(new RpcCallError(path, 'timed out'))
+    }, timeoutMs)
+    sock.on('connect', () => sock.write(body))
+    sock.on('data', (d) => {
+      buf += d
+      try {
+        JSON.parse(buf)
+        clearTimeout(timer)
+        sock.end()
+        resolve(buf)
+      } catch {
+        // not complete yet
+      }
+    })
+    sock.on('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer)
+      reject(new RpcCallError(path, err.code ?? err.message))
+    })
+  })
+}
+
+/** eth_blockNumber as a bigint. */
+export async function blockNumber(endpoint: string, timeoutMs?: number): Promise<bigint> {
+  return BigInt(await jsonRpcCall<string>({ endpoint, method: 'eth_blockNumber', timeoutMs }))
+}

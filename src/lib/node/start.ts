@@ -1,0 +1,148 @@
+/**
+ * Starts the node binary with a checked argument list, streams (or files) its logs, and
+ * resolves once its RPC answers. The plan (src/lib/rpc) has already been checked by the caller.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import type { RpcPlan } from '../rpc/types.js'
+import type { NodeBinary } from './binary.js'
+import { parseWorkerEndpointsLine, planEndpoints } from './endpoints.js'
+import { NodeExitedError, NoRpcEndpointError, RpcTimeoutError } from './errors.js'
+import { blockNumber } from './json-rpc.js'
+import { type NodeState, writeNodeState } from './state.js'
+
+export type StartNodeParameters = {
+  binary: NodeBinary
+  datadir: string
+  /** The node's own flags (after `node`); `--datadir` is added when absent. */
+  nodeFlags: string[]
+  plan: RpcPlan
+  /** Detach: the node outlives tnv, logs go to `logFile`. Otherwise logs stream to `onLog`. */
+  detach?: boolean
+  logFile?: string
+  onLog?: (line: string) => void
+  readyTimeoutMs?: number
+}
+
+export type StartedNode = {
+  state: NodeState
+  /** The child (foreground only). */
+  child: ChildProcess | null
+  /** Resolves when the node exits (foreground only; detached nodes resolve never). */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+}
+
+export function nodeArgv(datadir: string, nodeFlags: string[]): string[] {
+  const hasDatadir = nodeFlags.some((f) => f === '--datadir' || f.startsWith('--datadir='))
+  return ['node', ...(hasDatadir ? [] : ['--datadir', datadir]), ...nodeFlags]
+}
+
+export async function startNode({
+  binary,
+  datadir,
+  nodeFlags,
+  plan,
+  detach = false,
+  logFile = join(datadir, 'logs', 'node.log'),
+  onLog = () => {},
+  readyTimeoutMs = 60_000,
+}: StartNodeParameters): Promise<StartedNode> {
+  const rpc = planEndpoints(plan)
+  // tnv dials the node over IPC first (no JWT there), then HTTP.
+  const probe = rpc.ipc ?? (plan.jwtSecret ? null : rpc.http) ?? rpc.http
+  if (!probe) throw new NoRpcEndpointError()
+  const args = nodeArgv(datadir, nodeFlags)
+  mkdirSync(datadir, { recursive: true })
+
+  let tail = ''
+  let workerEndpoints: string[] = []
+  const onLine = (line: string) => {
+    tail = `${tail}\n${line}`.slice(-4000)
+    const eps = parseWorkerEndpointsLine(line)
+    if (eps) workerEndpoints = eps
+    onLog(line)
+  }
+
+  let child: ChildProcess
+  let logFd: number | null = null
+  if (detach) {
+    mkdirSync(dirname(logFile), { recursive: true })
+    logFd = openSync(logFile, 'a', 0o644)
+    child = spawn(binary.command, [...binary.prefix, ...args], { detached: true, stdio: ['ignore', logFd, logFd] })
+  } else {
+    child = spawn(binary.command, [...binary.prefix, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    for (const stream of [child.stdout, child.stderr]) {
+      let pending = ''
+      stream?.setEncoding('utf8')
+      stream?.on('data', (chunk: string) => {
+        pending += chunk
+        const lines = pending.split('\n')
+        pending = lines.pop() ?? ''
+        for (const l of lines) onLine(l)
+      })
+    }
+  }
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }))
+  })
+  let exitInfo: { code: number | null; signal: NodeJS.Signals | null } | null = null
+  void exited.then((info) => {
+    exitInfo = info
+  })
+  const readLogFileTail = () => {
+    if (!detach) return
+    try {
+      const text = readFileSync(logFile, 'utf8').slice(-20_000)
+      tail = text.slice(-4000)
+      for (const line of text.split('\n')) {
+        const eps = parseWorkerEndpointsLine(line)
+        if (eps) workerEndpoints = eps
+      }
+    } catch {
+      // not written yet
+    }
+  }
+
+  const deadline = Date.now() + readyTimeoutMs
+  for (;;) {
+    if (exitInfo) {
+      readLogFileTail()
+      if (logFd !== null) closeSync(logFd)
+      const { code, signal } = exitInfo
+      throw new NodeExitedError(code, signal, tail.trim())
+    }
+    try {
+      await blockNumber(probe, 1_000)
+      break
+    } catch {
+      if (Date.now() > deadline) {
+        child.kill('SIGTERM')
+        if (logFd !== null) closeSync(logFd)
+        throw new RpcTimeoutError(
+          `The node's RPC at ${probe}`,
+          Math.round(readyTimeoutMs / 1000),
+          `Read the node's log${detach ? ` (${logFile})` : ''} for the cause; the node was stopped.`,
+        )
+      }
+      await new Promise((r) => setTimeout(r, 150))
+    }
+  }
+  // The endpoints line comes before the servers listen; give a detached log a moment to flush.
+  readLogFileTail()
+  if (logFd !== null) closeSync(logFd)
+  if (detach) child.unref()
+
+  const state: NodeState = {
+    pid: child.pid ?? -1,
+    binary: binary.path,
+    args,
+    datadir,
+    logFile: detach ? logFile : null,
+    rpc,
+    workerEndpoints,
+    startedAt: new Date().toISOString(),
+  }
+  await writeNodeState(state)
+  return { state, child: detach ? null : child, exited: detach ? new Promise(() => {}) : exited }
+}

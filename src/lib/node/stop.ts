@@ -1,0 +1,23 @@
+/** Stops a node that tnv started for a data directory: SIGTERM, wait, SIGKILL as a last resort. */
+import { NodeNotRunningError } from './errors.js'
+import { isAlive, readNodeState, removeNodeState } from './state.js'
+
+export type StopNodeReturnType = { pid: number; stopped: boolean; forced: boolean }
+
+export async function stopNode({ datadir, graceMs = 15_000 }: { datadir: string; graceMs?: number }): Promise<StopNodeReturnType> {
+  const state = await readNodeState(datadir)
+  if (!state || !isAlive(state.pid)) {
+    await removeNodeState(datadir)
+    throw new NodeNotRunningError(datadir)
+  }
+  process.kill(state.pid, 'SIGTERM')
+  const deadline = Date.now() + graceMs
+  while (isAlive(state.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
+  let forced = false
+  if (isAlive(state.pid)) {
+    process.kill(state.pid, 'SIGKILL')
+    forced = true
+  }
+  await removeNodeState(datadir)
+  return { pid: state.pid, stopped: true, forced }
+}

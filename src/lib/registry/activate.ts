@@ -1,0 +1,81 @@
+/**
+ * `activate()` from the validator address: Staked → PendingActivation, Active from the next
+ * epoch boundary (eligible for committees after that; inclusion is not guaranteed).
+ * Idempotent: PendingActivation or Active reports success and sends nothing.
+ */
+import { type Address, encodeFunctionData } from 'viem'
+import { type ChainInfo, checkChainId } from '../chain/check-chain-id.js'
+import { readAccountState } from '../chain/read-account-state.js'
+import type { Signer } from '../chain/signer.js'
+import { registryAbi, statusName } from './abi.js'
+import { NotWhitelistedError, WrongStatusError } from './errors.js'
+import { orNullOnRevert, withRpcErrors } from './reads.js'
+import { submit } from './submit.js'
+import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
+
+export type ActivateParameters = OperationOptions & { signer: Signer }
+
+export type ActivateReturnType = TxOutcome & {
+  chain: ChainInfo
+  validator: Address
+  /** The epoch whose start makes the validator Active. */
+  activeFromEpoch: number
+}
+
+/**
+ * @example const r = await activate(ctx, { signer }); r.activeFromEpoch
+ */
+export async function activate(ctx: RegistryContext, { signer, report, confirm }: ActivateParameters): Promise<ActivateReturnType> {
+  const { client, target } = ctx
+  const validator = signer.address
+  const registry = { address: target.registry, abi: registryAbi } as const
+  const [chainId, nft, record, epoch, account] = await withRpcErrors(target, () =>
+    Promise.all([
+      client.getChainId(),
+      client.readContract({ ...registry, functionName: 'balanceOf', args: [validator] }),
+      orNullOnRevert(client.readContract({ ...registry, functionName: 'getValidator', args: [validator] })),
+      client.readContract({ ...registry, functionName: 'getCurrentEpoch' }),
+      readAccountState(client, validator),
+    ]),
+  )
+  const chain = checkChainId(target, chainId)
+  const status = statusName(record?.currentStatus ?? 0)
+  const base = { chain, validator, activeFromEpoch: epoch + 1 }
+  if (status === 'PendingActivation' || status === 'Active')
+    return {
+      ...base,
+      activeFromEpoch: status === 'Active' ? (record?.activationEpoch ?? epoch) : epoch + 1,
+      outcome: 'already-done',
+      message: `${validator} is already ${status}; nothing was sent.`,
+    }
+  if (status === 'Undefined') {
+    if (nft === 0n) throw new NotWhitelistedError(validator)
+    throw new WrongStatusError(
+      `${validator} has not staked yet (status Undefined): there is nothing to activate.`,
+      'Stake first with `tnv stake`, then activate once the node is synced.',
+    )
+  }
+  if (status !== 'Staked')
+    throw new WrongStatusError(
+      `${validator} is ${status}: activate applies only to a Staked validator.`,
+      'Check the state with `tnv validator status`; an exiting or exited validator cannot be activated again.',
+    )
+  report?.({ type: 'step', message: `${validator} is Staked; activation takes effect at the start of epoch ${epoch + 1}` })
+  const { outcome } = await submit({
+    ctx,
+    chain,
+    signer,
+    account,
+    data: encodeFunctionData({ abi: registryAbi, functionName: 'activate' }),
+    action: 'activate',
+    title: `Activate validator ${validator} (Active from epoch ${epoch + 1})`,
+    rows: [
+      ['validator', validator],
+      ['current epoch', String(epoch)],
+    ],
+    revert: { validator },
+    report,
+    confirm,
+  })
+  return { ...base, ...outcome }
+}

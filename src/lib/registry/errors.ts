@@ -1,0 +1,249 @@
+/**
+ * Registry failures, each with the remedy of the spec's Errors table. The same class is
+ * thrown whether a local check, a simulation or a mined receipt found the problem, so an
+ * operator (and a CI pipeline, through the exit code) sees one answer per cause.
+ */
+import { ExitCode, TnvError, type TnvErrorOptions } from '../errors.js'
+import { formatTelAndWei } from '../chain/units.js'
+
+type Extra = Pick<TnvErrorOptions, 'details' | 'cause'>
+
+/** InvalidTokenId / RequiresConsensusNFT: the address holds no ConsensusNFT. */
+export class NotWhitelistedError extends TnvError {
+  constructor(address: string, extra: Extra = {}) {
+    super(`Address ${address} holds no ConsensusNFT: governance has not whitelisted it (or it is retired).`, {
+      fix: `Request governance approval for ${address} (governance runs \`tnv governance mint ${address}\`); a retired address cannot be whitelisted again.`,
+      exitCode: ExitCode.NotWhitelisted,
+      ...extra,
+    })
+  }
+}
+
+/** The address unstaked once and is retired for good. */
+export class AddressRetiredError extends TnvError {
+  constructor(address: string, extra: Extra = {}) {
+    super(`Address ${address} is retired (it has unstaked): governance can never whitelist it again.`, {
+      fix: 'Onboard a new validator address with new keys: `tnv keytool generate validator --address NEW_ADDRESS --datadir NEW_DIR`, then ask governance to whitelist NEW_ADDRESS.',
+      exitCode: ExitCode.NotWhitelisted,
+      ...extra,
+    })
+  }
+}
+
+/** InvalidStatus and local status checks: the validator is in the wrong state for the step. */
+export class WrongStatusError extends TnvError {
+  constructor(message: string, fix: string, extra: Extra = {}) {
+    super(message, { fix, exitCode: ExitCode.WrongState, ...extra })
+  }
+}
+
+/** InvalidStakeAmount: the value is not the current epoch's stake amount. */
+export class WrongStakeAmountError extends TnvError {
+  constructor(params: { sent: bigint | null; expected: bigint | null }, extra: Extra = {}) {
+    const sent = params.sent === null ? 'The value sent' : `The value sent, ${formatTelAndWei(params.sent)},`
+    const expected = params.expected === null ? '' : ` (${formatTelAndWei(params.expected)})`
+    super(`${sent} is not the stake amount of the current epoch's stake version${expected}.`, {
+      fix: 'Send `stakeAmount` of `stakeConfig(getCurrentStakeVersion())`, which `tnv stake` reads for you (never `getCurrentStakeConfig()`: a new config applies only from the next epoch).',
+      exitCode: ExitCode.Reverted,
+      ...extra,
+    })
+  }
+}
+
+/** InvalidProofOfPossession: the proof does not verify for this key and address. */
+export class InvalidProofOfPossessionError extends TnvError {
+  constructor(address: string, extra: Extra = {}) {
+    super(
+      `The proof of possession does not verify for address ${address}: it was signed for a different address (or is corrupt).`,
+      {
+        fix: `Re-sign it with \`tnv keytool generate pop --address ${address}\`, then export the staking args again (\`tnv keytool export-staking-args\`).`,
+        exitCode: ExitCode.BadKeys,
+        ...extra,
+      },
+    )
+  }
+}
+
+/** The signer is not node-info's execution_address (the address the PoP commits to). */
+export class SignerMismatchError extends TnvError {
+  constructor(params: { signer: string; executionAddress: string }) {
+    super(
+      `node-info.yaml names execution_address ${params.executionAddress}, but the signer is ${params.signer}; the proof of possession commits to the execution address, and the stake must come from it.`,
+      {
+        fix: `Sign with the key of ${params.executionAddress}, or, if ${params.signer} is the whitelisted address, re-sign the proof with \`tnv keytool generate pop --address ${params.signer}\`.`,
+        exitCode: ExitCode.BadKeys,
+      },
+    )
+  }
+}
+
+/** DuplicateBLSPubkey: the BLS key is registered already (keys are never released). */
+export class BlsKeyAlreadyRegisteredError extends TnvError {
+  constructor(extra: Extra = {}) {
+    super('This BLS public key is already registered in the registry.', {
+      fix: 'If this same address staked with this key, the earlier stake succeeded: check `tnv validator status`. Otherwise a registered key is never released, even after unstaking: generate a new validator\'s keys in a new data directory (`tnv keytool generate validator --datadir NEW_DIR`).',
+      exitCode: ExitCode.BadKeys,
+      ...extra,
+    })
+  }
+}
+
+/** InvalidBLSPubkey: the key bytes are not a valid compressed G2 point. */
+export class InvalidBlsPubkeyError extends TnvError {
+  constructor(extra: Extra = {}) {
+    super('The registry rejected the BLS public key as invalid (expected a 96-byte compressed G2 point).', {
+      fix: 'Check node-info.yaml or --bls-pubkey; regenerate the keys if the file is corrupt.',
+      exitCode: ExitCode.BadKeys,
+      ...extra,
+    })
+  }
+}
+
+/** DelegationExpired: the delegation signature's deadline has passed. */
+export class DelegationExpiredError extends TnvError {
+  constructor(deadline: bigint, extra: Extra = {}) {
+    super(`The delegation signature expired at ${new Date(Number(deadline) * 1000).toISOString()} (deadline ${deadline}).`, {
+      fix: 'Obtain a new signature with a later deadline from the validator (`tnv delegation sign --delegator YOUR_ADDRESS --deadline 7d`).',
+      exitCode: ExitCode.Reverted,
+      ...extra,
+    })
+  }
+}
+
+/** The validator revoked its signatures (increaseNonce) after signing this one. */
+export class DelegationRevokedError extends TnvError {
+  constructor(params: { signedNonce: bigint; currentNonce: bigint; validator: string }) {
+    super(
+      `The delegation signature was made with nonce ${params.signedNonce}, but validator ${params.validator} now has nonce ${params.currentNonce}: it revoked earlier signatures.`,
+      {
+        fix: 'Ask the validator for a new signature (`tnv delegation sign`).',
+        exitCode: ExitCode.Reverted,
+      },
+    )
+  }
+}
+
+/** The stake version changed since the validator signed (the digest binds it). */
+export class DelegationStakeVersionError extends TnvError {
+  constructor(params: { signedVersion: number; currentVersion: number }) {
+    super(
+      `The delegation signature is bound to stake version ${params.signedVersion}, but the current epoch's stake version is ${params.currentVersion}.`,
+      {
+        fix: 'Ask the validator for a new signature made in the current epoch (`tnv delegation sign`).',
+        exitCode: ExitCode.Reverted,
+      },
+    )
+  }
+}
+
+/** The signature does not recover to the validator for this digest. */
+export class InvalidDelegationSignatureError extends TnvError {
+  constructor(message: string, extra: Extra = {}) {
+    super(message, {
+      fix: 'Ask the validator to sign again for your address with `tnv delegation sign --delegator YOUR_ADDRESS`, and pass that file.',
+      exitCode: ExitCode.Reverted,
+      ...extra,
+    })
+  }
+}
+
+/** Unstake is not accepted yet (IneligibleUnstake, or a local eligibility check). */
+export class UnstakeNotEligibleError extends TnvError {
+  constructor(message: string, fix: string, extra: Extra = {}) {
+    super(message, { fix, exitCode: ExitCode.WrongState, ...extra })
+  }
+}
+
+/** The issuance pool cannot cover the accrued rewards and the shortfall was not accepted. */
+export class RewardShortfallError extends TnvError {
+  constructor(amounts: { rewards: bigint; pool: bigint } | null, extra: Extra = {}) {
+    super(
+      amounts
+        ? `The issuance pool holds ${formatTelAndWei(amounts.pool)} but owes ${formatTelAndWei(amounts.rewards)} of rewards: unstake without accepting the shortfall reverts.`
+        : 'The issuance pool cannot cover the accrued rewards: unstake without accepting the shortfall reverts.',
+      {
+        fix: `Run again with --accept-reward-shortfall to forfeit ${amounts ? formatTelAndWei(amounts.rewards - amounts.pool) : 'the unpaid rewards'} (the stake itself is paid in full), or wait until the pool is refilled.`,
+        exitCode: ExitCode.Reverted,
+        ...extra,
+      },
+    )
+  }
+}
+
+/** InsufficientRewards on a claim: less than the minimum withdrawal. */
+export class RewardsBelowMinimumError extends TnvError {
+  constructor(params: { rewards: bigint | null; minimum: bigint | null }, extra: Extra = {}) {
+    super(
+      params.rewards !== null && params.minimum !== null
+        ? `Accrued rewards of ${formatTelAndWei(params.rewards)} are below the minimum withdrawal of ${formatTelAndWei(params.minimum)}.`
+        : 'Accrued rewards are below the minimum withdrawal amount.',
+      { fix: 'Claim later, once more rewards have accrued (`tnv validator status` shows them).', exitCode: ExitCode.Reverted, ...extra },
+    )
+  }
+}
+
+/** The signer is not the registry owner (governance-only step). */
+export class NotRegistryOwnerError extends TnvError {
+  constructor(params: { signer: string; owner: string; action: string }, extra: Extra = {}) {
+    super(`Only the registry owner (${params.owner}) may ${params.action}; the signer is ${params.signer}.`, {
+      fix: 'Sign with the governance key (on the devnet, omit the signer flags to use the devnet governance key), or send the request to governance.',
+      exitCode: ExitCode.BadKeys,
+      ...extra,
+    })
+  }
+}
+
+/** NotRecipient: the caller is neither the validator nor its delegator. */
+export class NotRecipientError extends TnvError {
+  constructor(params: { caller: string; validator?: string | undefined }, extra: Extra = {}) {
+    super(
+      `The registry refused the caller ${params.caller}: only the validator${params.validator ? ` ${params.validator}` : ''} or its delegator may do this.`,
+      { fix: 'Sign with the validator\'s key (or the delegator\'s).', exitCode: ExitCode.Reverted, ...extra },
+    )
+  }
+}
+
+/** BlsPubkeyNotFound: the validator has no BLS key registered (it never staked). */
+export class NotStakedError extends TnvError {
+  constructor(address: string, extra: Extra = {}) {
+    super(`Address ${address} has not staked: no BLS key is registered for it.`, {
+      fix: 'Stake first with `tnv stake`.',
+      exitCode: ExitCode.WrongState,
+      ...extra,
+    })
+  }
+}
+
+/** NoRefund: nothing is credited to the account. */
+export class NoRefundError extends TnvError {
+  constructor(account: string, extra: Extra = {}) {
+    super(`No refund is credited to ${account}.`, {
+      fix: 'Nothing to claim: a refund is credited only when a payout to the recipient was rejected (`tnv validator status` shows it).',
+      exitCode: ExitCode.WrongState,
+      ...extra,
+    })
+  }
+}
+
+/** A custom error tnv has no specific remedy for (the contract added one). */
+export class RegistryRevertedError extends TnvError {
+  constructor(params: { action: string; error: string }, extra: Extra = {}) {
+    super(`The registry rejects ${params.action}: ${params.error}.`, {
+      fix: 'Check the validator\'s state with `tnv validator status`; the error name above says which rule failed.',
+      exitCode: ExitCode.Reverted,
+      ...extra,
+    })
+  }
+}
+
+/** A revert without decodable data (out of gas, a require without message, a non-registry failure). */
+export class UnknownRevertError extends TnvError {
+  constructor(params: { action: string; reason: string }, extra: Extra = {}) {
+    super(`The simulation says ${params.action} reverts: ${params.reason}.`, {
+      fix: 'Nothing was sent. Check the state with `tnv validator status` and the endpoint with --rpc-url; run with DEBUG=1 for the raw error.',
+      exitCode: ExitCode.Reverted,
+      ...extra,
+    })
+  }
+}
+

@@ -1,0 +1,171 @@
+/**
+ * The tail every state-changing registry step shares, after its own checks:
+ * simulate (eth_estimateGas: a revert is decoded and nothing is sent) → prepare (nonce and
+ * fees read in the step's first batch) → show and confirm → print (--unsigned) or sign, send
+ * and wait for the receipt (a revert on chain is decoded by replaying the call).
+ * A nonce taken meanwhile is retried once, after a fresh simulation.
+ */
+import type { Address, Hex, TransactionReceipt } from 'viem'
+import type { ChainInfo } from '../chain/check-chain-id.js'
+import { InsufficientFundsError, NonceConflictError } from '../chain/errors.js'
+import type { AccountState } from '../chain/read-account-state.js'
+import { explainRpcError } from '../chain/rpc-errors.js'
+import { sendTransaction } from '../chain/send-transaction.js'
+import type { Signer } from '../chain/signer.js'
+import { gasWithMargin, maxCost, maxFeePerGas, type PreparedTransaction, toUnsignedTransaction } from '../chain/transaction.js'
+import { formatGasPrice, formatTelAndWei } from '../chain/units.js'
+import { waitForReceipt } from '../chain/wait-for-receipt.js'
+import { AbortedError } from '../errors.js'
+import { isRevert, type RevertContext, registryErrorFromRevert } from './decode-revert.js'
+import type { OperationOptions, RegistryContext, TransactionPlan, TxOutcome } from './types.js'
+
+export type SubmitParameters = OperationOptions & {
+  ctx: RegistryContext
+  chain: ChainInfo
+  signer: Signer
+  /** Balance, nonce and fees of the signer, read in the step's first batch. */
+  account: AccountState
+  data: Hex
+  value?: bigint | undefined
+  action: string
+  title: string
+  /** Rows describing the step (validator, key, amounts); chain, from, value and gas are added. */
+  rows?: [string, string][] | undefined
+  irreversible?: boolean | undefined
+  /** Facts for decoding a revert into the right remedy. */
+  revert: Omit<RevertContext, 'action' | 'signer' | 'value'>
+}
+
+export type SubmitReturnType = {
+  outcome: TxOutcome
+  /** The successful receipt (for events), null for --unsigned. */
+  receipt: TransactionReceipt | null
+}
+
+/**
+ * @example const { outcome } = await submit({ ctx, chain, signer, account, data, action: 'activate', title: 'Activate 0x…', revert: { validator } })
+ */
+export async function submit({
+  ctx,
+  chain,
+  signer,
+  account,
+  data,
+  value = 0n,
+  action,
+  title,
+  rows = [],
+  irreversible = false,
+  revert,
+  report,
+  confirm,
+}: SubmitParameters): Promise<SubmitReturnType> {
+  const { client, target } = ctx
+  const from = signer.address
+  const revertCtx: RevertContext = { ...revert, action, signer: from, value }
+  if (value > account.balance)
+    throw new InsufficientFundsError(
+      `${from} holds ${formatTelAndWei(account.balance)}, less than the ${formatTelAndWei(value)} that ${action} sends.`,
+      { fix: `Fund ${from} with at least ${formatTelAndWei(value - account.balance)} more plus gas, then run the command again.` },
+    )
+
+  const simulate = async (): Promise<bigint> => {
+    try {
+      return await client.estimateGas({ account: from, to: target.registry, data, value })
+    } catch (err) {
+      if (isRevert(err)) throw registryErrorFromRevert(err, revertCtx)
+      throw explainRpcError(err, target.rpcUrl) ?? err
+    }
+  }
+
+  let tx: PreparedTransaction = {
+    chainId: chain.chainId,
+    from,
+    to: target.registry,
+    value,
+    data,
+    gas: gasWithMargin(await simulate()),
+    nonce: account.nonce,
+    fees: account.fees,
+  }
+  report?.({ type: 'step', message: `simulation of ${action} passed (gas limit ${tx.gas})` })
+  const cost = maxCost(tx)
+  if (cost > account.balance)
+    throw new InsufficientFundsError(
+      `${from} holds ${formatTelAndWei(account.balance)}, but ${action} may cost up to ${formatTelAndWei(cost)} (value plus gas).`,
+      { fix: `Fund ${from} with at least ${formatTelAndWei(cost - account.balance)} more, then run the command again.` },
+    )
+
+  const plan: TransactionPlan = {
+    action,
+    title,
+    rows: [
+      ...rows,
+      ['chain', `${chain.name} (chain id ${chain.chainId}, ${chain.rpcUrl})`],
+      ['registry', target.registry],
+      ['from', from],
+      ['value', formatTelAndWei(value)],
+      ['max gas cost', `${formatTelAndWei(tx.gas * maxFeePerGas(tx.fees))}: gas ${tx.gas} at ${formatGasPrice(maxFeePerGas(tx.fees))}`],
+    ],
+    irreversible,
+    chain,
+    from,
+    value,
+    maxCost: cost,
+  }
+  if (signer.type === 'unsigned')
+    return { outcome: { outcome: 'unsigned', unsigned: toUnsignedTransaction(tx, target.rpcUrl) }, receipt: null }
+  if (confirm && !(await confirm(plan))) throw new AbortedError()
+
+  let sent = await sendTransaction(client, { account: signer.account, tx, rpcUrl: target.rpcUrl })
+  if (sent.status === 'nonce-used') {
+    // another transaction of this account took the nonce: the state may have moved, so
+    // simulate again before signing anything new
+    const nonce = await client.getTransactionCount({ address: from, blockTag: 'pending' })
+    tx = { ...tx, nonce, gas: gasWithMargin(await simulate()) }
+    sent = await sendTransaction(client, { account: signer.account, tx, rpcUrl: target.rpcUrl })
+    if (sent.status === 'nonce-used') throw new NonceConflictError({ from, nonce: tx.nonce })
+  }
+  report?.({ type: 'sent', hash: sent.hash })
+  const receipt = await waitForReceipt(client, {
+    hash: sent.hash,
+    raw: sent.raw,
+    from,
+    nonce: tx.nonce,
+    rpcUrl: target.rpcUrl,
+  })
+  if (receipt.status !== 'success') {
+    throw await explainMinedRevert(ctx, { from, data, value, blockNumber: receipt.blockNumber }, { ...revertCtx, txHash: sent.hash })
+  }
+  report?.({ type: 'confirmed', hash: sent.hash, blockNumber: receipt.blockNumber })
+  return {
+    outcome: {
+      outcome: 'sent',
+      txHash: sent.hash,
+      blockNumber: receipt.blockNumber.toString(),
+      gasUsed: receipt.gasUsed.toString(),
+      from,
+    },
+    receipt,
+  }
+}
+
+/** Replays a call that reverted on chain against the state before its block, to decode why. */
+async function explainMinedRevert(
+  { client, target }: RegistryContext,
+  call: { from: Address; data: Hex; value: bigint; blockNumber: bigint },
+  revertCtx: RevertContext,
+) {
+  try {
+    await client.call({
+      account: call.from,
+      to: target.registry,
+      data: call.data,
+      value: call.value,
+      blockNumber: call.blockNumber - 1n,
+    })
+  } catch (err) {
+    return registryErrorFromRevert(err, revertCtx)
+  }
+  return registryErrorFromRevert(new Error('reverted on chain; the replay against the previous block succeeds (out of gas, or the state changed within the block)'), revertCtx)
+}

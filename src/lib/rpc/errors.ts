@@ -1,0 +1,59 @@
+/** Failures of the RPC commands (`tnv rpc plan|check|jwt`). Never put a secret in any field. */
+import { BadInputError, ExitCode, TnvError, UsageError } from '../errors.js'
+
+/** A JWT secret that is not 32 bytes of hex. The message describes its shape, never its content. */
+export class InvalidJwtSecretError extends BadInputError {
+  constructor(source: string, problem: string) {
+    super(`The JWT secret ${source} is not valid: ${problem}.`, {
+      fix: 'Give the hex-encoded 32-byte secret the node uses (--rpc.jwtsecret): 64 hex digits, optionally with 0x, or @FILE for a file holding it. Make one with `openssl rand -hex 32`.',
+    })
+  }
+}
+
+/** The @FILE of a JWT secret cannot be read. */
+export class JwtSecretFileError extends BadInputError {
+  constructor(path: string, cause: unknown) {
+    const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : 'unreadable'
+    super(`Cannot read the JWT secret file ${path} (${code}).`, {
+      fix: 'Check the path and its permissions; the file must hold the hex secret the node uses with --rpc.jwtsecret.',
+      cause,
+    })
+  }
+}
+
+/** Node flags were given without the `--` that separates them from tnv's own flags. */
+export class NodeFlagsWithoutSeparatorError extends UsageError {
+  constructor(command: string, stray: string[]) {
+    super(`Unexpected argument${stray.length === 1 ? '' : 's'} ${stray.join(' ')} for \`tnv ${command}\`.`, {
+      fix: `Put the node's flags after \`--\`, for example: tnv ${command} -- --http --http.api eth,net,web3,rpc,tn`,
+    })
+  }
+}
+
+/** `tnv rpc check` was given no endpoint. */
+export class NoRpcEndpointError extends UsageError {
+  constructor() {
+    super('No endpoint to check.', {
+      fix: 'Give at least one of --http URL, --ws URL, --ipc PATH, for example: tnv rpc check --http http://127.0.0.1:8545',
+    })
+  }
+}
+
+/** An endpoint URL that is not http(s):// or ws(s)://. */
+export class InvalidRpcUrlError extends BadInputError {
+  constructor(flag: string, value: string, expected: string) {
+    super(`${flag} "${value}" is not a ${expected} URL.`, {
+      fix: `Give the full URL, for example ${flag} ${expected === 'ws:// or wss://' ? 'ws://127.0.0.1:8546' : 'http://127.0.0.1:8545'}.`,
+    })
+  }
+}
+
+/** `--expect` flags without `--expect`, or `--expect` without the `--` list. */
+export class ExpectFlagsError extends UsageError {}
+
+/** A live check found something that differs from the spec or the expected plan. Carries the report. */
+export class RpcCheckFailedError extends TnvError {
+  constructor(message: string, details: string[]) {
+    super(message, { exitCode: ExitCode.NodeConfig, details })
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * Judges what `tnv rpc check` found, against the spec and, with an expected plan, against the
+ * plan of the node's flags. Pure (no I/O), so every rule is testable with made-up findings.
+ *
+ * Spec rules checked on every run:
+ * - eth_subscribe works on WS and IPC (where eth is served) and not on HTTP;
+ * - every transport that serves `rpc` returns the same `rpc_modules` list, with version `1.0`
+ *   for the default namespaces;
+ * - with a JWT secret: HTTP and WS refuse a request without a token and one signed with
+ *   another secret;
+ * - exposure: debug or trace answering without authentication on a non-loopback address
+ *   (the URL's host, or the expected plan's listen address).
+ */
+import { isLoopbackAddress } from './loopback.js'
+import { hostPort } from './resolve.js'
+import {
+  DEFAULT_NAMESPACES,
+  type NetTransportPlan,
+  type RpcCheckReport,
+  type RpcPlan,
+  type TransportCheck,
+  type TransportName,
+  type WorkerPlan,
+} from './types.js'
+
+const LABEL: Record<TransportName, string> = { http: 'HTTP', ws: 'WS', ipc: 'IPC' }
+
+export type EvaluateCheckOptions = {
+  expect: RpcPlan | null
+  /** A JWT secret was known (given, or taken from the expected flags), so the auth probes ran. */
+  jwtSecretKnown: boolean
+}
+
+export function evaluateCheck(
+  found: { http: TransportCheck | null; ws: TransportCheck | null; ipc: TransportCheck | null },
+  { expect, jwtSecretKnown }: EvaluateCheckOptions,
+): RpcCheckReport {
+  const mismatches: string[] = []
+  const exposures: string[] = []
+  const failures: string[] = []
+  const notes: string[] = []
+  if (expect && !expect.ok) mismatches.push(`The expected flags would not start the node: ${expect.errors.join(' ')}`)
+
+  const transports = {
+    http: found.http && withExpected(found.http, expect, notes),
+    ws: found.ws && withExpected(found.ws, expect, notes),
+    ipc: found.ipc && withExpected(found.ipc, expect, notes),
+  }
+  const checks = [transports.http, transports.ws, transports.ipc].filter((c): c is TransportCheck => c !== null)
+
+  for (const c of checks) {
+    const where = `${LABEL[c.transport]} ${c.target}`
+    const net = c.transport !== 'ipc'
+    const unauthorized = c.namespaces.some((n) => n.status === 'unauthorized')
+    if (c.failure) failures.push(c.failure)
+    const exp = c.expected
+    if (exp && !exp.enabled && (c.reachable || unauthorized)) {
+      mismatches.push(`${where} answers, but the expected flags leave ${LABEL[c.transport]} off.`)
+      continue
+    }
+    if (exp?.enabled && !c.reachable && !unauthorized) mismatches.push(`${where} did not answer, but the expected flags turn ${LABEL[c.transport]} on.`)
+    if (exp && net && unauthorized && !c.auth.tokenSent && !exp.jwtRequired) {
+      mismatches.push(`${where} needs a JWT, but the expected flags set no --rpc.jwtsecret.`)
+    }
+    if (!c.reachable) continue
+
+    // subscriptions (spec: "Subscriptions (eth_subscribe) need a WebSocket or IPC connection")
+    const ethServed = c.served.includes('eth')
+    if (!net || c.transport === 'ws') {
+      if (ethServed && c.subscriptions.status !== 'works') {
+        mismatches.push(`${where}: eth_subscribe did not work (${c.subscriptions.detail ?? c.subscriptions.status}) although eth is served; subscriptions must work over WebSocket and IPC.`)
+      }
+    } else if (c.subscriptions.status === 'works') {
+      mismatches.push(`${where}: eth_subscribe returned a subscription id over HTTP; subscriptions need WebSocket or IPC, so HTTP must refuse it.`)
+    }
+
+    // rpc_modules shape and versions
+    const rpcProbe = c.namespaces.find((n) => n.namespace === 'rpc')
+    if (rpcProbe?.status === 'served' && c.rpcModules === null) {
+      mismatches.push(`${where}: rpc_modules answered ${rpcProbe.detail ?? 'something'} instead of an object of namespace → version.`)
+    }
+    for (const [name, version] of Object.entries(c.rpcModules ?? {})) {
+      if ((DEFAULT_NAMESPACES as readonly string[]).includes(name) && version !== '1.0') {
+        mismatches.push(`${where}: rpc_modules gives ${name} version "${version}"; the spec's version for the default namespaces is "1.0".`)
+      }
+    }
+
+    // JWT enforcement
+    if (net && jwtSecretKnown) {
+      if (c.auth.withoutToken === 'accepted') mismatches.push(`${where} answered a request without a token although a JWT secret is configured: JWT is not enforced.`)
+      if (c.auth.wrongToken === 'accepted') mismatches.push(`${where} accepted a token signed with a different secret: JWT is not checked.`)
+      if (exp && !exp.jwtRequired && c.auth.withoutToken === 'refused') {
+        mismatches.push(`${where} refuses requests without a token, but the expected flags set no --rpc.jwtsecret.`)
+      }
+    }
+
+    // expected namespaces and rpc_modules
+    if (exp) {
+      for (const n of c.namespaces) {
+        if (n.expected === null || (n.status !== 'served' && n.status !== 'not-served')) continue
+        const served = n.status === 'served'
+        if (served && !n.expected) mismatches.push(`${where}: ${n.namespace} is served (${n.method} answered), but the expected flags do not serve it there.`)
+        if (!served && n.expected) mismatches.push(`${where}: ${n.namespace} is not served (${n.method}: -32601), but the expected flags serve it there.`)
+      }
+      if (rpcProbe && (rpcProbe.status === 'served' || rpcProbe.status === 'not-served') && !sameModules(c.rpcModules, exp.rpcModules)) {
+        mismatches.push(`${where}: rpc_modules gives ${modulesText(c.rpcModules)}, but the expected plan gives ${modulesText(exp.rpcModules)}.`)
+      }
+    }
+
+    // exposure (spec, Authentication 3)
+    if (c.transport !== 'ipc') {
+      const tracing = c.namespaces.filter((n) => (n.namespace === 'debug' || n.namespace === 'trace') && n.status === 'served')
+      const withoutAuth = !c.auth.tokenSent || c.auth.withoutToken === 'accepted' || c.auth.wrongToken === 'accepted'
+      const planAddress = exp && expect ? netPlan(expect, c.transport, exp.worker)?.address : undefined
+      const nonLoopback = !c.loopback || (planAddress !== undefined && !isLoopbackAddress(planAddress))
+      if (tracing.length && withoutAuth && nonLoopback) {
+        const on = !c.loopback ? 'a non-loopback address' : `a node listening on ${planAddress} (non-loopback)`
+        exposures.push(
+          `${where} answers ${tracing.map((n) => n.method).join(' and ')} without authentication on ${on}: anyone who reaches it can make the node re-execute blocks. Set --rpc.jwtsecret or put a proxy that allows only the needed methods in front, and run debug and trace on a node separate from the public RPC node and from any validator.`,
+        )
+      }
+    }
+  }
+
+  // one rpc_modules list for every transport serving rpc (spec: built once)
+  const lists = checks.filter((c) => c.rpcModules !== null)
+  if (lists.length > 1 && lists.some((c) => !sameModules(c.rpcModules, lists[0]?.rpcModules ?? null))) {
+    mismatches.push(
+      `rpc_modules differs between transports (${lists.map((c) => `${LABEL[c.transport]}: ${modulesText(c.rpcModules)}`).join('; ')}); the node builds it once, so every transport serving rpc returns the same list.`,
+    )
+  }
+
+  return {
+    ok: mismatches.length === 0 && exposures.length === 0 && failures.length === 0,
+    transports,
+    mismatches,
+    exposures,
+    failures,
+    notes,
+    expected: expect ? { ok: expect.ok, errors: expect.errors, warnings: expect.warnings } : null,
+  }
+}
+
+function netPlan(plan: RpcPlan, transport: 'http' | 'ws', worker: number): NetTransportPlan | undefined {
+  return plan.workers[worker]?.[transport]
+}
+
+/** The port a URL connects to (the scheme's default when the URL names none). */
+function urlPort(url: string): number | null {
+  try {
+    const u = new URL(url)
+    if (u.port) return Number(u.port)
+    return u.protocol === 'https:' || u.protocol === 'wss:' ? 443 : 80
+  } catch {
+    return null
+  }
+}
+
+/** Matches the endpoint to the expected plan's worker (by port, or IPC path) and fills in `expected`. */
+function withExpected(c: TransportCheck, expect: RpcPlan | null, notes: string[]): TransportCheck {
+  if (!expect) return c
+  const match = (w: WorkerPlan) => {
+    if (c.transport === 'ipc') return w.ipc.path === c.target
+    return w[c.transport].port === urlPort(c.target)
+  }
+  const found = expect.workers.find(match)
+  const worker = found ?? (expect.workers[0] as WorkerPlan)
+  if (!found) {
+    const t = c.transport
+    const known = t === 'ipc' ? expect.workers.map((w) => w.ipc.path) : expect.workers.map((w) => hostPort(w[t].address, w[t].port))
+    notes.push(
+      `${LABEL[c.transport]} ${c.target} is not one of the expected plan's ${LABEL[c.transport]} endpoints (${known.join(', ')}); compared with worker 0's (a proxy in front?).`,
+    )
+  }
+  const tp = worker[c.transport]
+  return {
+    ...c,
+    expected: {
+      worker: worker.index,
+      enabled: tp.enabled,
+      namespaces: tp.namespaces,
+      rpcModules: tp.rpcModules,
+      jwtRequired: c.transport !== 'ipc' && expect.jwt.required,
+    },
+    namespaces: c.namespaces.map((n) => ({ ...n, expected: tp.enabled && tp.namespaces.includes(n.namespace) })),
+  }
+}
+
+function sameModules(a: Record<string, string> | null, b: Record<string, string> | null): boolean {
+  if (a === null || b === null) return a === b
+  const ka = Object.keys(a)
+  return ka.length === Object.keys(b).length && ka.every((k) => b[k] === a[k])
+}
+
+function modulesText(m: Record<string, string> | null): string {
+  if (m === null) return '-32601 (rpc not served)'
+  return `{${Object.entries(m)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(', ')}}`
+}

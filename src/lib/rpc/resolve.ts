@@ -1,0 +1,344 @@
+/**
+ * The project's one implementation of the node's JSON-RPC namespace rules
+ * (shared/spec/node-rpc-namespaces.md). Input: the node's own argument list. Output: the
+ * RpcPlan (./types.ts): per transport and per worker whether it is on, where it listens, the
+ * namespaces served, what `rpc_modules` returns there, the startup warnings and errors, the
+ * limits, and tnv's safety advice.
+ *
+ * Used by `tnv rpc plan`, `tnv rpc check --expect`, the reference node (src/devnet/node) and
+ * the node driver (which refuses to start a node whose plan is not `ok`).
+ *
+ * Pure apart from reading the CPU count when `options.cpus` is not given. Never throws for
+ * bad node flags: everything the node would refuse to start with is an entry in `errors`
+ * (and `ok` is false), so one run reports every problem at once.
+ */
+import { availableParallelism } from 'node:os'
+import { resolveLimits } from './limits.js'
+import { isLoopbackAddress, isWildcardAddress } from './loopback.js'
+import { type NamespaceSelection, parseNamespaceSelection, suggestNamespace } from './namespaces.js'
+import { parseNodeFlags, type RpcValueFlag } from './node-flags.js'
+import {
+  DEFAULT_NAMESPACES,
+  type IpcTransportPlan,
+  type JwtPlan,
+  NAMESPACES,
+  type Namespace,
+  type NetTransportPlan,
+  type RpcPlan,
+  type WorkerPlan,
+} from './types.js'
+import { type Checked, parseIntegerValue, parseListenAddress, parsePort } from './values.js'
+import { MAX_WORKERS, workerIpcPath, workerPorts } from './workers.js'
+
+export const DEFAULT_HTTP_ADDR = '127.0.0.1'
+export const DEFAULT_HTTP_PORT = 8545
+export const DEFAULT_WS_ADDR = '127.0.0.1'
+export const DEFAULT_WS_PORT = 8546
+export const DEFAULT_IPC_PATH = '/tmp/tn.ipc'
+/** Longest Unix socket path Linux can bind (sun_path is 108 bytes with the terminating NUL). */
+export const MAX_IPC_PATH_BYTES = 107
+/** The version string `rpc_modules` gives every namespace (spec: `1.0` for the default set; tnv uses it for all). */
+export const RPC_MODULE_VERSION = '1.0'
+
+export type ResolveRpcPlanOptions = {
+  /** CPU cores of the host the node will run on (default: this host's, os.availableParallelism()). */
+  cpus?: number
+}
+
+type NetName = 'http' | 'ws'
+const LABEL = { http: 'HTTP', ws: 'WS', ipc: 'IPC' } as const
+const SUPPORTED = NAMESPACES.join(', ')
+
+/**
+ * @example
+ * const plan = resolveRpcPlan(['--http', '--http.api', 'eth,net,web3'])
+ * plan.transports.http.namespaces // ['eth', 'net', 'web3']   (rule 1: no tn)
+ * plan.transports.ipc.rpcModules  // { eth: '1.0', net: '1.0', web3: '1.0', rpc: '1.0', tn: '1.0' }
+ */
+export function resolveRpcPlan(argv: readonly string[], options: ResolveRpcPlanOptions = {}): RpcPlan {
+  const parsed = parseNodeFlags(argv)
+  const { values, switches } = parsed
+  const errors = [...parsed.errors]
+  const warnings: string[] = []
+  const advice: string[] = []
+  const take = <T>(checked: Checked<T> | undefined, fallback: T): T => {
+    if (checked === undefined) return fallback
+    if (checked.error !== null) {
+      errors.push(checked.error)
+      return fallback
+    }
+    return checked.value
+  }
+  const given = (flag: RpcValueFlag) => values[flag]
+
+  // --- transports, addresses, ports -------------------------------------------------------
+  const on = { http: switches['--http'] === true, ws: switches['--ws'] === true, ipc: switches['--ipcdisable'] !== true }
+  const httpAddress = take(mapDefined(given('--http.addr'), (v) => parseListenAddress('--http.addr', v)), DEFAULT_HTTP_ADDR)
+  const httpPort = take(mapDefined(given('--http.port'), (v) => parsePort('--http.port', v)), DEFAULT_HTTP_PORT)
+  const wsAddress = take(mapDefined(given('--ws.addr'), (v) => parseListenAddress('--ws.addr', v)), DEFAULT_WS_ADDR)
+  const wsPort = take(mapDefined(given('--ws.port'), (v) => parsePort('--ws.port', v)), DEFAULT_WS_PORT)
+  const ipcPath = given('--ipcpath') ?? DEFAULT_IPC_PATH
+  if (ipcPath === '') errors.push('--ipcpath is empty. Give the socket path, for example --ipcpath /tmp/tn.ipc, or leave the flag out.')
+
+  // --- namespace selections (values table, rules 1-6; IPC: always the default set) -------
+  const selection = {
+    http: parseNamespaceSelection(given('--http.api'), '--http.api'),
+    ws: parseNamespaceSelection(given('--ws.api'), '--ws.api'),
+  }
+  for (const sel of Object.values(selection)) if (sel.error) errors.push(sel.error)
+  for (const name of ['http', 'ws'] as const) {
+    if (on[name]) describeSelection(name, selection[name], warnings, advice)
+  }
+  const served: Record<'http' | 'ws' | 'ipc', Namespace[]> = {
+    http: on.http ? selection.http.namespaces : [],
+    ws: on.ws ? selection.ws.namespaces : [],
+    ipc: on.ipc ? [...DEFAULT_NAMESPACES] : [],
+  }
+  adviseFlagsWithoutTransport(values, on, advice)
+
+  // --- rpc_modules: built once from the first transport serving rpc (HTTP, WS, IPC) ------
+  const source = (['http', 'ws', 'ipc'] as const).find((t) => served[t].includes('rpc'))
+  const modules = source ? Object.fromEntries(served[source].map((n) => [n, RPC_MODULE_VERSION])) : null
+  const rpcModulesOf = (t: 'http' | 'ws' | 'ipc') => (served[t].includes('rpc') && modules ? { ...modules } : null)
+
+  // --- one server for HTTP and WS on the same address and port (rules 7-8) --------------
+  const shared = on.http && on.ws && httpAddress === wsAddress && httpPort === wsPort
+  const httpCorsDomain = given('--http.corsdomain') ?? null
+  const wsOrigins = given('--ws.origins') ?? null
+  if (shared) {
+    const where = hostPort(httpAddress, httpPort)
+    if (!sameNamespaces(selection.http.namespaces, selection.ws.namespaces)) {
+      errors.push(
+        `HTTP and WS share ${where}, so one server answers both and their namespace selections must be identical, but ${describeValue('--http.api', selection.http)} and ${describeValue('--ws.api', selection.ws)}. The RPC server refuses to start. Give both flags the same list or omit both (a missing flag counts as the default set), or put WS on another port (--ws.port ${DEFAULT_WS_PORT}).`,
+      )
+    }
+    if (httpCorsDomain !== null && wsOrigins !== null && httpCorsDomain !== wsOrigins) {
+      errors.push(
+        `HTTP and WS share ${where}, and --http.corsdomain "${httpCorsDomain}" differs from --ws.origins "${wsOrigins}". The RPC server refuses to start. Give both the same value, or put WS on another port.`,
+      )
+    }
+  } else if (on.http && on.ws && httpPort === wsPort && bindsOverlap(httpAddress, wsAddress)) {
+    errors.push(
+      `HTTP listens on ${hostPort(httpAddress, httpPort)} and WS on ${hostPort(wsAddress, wsPort)}: a wildcard address takes the port on every interface, so the second server cannot bind it and the node fails to start. Give both the same --http.addr/--ws.addr (one shared server) or different ports.`,
+    )
+  }
+
+  // --- JWT -----------------------------------------------------------------------------------
+  const jwtSecret = given('--rpc.jwtsecret') ?? null
+  const jwt = describeJwtSecret(jwtSecret, errors)
+
+  // --- limits ----------------------------------------------------------------------------------
+  const cpus = options.cpus ?? availableParallelism()
+  const resolvedLimits = resolveLimits(values, cpus)
+  errors.push(...resolvedLimits.errors)
+  const { limits } = resolvedLimits
+
+  // --- workers -------------------------------------------------------------------------------
+  const workerCount = take(mapDefined(given('--workers'), (v) => parseIntegerValue('--workers', v, 1, MAX_WORKERS)), 1)
+  const workers: WorkerPlan[] = []
+  for (let index = 0; index < workerCount; index++) {
+    const ports = workerPorts({ httpPort, wsPort, shared }, index)
+    const path = workerIpcPath(ipcPath, index)
+    const http: NetTransportPlan = {
+      enabled: on.http,
+      address: httpAddress,
+      port: ports.http,
+      namespaces: [...served.http],
+      rpcModules: rpcModulesOf('http'),
+    }
+    const ws: NetTransportPlan = {
+      enabled: on.ws,
+      address: wsAddress,
+      port: ports.ws,
+      namespaces: [...served.ws],
+      rpcModules: rpcModulesOf('ws'),
+    }
+    const ipc: IpcTransportPlan = {
+      enabled: on.ipc,
+      path,
+      namespaces: [...served.ipc],
+      rpcModules: rpcModulesOf('ipc'),
+    }
+    for (const [name, plan] of [
+      ['http', http],
+      ['ws', ws],
+    ] as const) {
+      if (plan.enabled && plan.port > 65535) {
+        errors.push(
+          `Worker ${index}'s ${LABEL[name]} port would be ${plan.port} (worker i > 0 gets ports above max(--http.port, --ws.port); see docs/rpc.md), which is above 65535. Lower --http.port/--ws.port or use fewer --workers.`,
+        )
+      }
+    }
+    if (ipc.enabled && ipcPath !== '' && new TextEncoder().encode(path).length > MAX_IPC_PATH_BYTES) {
+      errors.push(
+        `${index === 0 ? 'The IPC path' : `Worker ${index}'s IPC path`} "${path}" is ${new TextEncoder().encode(path).length} bytes; a Unix socket path can be at most ${MAX_IPC_PATH_BYTES} bytes, so the node cannot bind it. Give a shorter --ipcpath.`,
+      )
+    }
+    workers.push({ index, sharedServer: shared, http, ws, ipc })
+  }
+
+  // --- safety advice beyond the node's own warnings -------------------------------------
+  adviseExposure({ http: httpAddress, ws: wsAddress }, { http: httpPort, ws: wsPort }, served, jwt, advice)
+  const tracing = served.http.some(isTracing) || served.ws.some(isTracing)
+  if (tracing && limits.maxTracingRequests > 4) {
+    advice.push(
+      `Up to ${limits.maxTracingRequests} tracing requests run at once (--rpc.max-tracing-requests${resolvedLimits.given.includes('maxTracingRequests') ? '' : `, default for ${cpus} CPU cores`}). On a host shared with other services 2 to 4 is advised: --rpc.max-tracing-requests 4.`,
+    )
+  }
+  for (const [key, flag] of [
+    ['maxBlocksPerFilter', '--rpc.max-blocks-per-filter'],
+    ['maxLogsPerResponse', '--rpc.max-logs-per-response'],
+  ] as const) {
+    const public_ = (['http', 'ws'] as const).some((t) => served[t].includes('eth') && !isLoopbackAddress(t === 'http' ? httpAddress : wsAddress))
+    if (limits[key] === 0 && public_) {
+      advice.push(`${flag} 0 removes the limit while eth is served on a non-loopback address: one eth_getLogs call can scan the whole chain. Keep a limit on a public endpoint.`)
+    }
+  }
+  if (!on.http && !on.ws && !on.ipc) advice.push('No RPC transport is on (no --http, no --ws, and --ipcdisable): the node serves no JSON-RPC at all.')
+  if (parsed.passthrough.some((t) => t === '--instance' || t.startsWith('--instance='))) {
+    advice.push('--instance offsets the node\'s ports and IPC path; this plan shows them without that offset. Give explicit --http.port, --ws.port and --ipcpath instead.')
+  }
+  if (parsed.passthrough.includes('--with-unused-ports')) {
+    advice.push('--with-unused-ports makes the node pick random free ports; this plan shows the configured ones. Read the real endpoints from the node\'s log.')
+  }
+
+  const [first] = workers as [WorkerPlan]
+  return {
+    ok: errors.length === 0,
+    errors,
+    warnings,
+    advice,
+    transports: { http: first.http, ws: first.ws, ipc: first.ipc },
+    workers,
+    limits,
+    jwtSecret,
+    jwt,
+    httpCorsDomain: httpCorsDomain === null ? null : splitList(httpCorsDomain),
+    wsOrigins: wsOrigins === null ? null : splitList(wsOrigins),
+    passthrough: parsed.passthrough,
+  }
+}
+
+function mapDefined<T>(value: string | undefined, fn: (v: string) => Checked<T>): Checked<T> | undefined {
+  return value === undefined ? undefined : fn(value)
+}
+
+const isTracing = (n: Namespace) => n === 'debug' || n === 'trace'
+
+function sameNamespaces(a: readonly Namespace[], b: readonly Namespace[]): boolean {
+  return a.length === b.length && a.every((n) => b.includes(n))
+}
+
+function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '')
+}
+
+export function hostPort(address: string, port: number): string {
+  return address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`
+}
+
+/** Two different addresses on one port conflict when one is a wildcard covering the other. */
+function bindsOverlap(a: string, b: string): boolean {
+  if (a === b) return false
+  const covers = (wild: string, other: string) =>
+    isWildcardAddress(wild) && (wild.includes(':') || !other.includes(':'))
+  return covers(a, b) || covers(b, a)
+}
+
+function describeValue(flag: string, sel: NamespaceSelection): string {
+  const list = sel.namespaces.length ? sel.namespaces.join(',') : 'nothing'
+  if (sel.kind === 'default') return `${flag} is not given (the default set, ${list})`
+  return `${flag} gives ${list}`
+}
+
+/** The node's startup warnings (rules 2 and 4) and tnv's advice (rules 1, 3, 5) for one transport's selection. */
+function describeSelection(name: NetName, sel: NamespaceSelection, warnings: string[], advice: string[]): void {
+  const flag = `--${name}.api`
+  const label = LABEL[name]
+  for (const entry of sel.unsupported) {
+    warnings.push(`${label}: namespace "${entry}" in ${flag} is not supported and is dropped. Supported names: ${SUPPORTED}.`)
+    const suggestion = suggestNamespace(entry)
+    if (entry.toLowerCase() === 'all' || entry.toLowerCase() === 'none') {
+      advice.push(`${flag}: "${entry}" must be the whole value (or its first entry); inside a list it is an unknown name.`)
+    } else if (suggestion) {
+      advice.push(`${flag}: namespace names are lowercase and case-sensitive: "${entry}" is not recognised; write ${suggestion}.`)
+    }
+  }
+  for (const ns of sel.namespaces.filter(isTracing)) {
+    warnings.push(
+      `${label} serves ${ns} (named in ${flag}): ${ns === 'debug' ? 'debug_trace*' : 'trace_*'} methods re-execute blocks, can take seconds of CPU time and return large responses.`,
+    )
+  }
+  if (sel.ignored.length > 0) {
+    const head = sel.kind === 'all' ? 'all' : 'none'
+    const dropped = sel.ignored.join(',')
+    const wanted = sel.ignored.filter((e) => (NAMESPACES as readonly string[]).includes(e) && !sel.namespaces.includes(e as Namespace))
+    const fix =
+      head === 'all'
+        ? `To serve it, list every namespace: ${[...DEFAULT_NAMESPACES, ...wanted].join(',')}`
+        : `To serve it, list the namespaces: ${wanted.join(',')}`
+    advice.push(
+      `${flag} "${head},${dropped}": everything after "${head}" is ignored (${head} must be the whole value)${wanted.length ? `, so ${wanted.join(' and ')} ${wanted.length === 1 ? 'is' : 'are'} not served. ${fix}` : ''}.`,
+    )
+  }
+  if (sel.kind === 'list') {
+    if (!sel.namespaces.includes('tn')) {
+      advice.push(`${label} does not serve tn (${flag} does not name it): tn_* methods answer -32601 there. Add tn to the list to keep them.`)
+    }
+    if (!sel.namespaces.includes('eth')) {
+      advice.push(
+        `${label} does not serve eth: observer nodes forward eth_sendRawTransaction to a committee validator's advertised RPC endpoint, so a validator keeps eth served.`,
+      )
+    }
+  }
+}
+
+/** Flags for a transport that is off have no effect: say so (the operator probably forgot --http or --ws). */
+function adviseFlagsWithoutTransport(
+  values: Partial<Record<RpcValueFlag, string>>,
+  on: { http: boolean; ws: boolean; ipc: boolean },
+  advice: string[],
+): void {
+  const groups = [
+    ['http', ['--http.addr', '--http.port', '--http.api', '--http.corsdomain'], '--http is not given'],
+    ['ws', ['--ws.addr', '--ws.port', '--ws.api', '--ws.origins'], '--ws is not given'],
+    ['ipc', ['--ipcpath'], '--ipcdisable is given'],
+  ] as const
+  for (const [name, flags, reason] of groups) {
+    if (on[name]) continue
+    const set = flags.filter((f) => values[f] !== undefined)
+    if (set.length) advice.push(`${set.join(', ')} ${set.length === 1 ? 'is' : 'are'} set but ${reason}: ${LABEL[name]} is off, so ${set.length === 1 ? 'it has' : 'they have'} no effect.`)
+  }
+}
+
+function describeJwtSecret(value: string | null, errors: string[]): JwtPlan {
+  if (value === null) return { required: false, source: null, path: null }
+  if (!/^(0x)?[0-9a-fA-F]*$/.test(value)) return { required: true, source: 'file', path: value }
+  const digits = value.replace(/^0x/, '').length
+  if (digits !== 64) {
+    errors.push(
+      `--rpc.jwtsecret is not a valid secret: expected 32 bytes (64 hex digits), got ${digits === 0 ? 'an empty value' : `${digits} hex digit${digits === 1 ? '' : 's'}`}. Make one with \`openssl rand -hex 32\`.`,
+    )
+  }
+  return { required: true, source: 'hex', path: null }
+}
+
+function adviseExposure(
+  address: Record<NetName, string>,
+  port: Record<NetName, number>,
+  served: Record<NetName | 'ipc', Namespace[]>,
+  jwt: JwtPlan,
+  advice: string[],
+): void {
+  if (jwt.required) return
+  for (const name of ['http', 'ws'] as const) {
+    const tracing = served[name].filter(isTracing)
+    if (tracing.length === 0 || isLoopbackAddress(address[name])) continue
+    advice.push(
+      `${LABEL[name]} serves ${tracing.join(' and ')} on ${hostPort(address[name], port[name])}, a non-loopback address, without --rpc.jwtsecret: anyone who reaches the port can make the node re-execute blocks. Keep the endpoint behind --rpc.jwtsecret or a proxy that allows only the needed methods, and run debug and trace on a node separate from the public RPC node and from any validator.`,
+    )
+  }
+}
