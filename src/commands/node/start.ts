@@ -19,8 +19,10 @@ export default class NodeStart extends BaseCommand {
   }
 
   async run(): Promise<NodeState> {
-    const { flags, argv } = await this.parse(NodeStart)
-    const nodeFlags = (argv as string[]).filter((a) => a !== '--')
+    const { splitNodeArgs } = await import('../../lib/rpc/node-args.js')
+    const { own, node } = splitNodeArgs(this.argv)
+    const { flags } = await this.parse(NodeStart, own)
+    const nodeFlags = node ?? []
     const { checkedNodePlan } = await import('../../lib/node/plan.js')
     const { resolveNodeBinary } = await import('../../lib/node/binary.js')
     const { startNode } = await import('../../lib/node/start.js')

@@ -7,10 +7,13 @@ import { BadInputError, ExitCode, TnvError, type TnvErrorOptions } from '../../l
 /** The anvil binary of @foundry-rs/anvil for this platform is not installed. */
 export class AnvilNotFoundError extends TnvError {
   constructor(packageName: string, options: TnvErrorOptions = {}) {
-    super(`The anvil binary for this platform (${process.platform}/${process.arch}) was not found: ${packageName} is not installed.`, {
-      fix: 'Reinstall tnv\'s dependencies (`npm install`) on this machine; the binary ships inside that package, nothing is downloaded.',
-      ...options,
-    })
+    super(
+      `The anvil binary for this platform (${process.platform}/${process.arch}) was not found: ${packageName} is not installed.`,
+      {
+        fix: "Reinstall tnv's dependencies (`npm install`) on this machine; the binary ships inside that package, nothing is downloaded.",
+        ...options,
+      },
+    )
   }
 }
 
@@ -63,6 +66,16 @@ export class DevnetStoppedError extends TnvError {
   constructor(operation: string) {
     super(`Cannot ${operation}: the devnet chain is stopped.`, {
       fix: 'Start it again with startDevnetChain (same data directory to keep the chain).',
+    })
+  }
+}
+
+/** Another live process runs the devnet chain of this data directory. */
+export class DevnetAlreadyRunningError extends TnvError {
+  constructor(datadir: string, pid: number) {
+    super(`The devnet chain in ${datadir} is already running (process ${pid}).`, {
+      fix: `Use that devnet, or stop it first (\`kill ${pid}\`, or \`tnv devnet stop\` when the reference node runs it).`,
+      exitCode: ExitCode.NodeConfig,
     })
   }
 }

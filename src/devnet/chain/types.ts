@@ -24,6 +24,8 @@ export type StartDevnetChainParameters = {
   blockTime?: number
   /** Run the protocol loop (conclude epochs automatically). Default true. */
   protocolLoop?: boolean
+  /** Called with each failure of the background protocol loop (it retries after a pause). */
+  onProtocolError?: (error: Error) => void
 }
 
 export type DevnetChain = {
@@ -43,6 +45,8 @@ export type DevnetChain = {
   /** Genesis validators, already Active. */
   genesisValidators: Address[]
   epochBlocks: number
+  /** True when an existing devnet in `datadir` was resumed (not bootstrapped). */
+  resumed: boolean
   /** Concludes the current epoch now (mining as needed); resolves to the new epoch id. */
   advanceEpoch(): Promise<number>
   /** Mines `blocks` blocks (the protocol loop still concludes epochs on boundaries). */

@@ -262,11 +262,16 @@ class EngineConnection {
     }
     this.#pending = cb
     this.#limit = limit
-    const socket = this.#socket
-    socket.cork()
-    socket.write(`${this.#head}${body.length}\r\n\r\n`, 'latin1')
-    socket.write(body)
-    socket.uncork()
+    const head = Buffer.from(`${this.#head}${body.length}\r\n\r\n`, 'latin1')
+    if (body.length <= 16 * 1024) {
+      // one small write is cheaper than a vectored one
+      this.#socket.write(Buffer.concat([head, body], head.length + body.length))
+      return
+    }
+    this.#socket.cork()
+    this.#socket.write(head)
+    this.#socket.write(body)
+    this.#socket.uncork()
   }
 
   destroy(err: Error): void {

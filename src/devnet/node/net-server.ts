@@ -103,9 +103,17 @@ export function createNetServer(p: NetServerParameters): Server {
             res.end()
             return
           }
-          headers.push('Content-Length', String(Buffer.byteLength(answer)))
+          if (typeof answer === 'string') {
+            headers.push('Content-Length', String(Buffer.byteLength(answer)))
+            res.writeHead(200, headers)
+            res.end(answer)
+            return
+          }
+          headers.push('Content-Length', String(answer.length))
           res.writeHead(200, headers)
-          res.end(answer)
+          // A small body as latin1 text goes out in one write with the head (byte for byte).
+          if (answer.length <= 16 * 1024) res.end(answer.toString('latin1'), 'latin1')
+          else res.end(answer)
         },
         () => refuse(res, 500, 'internal error'),
       )

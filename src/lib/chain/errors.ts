@@ -76,9 +76,12 @@ export class WrongKeystorePasswordError extends TnvError {
 /** A keystore password is needed and no source gives one. */
 export class KeystorePasswordRequiredError extends UsageError {
   constructor(path: string) {
-    super(`The keystore ${path} needs a password, and TN_KEYSTORE_PASSWORD is not set and there is no terminal to ask on.`, {
-      fix: 'Set TN_KEYSTORE_PASSWORD, or pass --keystore-password-source stdin and pipe the password in.',
-    })
+    super(
+      `The keystore ${path} needs a password, and TN_KEYSTORE_PASSWORD is not set and there is no terminal to ask on.`,
+      {
+        fix: 'Set TN_KEYSTORE_PASSWORD, or pass --keystore-password-source stdin and pipe the password in.',
+      },
+    )
   }
 }
 
@@ -131,9 +134,12 @@ export class TransactionDroppedError extends TnvError {
 /** No receipt within the time limit. The transaction may still be mined. */
 export class TransactionTimeoutError extends TnvError {
   constructor(params: { hash: string; seconds: number; rpcUrl: string }) {
-    super(`No receipt for transaction ${params.hash} after ${params.seconds} s on ${params.rpcUrl}; it may still be mined.`, {
-      fix: `Check it later with \`cast receipt ${params.hash} --rpc-url ${params.rpcUrl}\` or \`tnv validator status\` before sending it again; every tnv command checks the on-chain state first, so running it again is safe.`,
-      exitCode: ExitCode.Timeout,
-    })
+    super(
+      `No receipt for transaction ${params.hash} after ${params.seconds} s on ${params.rpcUrl}; it may still be mined.`,
+      {
+        fix: `Check it later with \`cast receipt ${params.hash} --rpc-url ${params.rpcUrl}\` or \`tnv validator status\` before sending it again; every tnv command checks the on-chain state first, so running it again is safe.`,
+        exitCode: ExitCode.Timeout,
+      },
+    )
   }
 }

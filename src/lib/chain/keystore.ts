@@ -54,7 +54,8 @@ export function parseKeystore(json: unknown, path: string): ParsedKeystore {
   const hex = (value: unknown, field: string, length?: number): Uint8Array => {
     if (typeof value !== 'string' || !/^(0x)?([0-9a-fA-F]{2})*$/.test(value)) throw bad(`${field} is not hex`)
     const bytes = hexToBytes(value.replace(/^0x/, ''))
-    if (length !== undefined && bytes.length !== length) throw bad(`${field}: expected ${length} bytes, got ${bytes.length}`)
+    if (length !== undefined && bytes.length !== length)
+      throw bad(`${field}: expected ${length} bytes, got ${bytes.length}`)
     return bytes
   }
   const iv = hex(isRecord(crypto.cipherparams) ? crypto.cipherparams.iv : undefined, 'cipherparams.iv', 16)

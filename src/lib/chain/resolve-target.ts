@@ -7,10 +7,10 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Address } from 'viem'
-import { defaultDevnetDir, type DevnetRuntimeInfo, RUNTIME_FILE } from '../../devnet/paths.js'
+import { type DevnetRuntimeInfo, defaultDevnetDir, RUNTIME_FILE } from '../../devnet/paths.js'
 import { BadInputError, UsageError } from '../errors.js'
-import { DevnetNotRunningError } from './errors.js'
 import { parseAddressFlag } from './address.js'
+import { DevnetNotRunningError } from './errors.js'
 import { type ChainName, ISSUANCE_ADDRESS, REGISTRY_ADDRESS, TESTNET } from './presets.js'
 
 export type ChainTarget = {
@@ -139,10 +139,12 @@ function checkUrl(url: string): void {
   try {
     parsed = new URL(url)
   } catch {
-    throw new BadInputError(`--rpc-url ${url} is not a URL.`, { fix: 'Pass an http(s) URL such as http://127.0.0.1:8545.' })
+    throw new BadInputError(`--rpc-url ${url} is not a URL.`, {
+      fix: 'Pass an http(s) URL such as http://127.0.0.1:8545.',
+    })
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     throw new BadInputError(`--rpc-url ${url} uses ${parsed.protocol}; tnv talks to the node over HTTP(S).`, {
-      fix: 'Pass the node\'s HTTP endpoint, such as http://127.0.0.1:8545.',
+      fix: "Pass the node's HTTP endpoint, such as http://127.0.0.1:8545.",
     })
 }

@@ -51,7 +51,8 @@ export function classifyRpcError(err: unknown): RpcFaultKind {
   const status = httpStatus(err)
   if (status === 429 || /rate limit|too many requests|limit exceeded|-32005/.test(text)) return 'rate-limited'
   if (status === 401 || status === 403) return 'unauthorized'
-  if (/method not found|does not exist\/is not available|method not supported|-32601/.test(text)) return 'method-missing'
+  if (/method not found|does not exist\/is not available|method not supported|-32601/.test(text))
+    return 'method-missing'
   if (err instanceof BaseError && err.walk((e) => e instanceof TimeoutError)) return 'timeout'
   if (/timed out|timeout/.test(text)) return 'timeout'
   if (
@@ -96,10 +97,13 @@ export function explainRpcError(err: unknown, rpcUrl: string): TnvError | undefi
         cause: err,
       })
     case 'insufficient-funds':
-      return new InsufficientFundsError(`The node refused the transaction: the account cannot pay for it (${rootCause(err)}).`, {
-        fix: 'Fund the account with enough TEL for the value plus gas, then run the command again.',
-        cause: err,
-      })
+      return new InsufficientFundsError(
+        `The node refused the transaction: the account cannot pay for it (${rootCause(err)}).`,
+        {
+          fix: 'Fund the account with enough TEL for the value plus gas, then run the command again.',
+          cause: err,
+        },
+      )
     default:
       return undefined
   }

@@ -8,15 +8,13 @@ import type { Address, LocalAccount } from 'viem'
 import { UsageError } from '../errors.js'
 import { parseAddressFlag } from './address.js'
 import { InvalidPrivateKeyError, KeystorePasswordRequiredError, SignerRequiredError } from './errors.js'
+import type { KeystorePasswordSource } from './flags.js'
 import { decryptKeystore, readKeystoreFile } from './keystore.js'
 import { askSecret, isInteractive, readFirstLineOfStdin } from './prompt.js'
 
 export type Signer =
   | { type: 'local'; address: Address; account: LocalAccount; source: string }
   | { type: 'unsigned'; address: Address }
-
-export const KEYSTORE_PASSWORD_SOURCES = ['env', 'stdin', 'ask'] as const
-export type KeystorePasswordSource = (typeof KEYSTORE_PASSWORD_SOURCES)[number]
 
 export type ResolveSignerParameters = {
   /** What the signer is for, for messages ("stake", "activate"). */

@@ -3,7 +3,7 @@
  * fell out of the pool is rebroadcast (same raw bytes, same hash); if its nonce was taken by
  * another transaction meanwhile, that is reported, and a timeout names the hash to check.
  */
-import { type Hex, TransactionReceiptNotFoundError, type TransactionReceipt } from 'viem'
+import { type Hex, type TransactionReceipt, TransactionReceiptNotFoundError } from 'viem'
 import type { ChainClient } from './client.js'
 import { TransactionDroppedError, TransactionTimeoutError } from './errors.js'
 import { classifyRpcError } from './rpc-errors.js'

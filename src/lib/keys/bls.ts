@@ -7,6 +7,7 @@
  */
 import { createHash, hkdfSync } from 'node:crypto'
 import { bls12_381 } from '@noble/curves/bls12-381.js'
+import { isPairingOne } from './final-exponentiation.js'
 
 export const BLS_DST = 'BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_'
 export const BLS_SECRET_LENGTH = 32
@@ -73,9 +74,10 @@ let negG2Precomputes: ReturnType<typeof bls12_381.utils.calcPairingPrecomputes> 
 /**
  * Core verify: decodes both points with on-curve and subgroup checks, rejects the identity,
  * and checks e(sig, -g2) · e(H(msg), pk) = 1 with one shared Miller loop and one final
- * exponentiation. Written with the curve's primitives rather than `shortSignatures.verify`,
- * which costs a fresh process ~170 ms of base-point table precomputation that this check does
- * not need. Malformed input gives false, never an exception.
+ * exponentiation (final-exponentiation.ts). Written with the curve's primitives rather than
+ * `shortSignatures.verify`, which costs a fresh process ~170 ms of generator-table and
+ * Frobenius-table precomputation that one check does not need (bench/keytool.bench.ts).
+ * Malformed input gives false, never an exception.
  */
 export function blsVerify(signature: Uint8Array, publicKey: Uint8Array, message: Uint8Array): boolean {
   if (signature.length !== BLS_SIGNATURE_LENGTH || publicKey.length !== BLS_PUBLIC_KEY_LENGTH) return false
@@ -95,7 +97,7 @@ export function blsVerify(signature: Uint8Array, publicKey: Uint8Array, message:
     [negG2Precomputes, s.x, s.y],
     [bls12_381.utils.calcPairingPrecomputes(pk), h.x, h.y],
   ])
-  return fields.Fp12.eql(fields.Fp12.finalExponentiate(f), fields.Fp12.ONE)
+  return isPairingOne(f)
 }
 
 function bigintTo32(n: bigint): Uint8Array {

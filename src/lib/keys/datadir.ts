@@ -2,7 +2,7 @@
 import { promises as fs } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { NODE_INFO_FILE } from '../nodeinfo/types.js'
-import { DatadirMissingError } from './errors.js'
+import { DatadirMissingError, DatadirNotADirectoryError } from './errors.js'
 import { PRIMARY_SEED_FILE, workerSeed } from './seeds.js'
 
 export const NODE_KEYS_DIR = 'node-keys'
@@ -39,5 +39,6 @@ export function datadirPaths(datadir: string): DatadirPaths {
 /** Throws DatadirMissingError unless `datadir` is an existing directory. */
 export async function assertDatadirExists(datadir: string): Promise<void> {
   const stat = await fs.stat(datadir).catch(() => undefined)
-  if (!stat?.isDirectory()) throw new DatadirMissingError(datadir)
+  if (!stat) throw new DatadirMissingError(datadir)
+  if (!stat.isDirectory()) throw new DatadirNotADirectoryError(datadir)
 }

@@ -101,3 +101,9 @@ export class KeysDoNotMatchError extends KeyError {
     })
   }
 }
+
+export class DatadirNotADirectoryError extends BadInputError {
+  constructor(datadir: string) {
+    super(`${datadir} is a file, not a data directory.`, { fix: 'Pass --datadir <dir> naming a directory (it is created when missing).' })
+  }
+}

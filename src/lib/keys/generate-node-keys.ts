@@ -16,7 +16,7 @@ import { parseP2pAddress, withPeerId } from '../nodeinfo/multiaddr.js'
 import type { Hex, NodeInfo, RpcEndpoints, WorkerInfo } from '../nodeinfo/types.js'
 import { commitFiles, stageDir, stageFile } from './commit-files.js'
 import { BLS_KEY_FILE, BLS_KW_FILE, type DatadirPaths, datadirPaths, KEY_DIR_MODE, KEY_FILE_MODE } from './datadir.js'
-import { NodeKeysExistError } from './errors.js'
+import { DatadirNotADirectoryError, NodeKeysExistError } from './errors.js'
 import { freeUdpPort } from './local-port.js'
 import { PRIMARY_SEED_FILE, PRIMARY_SEED_TEXT, workerSeed } from './seeds.js'
 import { deriveWrappingKey, freshKwParameters, KW_ITERATIONS } from './wrapping-key.js'
@@ -90,7 +90,7 @@ export async function generateNodeKeys({
     externalWorkerAddrs.forEach((a, i) => assertNoPeerId(a, `--external-worker-addrs[${i}]`))
   }
   const paths = datadirPaths(datadir)
-  if (!(await pathExists(paths.datadir))) await ensureDir(paths.datadir, 0o700) // an existing one keeps its owner's mode
+  if ((await fs.stat(paths.datadir).catch(() => undefined))?.isDirectory() === false) throw new DatadirNotADirectoryError(paths.datadir)
   const keysPresent = ((await fs.readdir(paths.nodeKeys).catch(() => [])) as string[]).length > 0
   if (keysPresent && !force) throw new NodeKeysExistError(paths.nodeKeys)
   if (keysPresent && assertKeyReplaceable) {
@@ -101,6 +101,7 @@ export async function generateNodeKeys({
 
   // 2. The passphrase, then PBKDF2 in the background while the BLS work runs.
   const passphrase = await getPassphrase()
+  if (!(await pathExists(paths.datadir))) await ensureDir(paths.datadir, 0o700) // an existing one keeps its owner's mode
   const { salt, nonce } = freshKwParameters()
   const wrapping = passphrase === undefined ? undefined : deriveWrappingKey(passphrase, salt, KW_ITERATIONS)
   wrapping?.catch(() => {}) // awaited below; keep an early failure from being reported as unhandled

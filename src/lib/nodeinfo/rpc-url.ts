@@ -2,6 +2,7 @@
  * Worker RPC endpoints (reference-facts: node-info.yaml): http must be http/https, ws must be
  * ws/wss and needs http; at most 2048 characters each.
  */
+import { UsageError } from '../errors.js'
 import { InvalidRpcUrlError } from './errors.js'
 import type { RpcEndpoints } from './types.js'
 
@@ -35,6 +36,9 @@ export function checkRpcEndpoints(
   labels: { http: string; ws: string },
 ): RpcEndpoints | undefined {
   if (http === undefined && ws === undefined) return undefined
-  if (http === undefined) throw new InvalidRpcUrlError(labels.ws, ws ?? '', `is given without ${labels.http}; a WebSocket endpoint needs an HTTP one`)
+  if (http === undefined)
+    throw new UsageError(`${labels.ws} is given without ${labels.http}: a WebSocket endpoint needs an HTTP one.`, {
+      fix: `Pass ${labels.http} <http(s) URL> as well.`,
+    })
   return { http: checkRpcUrl(http, 'http', labels.http), ...(ws !== undefined ? { ws: checkRpcUrl(ws, 'ws', labels.ws) } : {}) }
 }

@@ -3,6 +3,8 @@
  * Hand-written `as const` so viem infers argument and return types; test/registry/abi.test.ts
  * compares every function, error and event here with the compiled contract
  * (contracts/out), so a divergence fails the build instead of a transaction.
+ * `getDelegator` and `getStakeBalance` are views of the devnet contract the facts page does
+ * not list; tnv reads them only as optional extras (a revert reads as "unknown").
  */
 
 const proofOfPossession = {
@@ -167,6 +169,20 @@ export const registryAbi = [
   {
     type: 'function',
     name: 'getRewards',
+    stateMutability: 'view',
+    inputs: [{ name: 'validatorAddress', type: 'address', internalType: 'address' }],
+    outputs: [{ name: '', type: 'uint256', internalType: 'uint256' }],
+  },
+  {
+    type: 'function',
+    name: 'getDelegator',
+    stateMutability: 'view',
+    inputs: [{ name: 'validatorAddress', type: 'address', internalType: 'address' }],
+    outputs: [{ name: '', type: 'address', internalType: 'address' }],
+  },
+  {
+    type: 'function',
+    name: 'getStakeBalance',
     stateMutability: 'view',
     inputs: [{ name: 'validatorAddress', type: 'address', internalType: 'address' }],
     outputs: [{ name: '', type: 'uint256', internalType: 'uint256' }],

@@ -25,7 +25,10 @@ export type ActivateReturnType = TxOutcome & {
 /**
  * @example const r = await activate(ctx, { signer }); r.activeFromEpoch
  */
-export async function activate(ctx: RegistryContext, { signer, report, confirm }: ActivateParameters): Promise<ActivateReturnType> {
+export async function activate(
+  ctx: RegistryContext,
+  { signer, report, confirm }: ActivateParameters,
+): Promise<ActivateReturnType> {
   const { client, target } = ctx
   const validator = signer.address
   const registry = { address: target.registry, abi: registryAbi } as const
@@ -60,7 +63,10 @@ export async function activate(ctx: RegistryContext, { signer, report, confirm }
       `${validator} is ${status}: activate applies only to a Staked validator.`,
       'Check the state with `tnv validator status`; an exiting or exited validator cannot be activated again.',
     )
-  report?.({ type: 'step', message: `${validator} is Staked; activation takes effect at the start of epoch ${epoch + 1}` })
+  report?.({
+    type: 'step',
+    message: `${validator} is Staked; activation takes effect at the start of epoch ${epoch + 1}`,
+  })
   const { outcome } = await submit({
     ctx,
     chain,

@@ -25,7 +25,10 @@ export type BeginExitReturnType = TxOutcome & {
 /**
  * @example await beginExit(ctx, { signer, confirm: async (plan) => askNo(plan) })
  */
-export async function beginExit(ctx: RegistryContext, { signer, report, confirm }: BeginExitParameters): Promise<BeginExitReturnType> {
+export async function beginExit(
+  ctx: RegistryContext,
+  { signer, report, confirm }: BeginExitParameters,
+): Promise<BeginExitReturnType> {
   const { client, target } = ctx
   const validator = signer.address
   const registry = { address: target.registry, abi: registryAbi } as const
@@ -68,7 +71,10 @@ export async function beginExit(ctx: RegistryContext, { signer, report, confirm 
     rows: [
       ['validator', validator],
       ['current epoch', String(epoch)],
-      ['then', 'PendingExit until no committee duty is left (current + 2 epochs), then Exited; unstake from exit epoch + 1'],
+      [
+        'then',
+        'PendingExit until no committee duty is left (current + 2 epochs), then Exited; unstake from exit epoch + 1',
+      ],
     ],
     irreversible: true,
     revert: { validator },

@@ -24,7 +24,10 @@ export type ClaimRefundReturnType = TxOutcome & {
 /**
  * @example const r = await claimRefund(ctx, { signer }); r.amount
  */
-export async function claimRefund(ctx: RegistryContext, { signer, report, confirm }: ClaimRefundParameters): Promise<ClaimRefundReturnType> {
+export async function claimRefund(
+  ctx: RegistryContext,
+  { signer, report, confirm }: ClaimRefundParameters,
+): Promise<ClaimRefundReturnType> {
   const { client, target } = ctx
   const recipient = signer.address
   const [chainId, amount, account] = await withRpcErrors(target, () =>
@@ -36,7 +39,8 @@ export async function claimRefund(ctx: RegistryContext, { signer, report, confir
   )
   const chain = checkChainId(target, chainId)
   const base = { chain, recipient, amount: amount.toString() }
-  if (amount === 0n) return { ...base, outcome: 'already-done', message: `No refund is credited to ${recipient}; nothing was sent.` }
+  if (amount === 0n)
+    return { ...base, outcome: 'already-done', message: `No refund is credited to ${recipient}; nothing was sent.` }
   report?.({ type: 'step', message: `${formatTelAndWei(amount)} is credited to ${recipient}` })
   const { outcome } = await submit({
     ctx,

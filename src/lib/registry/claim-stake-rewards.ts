@@ -10,7 +10,7 @@ import { readAccountState } from '../chain/read-account-state.js'
 import type { Signer } from '../chain/signer.js'
 import { formatTelAndWei } from '../chain/units.js'
 import { registryAbi } from './abi.js'
-import { NotRecipientError, RewardsBelowMinimumError } from './errors.js'
+import { NotRecipientError, RewardPoolShortError, RewardsBelowMinimumError } from './errors.js'
 import { withRpcErrors } from './reads.js'
 import { submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
@@ -38,24 +38,27 @@ export async function claimStakeRewards(
   const { client, target } = ctx
   const validator = validatorParam ?? signer.address
   const registry = { address: target.registry, abi: registryAbi } as const
-  const [chainId, rewards, delegated, version, account] = await withRpcErrors(target, () =>
+  const [chainId, rewards, delegated, version, pool, account] = await withRpcErrors(target, () =>
     Promise.all([
       client.getChainId(),
       client.readContract({ ...registry, functionName: 'getRewards', args: [validator] }),
       client.readContract({ ...registry, functionName: 'isDelegated', args: [validator] }),
       client.readContract({ ...registry, functionName: 'getCurrentStakeVersion' }),
+      client.getBalance({ address: target.issuance }),
       readAccountState(client, signer.address),
     ]),
   )
   const chain = checkChainId(target, chainId)
   const base = { chain, validator, rewards: rewards.toString() }
-  if (rewards === 0n) return { ...base, outcome: 'already-done', message: `${validator} has no rewards to claim; nothing was sent.` }
+  if (rewards === 0n)
+    return { ...base, outcome: 'already-done', message: `${validator} has no rewards to claim; nothing was sent.` }
   if (signer.address !== validator && !delegated) throw new NotRecipientError({ caller: signer.address, validator })
   const config = await withRpcErrors(target, () =>
     client.readContract({ ...registry, functionName: 'stakeConfig', args: [version] }),
   )
   if (rewards < config.minWithdrawAmount)
     throw new RewardsBelowMinimumError({ rewards, minimum: config.minWithdrawAmount })
+  if (rewards > pool) throw new RewardPoolShortError({ rewards, pool })
   report?.({ type: 'step', message: `${validator} has ${formatTelAndWei(rewards)} of rewards to claim` })
   const { outcome, receipt } = await submit({
     ctx,
@@ -69,7 +72,7 @@ export async function claimStakeRewards(
       ['validator', validator],
       ['rewards', formatTelAndWei(rewards)],
     ],
-    revert: { validator, minWithdrawAmount: config.minWithdrawAmount },
+    revert: { validator, shortfall: { rewards, pool } },
     report,
     confirm,
   })

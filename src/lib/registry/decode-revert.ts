@@ -19,6 +19,7 @@ import {
   NotStakedError,
   NotWhitelistedError,
   RegistryRevertedError,
+  RewardPoolShortError,
   RewardShortfallError,
   RewardsBelowMinimumError,
   UnknownRevertError,
@@ -38,9 +39,8 @@ export type RevertContext = {
   value?: bigint | undefined
   /** The stake amount tnv read (for InvalidStakeAmount). */
   stakeAmount?: bigint | undefined
-  /** Rewards and pool balance read before (for the unstake shortfall). */
+  /** Rewards and pool balance read before (the unstake shortfall, a claim the pool cannot pay). */
   shortfall?: { rewards: bigint; pool: bigint } | undefined
-  minWithdrawAmount?: bigint | undefined
   /** The transaction hash when the revert comes from a mined receipt. */
   txHash?: Hex | undefined
 }
@@ -72,9 +72,7 @@ export function isRevert(err: unknown): boolean {
  */
 export function registryErrorFromRevert(err: unknown, ctx: RevertContext): TnvError {
   const data = extractRevertData(err)
-  const details = [
-    ...(ctx.txHash ? [`transaction ${ctx.txHash} reverted on chain`] : []),
-  ]
+  const details = [...(ctx.txHash ? [`transaction ${ctx.txHash} reverted on chain`] : [])]
   if (data === undefined) {
     const reason = err instanceof BaseError ? err.details || err.shortMessage : String(err)
     return new UnknownRevertError({ action: ctx.action, reason: reason || 'no reason given' }, { details, cause: err })
@@ -99,7 +97,7 @@ export function registryErrorFromRevert(err: unknown, ctx: RevertContext): TnvEr
       const status = typeof args[0] === 'number' ? statusName(args[0]) : 'unknown'
       return new WrongStatusError(
         `The registry refuses ${ctx.action} for ${ctx.validator}: the validator's status (${status}) does not allow it.`,
-        'Check the state with `tnv validator status` (the registry\'s `getValidator()`), and run the step that status calls for.',
+        "Check the state with `tnv validator status` (the registry's `getValidator()`), and run the step that status calls for.",
         extra,
       )
     }
@@ -122,10 +120,7 @@ export function registryErrorFromRevert(err: unknown, ctx: RevertContext): TnvEr
     case 'InsufficientRewards':
       return ctx.action === 'unstake'
         ? new RewardShortfallError(ctx.shortfall ?? null, extra)
-        : new RewardsBelowMinimumError(
-            { rewards: typeof args[0] === 'bigint' ? args[0] : null, minimum: ctx.minWithdrawAmount ?? null },
-            extra,
-          )
+        : new RewardPoolShortError(ctx.shortfall ?? null, extra)
     case 'NotRecipient':
       return new NotRecipientError({ caller: ctx.signer, validator: ctx.validator }, extra)
     case 'AlreadyDefined':
@@ -144,7 +139,10 @@ export function registryErrorFromRevert(err: unknown, ctx: RevertContext): TnvEr
     case 'AddressRetired':
       return new AddressRetiredError(String(args[0] ?? ctx.validator), extra)
     case 'OnlyOwner':
-      return new NotRegistryOwnerError({ signer: ctx.signer, owner: 'the governance address', action: ctx.action }, extra)
+      return new NotRegistryOwnerError(
+        { signer: ctx.signer, owner: 'the governance address', action: ctx.action },
+        extra,
+      )
     case 'RewardsBelowMinimum':
       return new RewardsBelowMinimumError(
         {

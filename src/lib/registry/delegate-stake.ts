@@ -29,8 +29,8 @@ import {
   WrongStatusError,
 } from './errors.js'
 import { orNullOnRevert, withRpcErrors } from './reads.js'
-import { checkStakeKeyMaterial, type StakeKeyMaterial } from './stake-checks.js'
 import { readStakeAmount } from './stake.js'
+import { checkStakeKeyMaterial, type StakeKeyMaterial } from './stake-checks.js'
 import { submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
@@ -78,10 +78,16 @@ export async function delegateStake(
         `The validator signed this delegation for delegator ${file.delegator}, but the signer is ${delegator}.`,
       )
     if (file.registry.toLowerCase() !== target.registry.toLowerCase())
-      throw new UsageError(`The signature is for the registry ${file.registry}, but this command uses ${target.registry}.`, {
-        fix: 'Pick the network the validator signed for (--chain, --rpc-url, --registry).',
-      })
-    const recovered = await recoverTypedDataAddress({ ...delegationTypedData(delegationInputsOf(file)), signature: file.signature })
+      throw new UsageError(
+        `The signature is for the registry ${file.registry}, but this command uses ${target.registry}.`,
+        {
+          fix: 'Pick the network the validator signed for (--chain, --rpc-url, --registry).',
+        },
+      )
+    const recovered = await recoverTypedDataAddress({
+      ...delegationTypedData(delegationInputsOf(file)),
+      signature: file.signature,
+    })
     if (recovered.toLowerCase() !== validator.toLowerCase())
       throw new InvalidDelegationSignatureError(
         `The signature in the file recovers to ${recovered}, not to the validator ${validator}: it was made by another key or for other inputs.`,
@@ -109,9 +115,12 @@ export async function delegateStake(
     )
   const chain = checkChainId(target, chainId)
   if (authority.kind === 'signature' && authority.file.chainId !== chainId)
-    throw new UsageError(`The signature is for chain id ${authority.file.chainId}, but the endpoint is chain id ${chainId}.`, {
-      fix: 'Pick the network the validator signed for (--chain, --rpc-url).',
-    })
+    throw new UsageError(
+      `The signature is for chain id ${authority.file.chainId}, but the endpoint is chain id ${chainId}.`,
+      {
+        fix: 'Pick the network the validator signed for (--chain, --rpc-url).',
+      },
+    )
   const status = statusName(record?.currentStatus ?? 0)
   const base = { chain, validator, delegator, blsPubkey, stakeVersion: version }
   if (status !== 'Undefined' || retired) {
@@ -131,7 +140,11 @@ export async function delegateStake(
   if (nft === 0n) throw new NotWhitelistedError(validator)
   if (keyRegistered) throw new BlsKeyAlreadyRegisteredError()
   if (authority.kind === 'owner' && owner.toLowerCase() !== delegator.toLowerCase())
-    throw new NotRegistryOwnerError({ signer: delegator, owner, action: 'delegate stake without a validator signature' })
+    throw new NotRegistryOwnerError({
+      signer: delegator,
+      owner,
+      action: 'delegate stake without a validator signature',
+    })
   const now = account.latestBlock.timestamp
   if (deadline <= now) throw new DelegationExpiredError(deadline)
   if (authority.kind === 'signature') {
@@ -150,7 +163,9 @@ export async function delegateStake(
   if (account.balance < stakeAmount)
     throw new InsufficientFundsError(
       `${delegator} holds ${formatTelAndWei(account.balance)}, less than the stake amount ${formatTelAndWei(stakeAmount)}.`,
-      { fix: `Fund ${delegator} with at least ${formatTelAndWei(stakeAmount - account.balance)} more plus gas, then run the command again.` },
+      {
+        fix: `Fund ${delegator} with at least ${formatTelAndWei(stakeAmount - account.balance)} more plus gas, then run the command again.`,
+      },
     )
   const { outcome } = await submit({
     ctx,

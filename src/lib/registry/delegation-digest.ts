@@ -36,7 +36,16 @@ export type DelegationInputs = {
 }
 
 /** The typed data to sign (viem `signTypedData`) or hash. */
-export function delegationTypedData({ chainId, registry, blsPubkey, validator, delegator, stakeVersion, nonce, deadline }: DelegationInputs) {
+export function delegationTypedData({
+  chainId,
+  registry,
+  blsPubkey,
+  validator,
+  delegator,
+  stakeVersion,
+  nonce,
+  deadline,
+}: DelegationInputs) {
   return {
     domain: { name: 'ConsensusRegistry', version: '1', chainId, verifyingContract: registry },
     types: DELEGATION_TYPES,
@@ -98,11 +107,24 @@ export async function readDelegationDigest(
       client.getChainId(),
       client.readContract({ ...registry, functionName: 'getCurrentStakeVersion' }),
       client.readContract({ ...registry, functionName: 'delegationNonce', args: [validator] }),
-      client.readContract({ ...registry, functionName: 'delegationDigest', args: [blsPubkey, validator, delegator, deadline] }),
+      client.readContract({
+        ...registry,
+        functionName: 'delegationDigest',
+        args: [blsPubkey, validator, delegator, deadline],
+      }),
     ]),
   )
   const chain = checkChainId(target, chainId)
-  const inputs: DelegationInputs = { chainId, registry: target.registry, blsPubkey, validator, delegator, stakeVersion, nonce, deadline }
+  const inputs: DelegationInputs = {
+    chainId,
+    registry: target.registry,
+    blsPubkey,
+    validator,
+    delegator,
+    stakeVersion,
+    nonce,
+    deadline,
+  }
   const digest = computeDelegationDigest(inputs)
   if (digest.toLowerCase() !== onChain.toLowerCase())
     throw new DelegationDigestMismatchError({ local: digest, onChain, registry: target.registry })

@@ -138,7 +138,8 @@ export function parseDelegationFile(json: unknown, path: string): DelegationSign
   }
   const int = (field: string, max: number): number => {
     const v = o[field]
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) throw bad(field, `is not an integer in [0, ${max}]`)
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max)
+      throw bad(field, `is not an integer in [0, ${max}]`)
     return v
   }
   const deadline = decimal('deadline')

@@ -3,8 +3,9 @@
  * thrown whether a local check, a simulation or a mined receipt found the problem, so an
  * operator (and a CI pipeline, through the exit code) sees one answer per cause.
  */
-import { ExitCode, TnvError, type TnvErrorOptions } from '../errors.js'
+
 import { formatTelAndWei } from '../chain/units.js'
+import { ExitCode, TnvError, type TnvErrorOptions } from '../errors.js'
 
 type Extra = Pick<TnvErrorOptions, 'details' | 'cause'>
 
@@ -81,7 +82,7 @@ export class SignerMismatchError extends TnvError {
 export class BlsKeyAlreadyRegisteredError extends TnvError {
   constructor(extra: Extra = {}) {
     super('This BLS public key is already registered in the registry.', {
-      fix: 'If this same address staked with this key, the earlier stake succeeded: check `tnv validator status`. Otherwise a registered key is never released, even after unstaking: generate a new validator\'s keys in a new data directory (`tnv keytool generate validator --datadir NEW_DIR`).',
+      fix: "If this same address staked with this key, the earlier stake succeeded: check `tnv validator status`. Otherwise a registered key is never released, even after unstaking: generate a new validator's keys in a new data directory (`tnv keytool generate validator --datadir NEW_DIR`).",
       exitCode: ExitCode.BadKeys,
       ...extra,
     })
@@ -102,11 +103,14 @@ export class InvalidBlsPubkeyError extends TnvError {
 /** DelegationExpired: the delegation signature's deadline has passed. */
 export class DelegationExpiredError extends TnvError {
   constructor(deadline: bigint, extra: Extra = {}) {
-    super(`The delegation signature expired at ${new Date(Number(deadline) * 1000).toISOString()} (deadline ${deadline}).`, {
-      fix: 'Obtain a new signature with a later deadline from the validator (`tnv delegation sign --delegator YOUR_ADDRESS --deadline 7d`).',
-      exitCode: ExitCode.Reverted,
-      ...extra,
-    })
+    super(
+      `The delegation signature expired at ${new Date(Number(deadline) * 1000).toISOString()} (deadline ${deadline}).`,
+      {
+        fix: 'Obtain a new signature with a later deadline from the validator (`tnv delegation sign --delegator YOUR_ADDRESS --deadline 7d`).',
+        exitCode: ExitCode.Reverted,
+        ...extra,
+      },
+    )
   }
 }
 
@@ -170,14 +174,34 @@ export class RewardShortfallError extends TnvError {
   }
 }
 
-/** InsufficientRewards on a claim: less than the minimum withdrawal. */
+/** InsufficientRewards on a claim: the issuance pool cannot pay the rewards now. */
+export class RewardPoolShortError extends TnvError {
+  constructor(amounts: { rewards: bigint; pool: bigint } | null, extra: Extra = {}) {
+    super(
+      amounts
+        ? `The issuance pool holds ${formatTelAndWei(amounts.pool)}, less than the ${formatTelAndWei(amounts.rewards)} of rewards to claim.`
+        : 'The issuance pool cannot pay the accrued rewards now.',
+      {
+        fix: 'Claim later, once governance has refilled the pool; the rewards stay credited to the validator.',
+        exitCode: ExitCode.Reverted,
+        ...extra,
+      },
+    )
+  }
+}
+
+/** RewardsBelowMinimum on a claim: less than the minimum withdrawal. */
 export class RewardsBelowMinimumError extends TnvError {
   constructor(params: { rewards: bigint | null; minimum: bigint | null }, extra: Extra = {}) {
     super(
       params.rewards !== null && params.minimum !== null
         ? `Accrued rewards of ${formatTelAndWei(params.rewards)} are below the minimum withdrawal of ${formatTelAndWei(params.minimum)}.`
         : 'Accrued rewards are below the minimum withdrawal amount.',
-      { fix: 'Claim later, once more rewards have accrued (`tnv validator status` shows them).', exitCode: ExitCode.Reverted, ...extra },
+      {
+        fix: 'Claim later, once more rewards have accrued (`tnv validator status` shows them).',
+        exitCode: ExitCode.Reverted,
+        ...extra,
+      },
     )
   }
 }
@@ -198,7 +222,7 @@ export class NotRecipientError extends TnvError {
   constructor(params: { caller: string; validator?: string | undefined }, extra: Extra = {}) {
     super(
       `The registry refused the caller ${params.caller}: only the validator${params.validator ? ` ${params.validator}` : ''} or its delegator may do this.`,
-      { fix: 'Sign with the validator\'s key (or the delegator\'s).', exitCode: ExitCode.Reverted, ...extra },
+      { fix: "Sign with the validator's key (or the delegator's).", exitCode: ExitCode.Reverted, ...extra },
     )
   }
 }
@@ -229,7 +253,7 @@ export class NoRefundError extends TnvError {
 export class RegistryRevertedError extends TnvError {
   constructor(params: { action: string; error: string }, extra: Extra = {}) {
     super(`The registry rejects ${params.action}: ${params.error}.`, {
-      fix: 'Check the validator\'s state with `tnv validator status`; the error name above says which rule failed.',
+      fix: "Check the validator's state with `tnv validator status`; the error name above says which rule failed.",
       exitCode: ExitCode.Reverted,
       ...extra,
     })
@@ -246,4 +270,3 @@ export class UnknownRevertError extends TnvError {
     })
   }
 }
-

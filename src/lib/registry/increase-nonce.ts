@@ -33,7 +33,12 @@ export async function increaseNonce(
   const [chainId, nonce, account] = await withRpcErrors(target, () =>
     Promise.all([
       client.getChainId(),
-      client.readContract({ address: target.registry, abi: registryAbi, functionName: 'delegationNonce', args: [validator] }),
+      client.readContract({
+        address: target.registry,
+        abi: registryAbi,
+        functionName: 'delegationNonce',
+        args: [validator],
+      }),
       readAccountState(client, validator),
     ]),
   )

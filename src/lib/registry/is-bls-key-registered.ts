@@ -17,7 +17,11 @@ export type IsBlsKeyRegisteredParameters = {
 /**
  * @example if (await isBlsKeyRegistered({ client, registry, blsPubkey: info.blsPublicKey })) refuse()
  */
-export async function isBlsKeyRegistered({ client, registry, blsPubkey }: IsBlsKeyRegisteredParameters): Promise<boolean> {
+export async function isBlsKeyRegistered({
+  client,
+  registry,
+  blsPubkey,
+}: IsBlsKeyRegisteredParameters): Promise<boolean> {
   const key: Hex = typeof blsPubkey === 'string' ? blsPubkey : `0x${Buffer.from(blsPubkey).toString('hex')}`
   return client.readContract({ address: registry, abi: registryAbi, functionName: 'isValidator', args: [key] })
 }

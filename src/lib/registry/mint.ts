@@ -27,7 +27,10 @@ export type MintReturnType = TxOutcome & {
 /**
  * @example await mint(ctx, { signer: governance, validator: '0x…' })
  */
-export async function mint(ctx: RegistryContext, { signer, validator, report, confirm }: MintParameters): Promise<MintReturnType> {
+export async function mint(
+  ctx: RegistryContext,
+  { signer, validator, report, confirm }: MintParameters,
+): Promise<MintReturnType> {
   const { client, target } = ctx
   const registry = { address: target.registry, abi: registryAbi } as const
   const [chainId, owner, nft, retired, account] = await withRpcErrors(target, () =>
@@ -41,7 +44,8 @@ export async function mint(ctx: RegistryContext, { signer, validator, report, co
   )
   const chain = checkChainId(target, chainId)
   const base = { chain, validator, owner }
-  if (nft > 0n) return { ...base, outcome: 'already-done', message: `${validator} is already whitelisted; nothing was sent.` }
+  if (nft > 0n)
+    return { ...base, outcome: 'already-done', message: `${validator} is already whitelisted; nothing was sent.` }
   if (retired) throw new AddressRetiredError(validator)
   if (owner.toLowerCase() !== signer.address.toLowerCase())
     throw new NotRegistryOwnerError({ signer: signer.address, owner, action: 'mint a ConsensusNFT' })

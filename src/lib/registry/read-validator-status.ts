@@ -123,8 +123,7 @@ export async function readValidatorStatus(
       epochStartBlock: epoch.blockHeight.toString(),
       epochDuration: epoch.epochDuration,
       nextEpochBlock: nextEpochBlock === null ? null : nextEpochBlock.toString(),
-      blocksToNextEpoch:
-        nextEpochBlock === null ? null : Math.max(0, Number(nextEpochBlock - blockNumber)),
+      blocksToNextEpoch: nextEpochBlock === null ? null : Math.max(0, Number(nextEpochBlock - blockNumber)),
     }
   })
 }

@@ -3,8 +3,9 @@
  * (the client's http transport batches); each call settles on its own, so one view that
  * reverts (e.g. getBlsPubkey of an address that never staked) does not sink the batch.
  */
-import { explainRpcError } from '../chain/rpc-errors.js'
+
 import type { ChainTarget } from '../chain/resolve-target.js'
+import { explainRpcError } from '../chain/rpc-errors.js'
 import { isRevert } from './decode-revert.js'
 
 /** The value, or null when the view reverts (transport faults still throw). */

@@ -9,12 +9,17 @@ import type { ChainInfo } from '../chain/check-chain-id.js'
 import { BadInputError } from '../errors.js'
 import { registryAbi, statusName } from './abi.js'
 import { deadlineIso } from './deadline.js'
-import { computeDelegationDigest, type DelegationInputs, delegationTypedData, readDelegationDigest } from './delegation-digest.js'
+import {
+  computeDelegationDigest,
+  type DelegationInputs,
+  delegationTypedData,
+  readDelegationDigest,
+} from './delegation-digest.js'
 import { type DelegationSignatureFile, toDelegationFile } from './delegation-file.js'
 import { AddressRetiredError, BlsKeyAlreadyRegisteredError, WrongStatusError } from './errors.js'
 import { orNullOnRevert, withRpcErrors } from './reads.js'
 import { checkStakeKeyMaterial, type StakeKeyMaterial } from './stake-checks.js'
-import type { Reporter, RegistryContext } from './types.js'
+import type { RegistryContext, Reporter } from './types.js'
 
 export type SignDelegationSource =
   /** Read stake version and nonce from the registry and cross-check the digest there. */

@@ -21,7 +21,9 @@ export type StakeKeyMaterial = {
 /** Checks a hex value's size, with a labeled message ("--bls-pubkey: expected 96 bytes, got 95"). */
 export function checkHexBytes(value: string, label: string, bytes: number): Hex {
   if (!/^0x[0-9a-fA-F]*$/.test(value) || value.length % 2 !== 0)
-    throw new BadInputError(`${label} is not 0x hex.`, { fix: `Pass ${bytes} bytes as 0x followed by ${bytes * 2} hex digits.` })
+    throw new BadInputError(`${label} is not 0x hex.`, {
+      fix: `Pass ${bytes} bytes as 0x followed by ${bytes * 2} hex digits.`,
+    })
   const got = (value.length - 2) / 2
   if (got !== bytes)
     throw new BadInputError(`${label}: expected ${bytes} bytes, got ${got}.`, {
@@ -50,5 +52,6 @@ export function checkStakeKeyMaterial({
   const proof = Buffer.from(checkHexBytes(proofOfPossession, 'proof of possession', POP_BYTES).slice(2), 'hex')
   if (executionAddress !== undefined && executionAddress.toLowerCase() !== validator.toLowerCase())
     throw new SignerMismatchError({ signer: validator, executionAddress })
-  if (!verifyProofOfPossession({ publicKey, proof, address: validator })) throw new InvalidProofOfPossessionError(validator)
+  if (!verifyProofOfPossession({ publicKey, proof, address: validator }))
+    throw new InvalidProofOfPossessionError(validator)
 }

@@ -93,7 +93,9 @@ export async function stake(
   if (account.balance < stakeAmount)
     throw new InsufficientFundsError(
       `${validator} holds ${formatTelAndWei(account.balance)}, less than the stake amount ${formatTelAndWei(stakeAmount)}.`,
-      { fix: `Fund ${validator} with at least ${formatTelAndWei(stakeAmount - account.balance)} more plus gas, then run \`tnv stake\` again.` },
+      {
+        fix: `Fund ${validator} with at least ${formatTelAndWei(stakeAmount - account.balance)} more plus gas, then run \`tnv stake\` again.`,
+      },
     )
 
   const { outcome } = await submit({
@@ -101,7 +103,11 @@ export async function stake(
     chain,
     signer,
     account,
-    data: encodeFunctionData({ abi: registryAbi, functionName: 'stake', args: [blsPubkey, { signature: proofOfPossession }] }),
+    data: encodeFunctionData({
+      abi: registryAbi,
+      functionName: 'stake',
+      args: [blsPubkey, { signature: proofOfPossession }],
+    }),
     value: stakeAmount,
     action: 'stake',
     title: `Stake ${formatTelAndWei(stakeAmount)} for validator ${validator}`,

@@ -12,7 +12,13 @@ import type { AccountState } from '../chain/read-account-state.js'
 import { explainRpcError } from '../chain/rpc-errors.js'
 import { sendTransaction } from '../chain/send-transaction.js'
 import type { Signer } from '../chain/signer.js'
-import { gasWithMargin, maxCost, maxFeePerGas, type PreparedTransaction, toUnsignedTransaction } from '../chain/transaction.js'
+import {
+  gasWithMargin,
+  maxCost,
+  maxFeePerGas,
+  type PreparedTransaction,
+  toUnsignedTransaction,
+} from '../chain/transaction.js'
 import { formatGasPrice, formatTelAndWei } from '../chain/units.js'
 import { waitForReceipt } from '../chain/wait-for-receipt.js'
 import { AbortedError } from '../errors.js'
@@ -66,7 +72,9 @@ export async function submit({
   if (value > account.balance)
     throw new InsufficientFundsError(
       `${from} holds ${formatTelAndWei(account.balance)}, less than the ${formatTelAndWei(value)} that ${action} sends.`,
-      { fix: `Fund ${from} with at least ${formatTelAndWei(value - account.balance)} more plus gas, then run the command again.` },
+      {
+        fix: `Fund ${from} with at least ${formatTelAndWei(value - account.balance)} more plus gas, then run the command again.`,
+      },
     )
 
   const simulate = async (): Promise<bigint> => {
@@ -93,7 +101,9 @@ export async function submit({
   if (cost > account.balance)
     throw new InsufficientFundsError(
       `${from} holds ${formatTelAndWei(account.balance)}, but ${action} may cost up to ${formatTelAndWei(cost)} (value plus gas).`,
-      { fix: `Fund ${from} with at least ${formatTelAndWei(cost - account.balance)} more, then run the command again.` },
+      {
+        fix: `Fund ${from} with at least ${formatTelAndWei(cost - account.balance)} more, then run the command again.`,
+      },
     )
 
   const plan: TransactionPlan = {
@@ -105,7 +115,10 @@ export async function submit({
       ['registry', target.registry],
       ['from', from],
       ['value', formatTelAndWei(value)],
-      ['max gas cost', `${formatTelAndWei(tx.gas * maxFeePerGas(tx.fees))}: gas ${tx.gas} at ${formatGasPrice(maxFeePerGas(tx.fees))}`],
+      [
+        'max gas cost',
+        `${formatTelAndWei(tx.gas * maxFeePerGas(tx.fees))}: gas ${tx.gas} at ${formatGasPrice(maxFeePerGas(tx.fees))}`,
+      ],
     ],
     irreversible,
     chain,
@@ -135,7 +148,11 @@ export async function submit({
     rpcUrl: target.rpcUrl,
   })
   if (receipt.status !== 'success') {
-    throw await explainMinedRevert(ctx, { from, data, value, blockNumber: receipt.blockNumber }, { ...revertCtx, txHash: sent.hash })
+    throw await explainMinedRevert(
+      ctx,
+      { from, data, value, blockNumber: receipt.blockNumber },
+      { ...revertCtx, txHash: sent.hash },
+    )
   }
   report?.({ type: 'confirmed', hash: sent.hash, blockNumber: receipt.blockNumber })
   return {
@@ -167,5 +184,10 @@ async function explainMinedRevert(
   } catch (err) {
     return registryErrorFromRevert(err, revertCtx)
   }
-  return registryErrorFromRevert(new Error('reverted on chain; the replay against the previous block succeeds (out of gas, or the state changed within the block)'), revertCtx)
+  return registryErrorFromRevert(
+    new Error(
+      'reverted on chain; the replay against the previous block succeeds (out of gas, or the state changed within the block)',
+    ),
+    revertCtx,
+  )
 }

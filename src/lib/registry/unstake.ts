@@ -6,7 +6,7 @@
  * would be forfeited; with it, a warning. Irreversible (the address is retired).
  * Idempotent: a retired validator reports success and sends nothing.
  */
-import { type Address, encodeFunctionData, parseEventLogs } from 'viem'
+import { type Address, encodeFunctionData, parseEventLogs, zeroAddress } from 'viem'
 import { type ChainInfo, checkChainId } from '../chain/check-chain-id.js'
 import { readAccountState } from '../chain/read-account-state.js'
 import type { Signer } from '../chain/signer.js'
@@ -53,21 +53,25 @@ export async function unstake(
   const { client, target } = ctx
   const validator = validatorParam ?? signer.address
   const registry = { address: target.registry, abi: registryAbi } as const
-  const [chainId, record, retired, delegated, rewards, epoch, pool, account] = await withRpcErrors(target, () =>
-    Promise.all([
-      client.getChainId(),
-      orNullOnRevert(client.readContract({ ...registry, functionName: 'getValidator', args: [validator] })),
-      client.readContract({ ...registry, functionName: 'isRetired', args: [validator] }),
-      client.readContract({ ...registry, functionName: 'isDelegated', args: [validator] }),
-      client.readContract({ ...registry, functionName: 'getRewards', args: [validator] }),
-      client.readContract({ ...registry, functionName: 'getCurrentEpoch' }),
-      client.getBalance({ address: target.issuance }),
-      readAccountState(client, signer.address),
-    ]),
-  )
+  const [chainId, record, retired, delegated, rewards, epoch, pool, delegatorRead, stakeBalance, account] =
+    await withRpcErrors(target, () =>
+      Promise.all([
+        client.getChainId(),
+        orNullOnRevert(client.readContract({ ...registry, functionName: 'getValidator', args: [validator] })),
+        client.readContract({ ...registry, functionName: 'isRetired', args: [validator] }),
+        client.readContract({ ...registry, functionName: 'isDelegated', args: [validator] }),
+        client.readContract({ ...registry, functionName: 'getRewards', args: [validator] }),
+        client.readContract({ ...registry, functionName: 'getCurrentEpoch' }),
+        client.getBalance({ address: target.issuance }),
+        // optional views (the devnet has them; elsewhere a revert reads as unknown)
+        orNullOnRevert(client.readContract({ ...registry, functionName: 'getDelegator', args: [validator] })),
+        orNullOnRevert(client.readContract({ ...registry, functionName: 'getStakeBalance', args: [validator] })),
+        readAccountState(client, signer.address),
+      ]),
+    )
   const chain = checkChainId(target, chainId)
   const status = statusName(record?.currentStatus ?? 0)
-  const recipient = !delegated ? validator : signer.address !== validator ? signer.address : null
+  const recipient = recipientOf({ validator, signer: signer.address, delegated, delegator: delegatorRead })
   const shortfall = rewards > pool ? rewards - pool : 0n
   const base = {
     chain,
@@ -88,7 +92,7 @@ export async function unstake(
       message: `${validator} has already unstaked (it is retired); nothing was sent.`,
     }
   }
-  if (signer.address !== validator && !delegated)
+  if (signer.address !== validator && recipient !== signer.address)
     throw new NotRecipientError({ caller: signer.address, validator })
   checkEligible({ validator, status, exitEpoch: record?.exitEpoch ?? 0, currentEpoch: epoch })
   report?.({ type: 'step', message: `${validator} is ${status} in epoch ${epoch}: unstake is accepted` })
@@ -99,9 +103,14 @@ export async function unstake(
       message: `the issuance pool holds ${formatTelAndWei(pool)} of ${formatTelAndWei(rewards)} accrued rewards: ${formatTelAndWei(shortfall)} of rewards is forfeited (the stake is paid in full)`,
     })
   }
-  const config = await withRpcErrors(target, () =>
-    client.readContract({ ...registry, functionName: 'stakeConfig', args: [record?.stakeVersion ?? 0] }),
-  )
+  // the stake actually held (slashing-aware) where the registry tells it, else the version's amount
+  const stakeAmount =
+    stakeBalance ??
+    (
+      await withRpcErrors(target, () =>
+        client.readContract({ ...registry, functionName: 'stakeConfig', args: [record?.stakeVersion ?? 0] }),
+      )
+    ).stakeAmount
   const { outcome, receipt } = await submit({
     ctx,
     chain,
@@ -113,7 +122,7 @@ export async function unstake(
     rows: [
       ['validator', validator],
       ['status', `${status} (epoch ${epoch})`],
-      ['stake', formatTelAndWei(config.stakeAmount)],
+      ['stake', formatTelAndWei(stakeAmount)],
       ['rewards', formatTelAndWei(rewards)],
       ...(shortfall > 0n ? [['rewards forfeited', formatTelAndWei(shortfall)] as [string, string]] : []),
       ['paid to', recipient ?? 'the delegator'],
@@ -144,11 +153,23 @@ export async function unstake(
   }
   return {
     ...base,
-    stakeAmount: config.stakeAmount.toString(),
+    stakeAmount: stakeAmount.toString(),
     rewardsForfeited: forfeited.toString(),
     refundCredited: refundCredited.toString(),
     ...outcome,
   }
+}
+
+/** Who is paid: the delegator when delegated (named by the registry, or the signer when it is not the validator). */
+function recipientOf(p: {
+  validator: Address
+  signer: Address
+  delegated: boolean
+  delegator: Address | null
+}): Address | null {
+  if (!p.delegated) return p.validator
+  if (p.delegator !== null && p.delegator !== zeroAddress) return p.delegator
+  return p.signer !== p.validator ? p.signer : null
 }
 
 /** Throws the explained error when unstake is not accepted yet (spec: transitions, rule 5). */

@@ -11,9 +11,9 @@ import { lookup } from 'node:dns/promises'
 import { type CallOutcome, openRpcConnection, type RpcConnection, type RpcTarget } from './connect.js'
 import { evaluateCheck } from './evaluate-check.js'
 import { createJwt } from './jwt.js'
-import { isLoopbackAddress } from './loopback.js'
-import { probeTransport } from './probe.js'
+import { isLoopbackAddress, isWildcardAddress } from './loopback.js'
 import { inSpecOrder } from './namespaces.js'
+import { probeTransport } from './probe.js'
 import type { AuthOutcome, RpcCheckReport, RpcPlan, TransportCheck, TransportName } from './types.js'
 
 export type CheckRpcEndpointsParameters = {
@@ -47,7 +47,10 @@ export async function checkRpcEndpoints({
   if (ipc !== undefined) targets.push({ transport: 'ipc', path: ipc })
   const checks = await Promise.all(targets.map((t) => checkTransport(t, jwtSecretHex, timeoutMs)))
   const byName = (name: TransportName) => checks.find((c) => c.transport === name) ?? null
-  return evaluateCheck({ http: byName('http'), ws: byName('ws'), ipc: byName('ipc') }, { expect, jwtSecretKnown: jwtSecretHex !== null })
+  return evaluateCheck(
+    { http: byName('http'), ws: byName('ws'), ipc: byName('ipc') },
+    { expect, jwtSecretKnown: jwtSecretHex !== null },
+  )
 }
 
 async function checkTransport(target: RpcTarget, secret: string | null, timeoutMs: number): Promise<TransportCheck> {
@@ -113,5 +116,19 @@ async function hostIsLoopback(hostname: string): Promise<boolean> {
     return addresses.length > 0 && addresses.every((a) => isLoopbackAddress(a.address))
   } catch {
     return false
+  }
+}
+
+/** Worker 0's endpoints of a plan as a client dials them (a wildcard listen address is dialled on loopback). */
+export function planTargets(plan: RpcPlan): { http?: string; ws?: string; ipc?: string } {
+  const dial = (address: string) => {
+    const host = isWildcardAddress(address) ? (address.includes(':') ? '::1' : '127.0.0.1') : address
+    return host.includes(':') ? `[${host}]` : host
+  }
+  const { http, ws, ipc } = plan.transports
+  return {
+    ...(http.enabled ? { http: `http://${dial(http.address)}:${http.port}` } : {}),
+    ...(ws.enabled ? { ws: `ws://${dial(ws.address)}:${ws.port}` } : {}),
+    ...(ipc.enabled ? { ipc: ipc.path } : {}),
   }
 }

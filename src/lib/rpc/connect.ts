@@ -14,7 +14,10 @@ import { getIpcRpcClient } from 'viem/node'
 import { getSocketRpcClient, type SocketRpcClient } from 'viem/utils'
 import WebSocket from 'ws'
 
-export type RpcTarget = { transport: 'http'; url: string } | { transport: 'ws'; url: string } | { transport: 'ipc'; path: string }
+export type RpcTarget =
+  | { transport: 'http'; url: string }
+  | { transport: 'ws'; url: string }
+  | { transport: 'ipc'; path: string }
 
 export type CallOutcome =
   /** A JSON-RPC result. */
@@ -45,10 +48,15 @@ export type OpenRpcConnectionOptions = {
  * await conn.call('rpc_modules') // { kind: 'result', result: { eth: '1.0', ... } }
  * conn.close()
  */
-export function openRpcConnection(target: RpcTarget, { token = null, timeoutMs }: OpenRpcConnectionOptions): RpcConnection {
+export function openRpcConnection(
+  target: RpcTarget,
+  { token = null, timeoutMs }: OpenRpcConnectionOptions,
+): RpcConnection {
   if (target.transport === 'http') return httpConnection(target.url, token, timeoutMs)
   const open =
-    target.transport === 'ws' ? () => openWebSocketClient(target.url, token, timeoutMs) : () => getIpcRpcClient(target.path, { reconnect: false })
+    target.transport === 'ws'
+      ? () => openWebSocketClient(target.url, token, timeoutMs)
+      : () => getIpcRpcClient(target.path, { reconnect: false })
   return socketConnection(open, timeoutMs)
 }
 
@@ -164,12 +172,22 @@ function refusal(status: number, message: string): CallOutcome {
   return status === 401 || status === 403 ? { kind: 'unauthorized', status } : { kind: 'failed', message }
 }
 
+const SYSTEM_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOENT: 'no socket at this path',
+  EACCES: 'permission denied',
+  ETIMEDOUT: 'timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENOTFOUND: 'host name not found',
+  ECONNRESET: 'connection reset',
+}
+
 /** The most specific reason in a cause chain: a system error code (ECONNREFUSED, ENOENT) when there is one. */
 function rootMessage(err: unknown): string {
-  let message = err instanceof Error ? err.message.split('\n')[0] ?? err.message : String(err)
+  let message = err instanceof Error ? (err.message.split('\n')[0] ?? err.message) : String(err)
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 10; e = e.cause, depth++) {
     const code = (e as NodeJS.ErrnoException).code
-    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code === 'ECONNREFUSED' ? 'connection refused (ECONNREFUSED)' : code
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return `${SYSTEM_ERRORS[code] ?? 'system error'} (${code})`
     message = e.message.split('\n')[0] ?? message
   }
   return message

@@ -1,5 +1,5 @@
 /** Failures of the RPC commands (`tnv rpc plan|check|jwt`). Never put a secret in any field. */
-import { BadInputError, ExitCode, TnvError, UsageError } from '../errors.js'
+import { BadInputError, UsageError } from '../errors.js'
 
 /** A JWT secret that is not 32 bytes of hex. The message describes its shape, never its content. */
 export class InvalidJwtSecretError extends BadInputError {
@@ -21,11 +21,12 @@ export class JwtSecretFileError extends BadInputError {
   }
 }
 
-/** Node flags were given without the `--` that separates them from tnv's own flags. */
+/** Unknown flags or arguments before `--`: usually node flags written without the `--` separator. */
 export class NodeFlagsWithoutSeparatorError extends UsageError {
-  constructor(command: string, stray: string[]) {
-    super(`Unexpected argument${stray.length === 1 ? '' : 's'} ${stray.join(' ')} for \`tnv ${command}\`.`, {
-      fix: `Put the node's flags after \`--\`, for example: tnv ${command} -- --http --http.api eth,net,web3,rpc,tn`,
+  /** @param example the command line to show, with `--` and node flags */
+  constructor(command: string, stray: string[], example: string) {
+    super(`Unknown ${stray.length === 1 ? 'argument' : 'arguments'} for \`tnv ${command}\`: ${stray.join(' ')}.`, {
+      fix: `Run \`tnv ${command} --help\` for its own flags; node flags go after \`--\`, for example: ${example}`,
     })
   }
 }
@@ -50,10 +51,3 @@ export class InvalidRpcUrlError extends BadInputError {
 
 /** `--expect` flags without `--expect`, or `--expect` without the `--` list. */
 export class ExpectFlagsError extends UsageError {}
-
-/** A live check found something that differs from the spec or the expected plan. Carries the report. */
-export class RpcCheckFailedError extends TnvError {
-  constructor(message: string, details: string[]) {
-    super(message, { exitCode: ExitCode.NodeConfig, details })
-  }
-}

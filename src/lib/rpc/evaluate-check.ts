@@ -58,7 +58,8 @@ export function evaluateCheck(
       mismatches.push(`${where} answers, but the expected flags leave ${LABEL[c.transport]} off.`)
       continue
     }
-    if (exp?.enabled && !c.reachable && !unauthorized) mismatches.push(`${where} did not answer, but the expected flags turn ${LABEL[c.transport]} on.`)
+    if (exp?.enabled && !c.reachable && !unauthorized)
+      mismatches.push(`${where} did not answer, but the expected flags turn ${LABEL[c.transport]} on.`)
     if (exp && net && unauthorized && !c.auth.tokenSent && !exp.jwtRequired) {
       mismatches.push(`${where} needs a JWT, but the expected flags set no --rpc.jwtsecret.`)
     }
@@ -68,27 +69,39 @@ export function evaluateCheck(
     const ethServed = c.served.includes('eth')
     if (!net || c.transport === 'ws') {
       if (ethServed && c.subscriptions.status !== 'works') {
-        mismatches.push(`${where}: eth_subscribe did not work (${c.subscriptions.detail ?? c.subscriptions.status}) although eth is served; subscriptions must work over WebSocket and IPC.`)
+        mismatches.push(
+          `${where}: eth_subscribe did not work (${c.subscriptions.detail ?? c.subscriptions.status}) although eth is served; subscriptions must work over WebSocket and IPC.`,
+        )
       }
     } else if (c.subscriptions.status === 'works') {
-      mismatches.push(`${where}: eth_subscribe returned a subscription id over HTTP; subscriptions need WebSocket or IPC, so HTTP must refuse it.`)
+      mismatches.push(
+        `${where}: eth_subscribe returned a subscription id over HTTP; subscriptions need WebSocket or IPC, so HTTP must refuse it.`,
+      )
     }
 
     // rpc_modules shape and versions
     const rpcProbe = c.namespaces.find((n) => n.namespace === 'rpc')
     if (rpcProbe?.status === 'served' && c.rpcModules === null) {
-      mismatches.push(`${where}: rpc_modules answered ${rpcProbe.detail ?? 'something'} instead of an object of namespace → version.`)
+      mismatches.push(
+        `${where}: rpc_modules answered ${rpcProbe.detail ?? 'something'} instead of an object of namespace → version.`,
+      )
     }
     for (const [name, version] of Object.entries(c.rpcModules ?? {})) {
       if ((DEFAULT_NAMESPACES as readonly string[]).includes(name) && version !== '1.0') {
-        mismatches.push(`${where}: rpc_modules gives ${name} version "${version}"; the spec's version for the default namespaces is "1.0".`)
+        mismatches.push(
+          `${where}: rpc_modules gives ${name} version "${version}"; the spec's version for the default namespaces is "1.0".`,
+        )
       }
     }
 
     // JWT enforcement
     if (net && jwtSecretKnown) {
-      if (c.auth.withoutToken === 'accepted') mismatches.push(`${where} answered a request without a token although a JWT secret is configured: JWT is not enforced.`)
-      if (c.auth.wrongToken === 'accepted') mismatches.push(`${where} accepted a token signed with a different secret: JWT is not checked.`)
+      if (c.auth.withoutToken === 'accepted')
+        mismatches.push(
+          `${where} answered a request without a token although a JWT secret is configured: JWT is not enforced.`,
+        )
+      if (c.auth.wrongToken === 'accepted')
+        mismatches.push(`${where} accepted a token signed with a different secret: JWT is not checked.`)
       if (exp && !exp.jwtRequired && c.auth.withoutToken === 'refused') {
         mismatches.push(`${where} refuses requests without a token, but the expected flags set no --rpc.jwtsecret.`)
       }
@@ -99,17 +112,31 @@ export function evaluateCheck(
       for (const n of c.namespaces) {
         if (n.expected === null || (n.status !== 'served' && n.status !== 'not-served')) continue
         const served = n.status === 'served'
-        if (served && !n.expected) mismatches.push(`${where}: ${n.namespace} is served (${n.method} answered), but the expected flags do not serve it there.`)
-        if (!served && n.expected) mismatches.push(`${where}: ${n.namespace} is not served (${n.method}: -32601), but the expected flags serve it there.`)
+        if (served && !n.expected)
+          mismatches.push(
+            `${where}: ${n.namespace} is served (${n.method} answered), but the expected flags do not serve it there.`,
+          )
+        if (!served && n.expected)
+          mismatches.push(
+            `${where}: ${n.namespace} is not served (${n.method}: -32601), but the expected flags serve it there.`,
+          )
       }
-      if (rpcProbe && (rpcProbe.status === 'served' || rpcProbe.status === 'not-served') && !sameModules(c.rpcModules, exp.rpcModules)) {
-        mismatches.push(`${where}: rpc_modules gives ${modulesText(c.rpcModules)}, but the expected plan gives ${modulesText(exp.rpcModules)}.`)
+      if (
+        rpcProbe &&
+        (rpcProbe.status === 'served' || rpcProbe.status === 'not-served') &&
+        !sameModules(c.rpcModules, exp.rpcModules)
+      ) {
+        mismatches.push(
+          `${where}: rpc_modules gives ${modulesText(c.rpcModules)}, but the expected plan gives ${modulesText(exp.rpcModules)}.`,
+        )
       }
     }
 
     // exposure (spec, Authentication 3)
     if (c.transport !== 'ipc') {
-      const tracing = c.namespaces.filter((n) => (n.namespace === 'debug' || n.namespace === 'trace') && n.status === 'served')
+      const tracing = c.namespaces.filter(
+        (n) => (n.namespace === 'debug' || n.namespace === 'trace') && n.status === 'served',
+      )
       const withoutAuth = !c.auth.tokenSent || c.auth.withoutToken === 'accepted' || c.auth.wrongToken === 'accepted'
       const planAddress = exp && expect ? netPlan(expect, c.transport, exp.worker)?.address : undefined
       const nonLoopback = !c.loopback || (planAddress !== undefined && !isLoopbackAddress(planAddress))
@@ -167,7 +194,8 @@ function withExpected(c: TransportCheck, expect: RpcPlan | null, notes: string[]
   const worker = found ?? (expect.workers[0] as WorkerPlan)
   if (!found) {
     const t = c.transport
-    const known = t === 'ipc' ? expect.workers.map((w) => w.ipc.path) : expect.workers.map((w) => hostPort(w[t].address, w[t].port))
+    const known =
+      t === 'ipc' ? expect.workers.map((w) => w.ipc.path) : expect.workers.map((w) => hostPort(w[t].address, w[t].port))
     notes.push(
       `${LABEL[c.transport]} ${c.target} is not one of the expected plan's ${LABEL[c.transport]} endpoints (${known.join(', ')}); compared with worker 0's (a proxy in front?).`,
     )

@@ -18,8 +18,8 @@ function authText(c: TransportCheck): string {
 
 function transportBlock(c: TransportCheck): string[] {
   const lines = [`${LABEL[c.transport]} ${c.target}  (${c.loopback ? 'loopback' : 'non-loopback'}; ${authText(c)})`]
-  if (!c.reachable && c.failure) {
-    lines.push(`  ${c.failure}`)
+  if (!c.reachable) {
+    lines.push('  not checked (see "Could not check")')
     return lines
   }
   const withExpected = c.expected !== null
@@ -32,8 +32,13 @@ function transportBlock(c: TransportCheck): string[] {
   ])
   const all = [header, ...rows]
   const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)))
-  for (const r of all) lines.push(`  ${r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')}`)
-  const modules = c.rpcModules ? Object.entries(c.rpcModules).map(([k, v]) => `${k} ${v}`).join(', ') : '-32601 (rpc not served) or no answer'
+  for (const r of all)
+    lines.push(`  ${r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')}`)
+  const modules = c.rpcModules
+    ? Object.entries(c.rpcModules)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')
+    : '-32601 (rpc not served) or no answer'
   lines.push(`  rpc_modules: ${modules}`)
   const sub = c.subscriptions
   const must = c.transport === 'http' ? 'must be refused over HTTP' : 'must work where eth is served'
@@ -58,7 +63,7 @@ export function formatCheck(report: RpcCheckReport): string {
   section('Could not check', report.failures)
   section('Notes', report.notes)
   const verdict = report.ok
-    ? 'OK: the node serves what the spec' + (report.expected ? ' and the expected flags say.' : ' says.')
+    ? `OK: the node serves what the spec ${report.expected ? 'and the expected flags say' : 'says'}.`
     : report.mismatches.length || report.exposures.length
       ? `FAILED: ${report.mismatches.length} mismatch(es), ${report.exposures.length} exposure(s).`
       : `NOT CHECKED: ${report.failures.length} endpoint(s) could not be checked.`

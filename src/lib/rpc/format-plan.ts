@@ -19,11 +19,18 @@ function modulesText(modules: Record<string, string> | null): string {
   const names = Object.keys(modules)
   if (names.length === 0) return '(empty)'
   const versions = new Set(Object.values(modules))
-  return versions.size === 1 ? `${names.join(' ')} (all ${[...versions][0]})` : Object.entries(modules).map(([n, v]) => `${n}@${v}`).join(' ')
+  return versions.size === 1
+    ? `${names.join(' ')} (all ${[...versions][0]})`
+    : Object.entries(modules)
+        .map(([n, v]) => `${n}@${v}`)
+        .join(' ')
 }
 
 function row(cells: string[], widths: number[]): string {
-  return cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ').trimEnd()
+  return cells
+    .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
+    .join('  ')
+    .trimEnd()
 }
 
 function transportRows(worker: WorkerPlan): string[][] {
@@ -50,9 +57,10 @@ export function formatPlan(plan: RpcPlan): string {
   const lines: string[] = []
   lines.push(plan.ok ? 'The node starts with these flags.' : 'The node REFUSES TO START with these flags (see Errors).')
   const header = ['transport', 'listens on', 'namespaces', 'rpc_modules']
-  for (const worker of plan.workers) {
-    const rows = [header, ...transportRows(worker)]
-    const widths = header.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)))
+  const tables = plan.workers.map((worker) => ({ worker, rows: [header, ...transportRows(worker)] }))
+  // one set of column widths for every worker, so the tables line up
+  const widths = header.map((_, i) => Math.max(...tables.flatMap((t) => t.rows.map((r) => (r[i] ?? '').length))))
+  for (const { worker, rows } of tables) {
     lines.push('', `Worker ${worker.index}${worker.sharedServer ? ' (HTTP and WS share one server)' : ''}`)
     for (const r of rows) lines.push(`  ${row(r, widths)}`)
   }
@@ -72,8 +80,8 @@ export function formatPlan(plan: RpcPlan): string {
       : `(default: ${spec.defaultText}${unit}${spec.min === 0 ? '; 0 = no limit' : ''})`
     return [spec.flag, noLimit ? '0' : `${value}${unit}`, note]
   })
-  const widths = [0, 1].map((i) => Math.max(...limitRows.map((r) => (r[i] ?? '').length)))
-  for (const r of limitRows) lines.push(`  ${row(r, widths)}`)
+  const limitWidths = [0, 1].map((i) => Math.max(...limitRows.map((r) => (r[i] ?? '').length)))
+  for (const r of limitRows) lines.push(`  ${row(r, limitWidths)}`)
   const section = (title: string, items: string[]) => {
     if (items.length === 0) return
     lines.push('', title)
@@ -82,6 +90,7 @@ export function formatPlan(plan: RpcPlan): string {
   section('Errors (the node refuses to start)', plan.errors)
   section('Warnings (the node logs these at startup)', plan.warnings)
   section('Advice (tnv)', plan.advice)
-  if (plan.passthrough.length) lines.push('', `Other node flags (passed through untouched): ${plan.passthrough.join(' ')}`)
+  if (plan.passthrough.length)
+    lines.push('', `Other node flags (passed through untouched): ${plan.passthrough.join(' ')}`)
   return lines.join('\n')
 }

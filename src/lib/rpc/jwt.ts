@@ -20,7 +20,8 @@ export const JWT_MAX_SKEW_SECONDS = 60
 export function parseJwtSecretHex(hex: string, label = 'given'): string {
   const digits = hex.trim().replace(/^0x/i, '')
   if (digits.length === 0) throw new InvalidJwtSecretError(label, 'it is empty')
-  if (!/^[0-9a-fA-F]+$/.test(digits)) throw new InvalidJwtSecretError(label, 'it contains characters that are not hex digits')
+  if (!/^[0-9a-fA-F]+$/.test(digits))
+    throw new InvalidJwtSecretError(label, 'it contains characters that are not hex digits')
   if (digits.length !== 64) {
     const bytes = digits.length % 2 === 0 ? `${digits.length / 2} bytes` : `${digits.length} hex digits`
     throw new InvalidJwtSecretError(label, `expected 32 bytes (64 hex digits), got ${bytes}`)
@@ -95,7 +96,10 @@ export async function verifyJwt(
     const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], currentDate: new Date(now * 1000) })
     if (typeof payload.iat !== 'number') return { valid: false, reason: 'the token has no iat claim' }
     if (Math.abs(now - payload.iat) > skewSeconds) {
-      return { valid: false, reason: `iat is ${payload.iat - now} s from the server's clock (allowed: ±${skewSeconds} s)` }
+      return {
+        valid: false,
+        reason: `iat is ${payload.iat - now} s from the server's clock (allowed: ±${skewSeconds} s)`,
+      }
     }
     return { valid: true, iat: payload.iat }
   } catch (err) {
@@ -115,6 +119,10 @@ export async function verifyAuthorizationHeader(
   options: VerifyJwtOptions = {},
 ): Promise<JwtVerification> {
   const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header)
-  if (!match?.[1]) return { valid: false, reason: header === undefined ? 'no Authorization header' : 'the Authorization header is not "Bearer <token>"' }
+  if (!match?.[1])
+    return {
+      valid: false,
+      reason: header === undefined ? 'no Authorization header' : 'the Authorization header is not "Bearer <token>"',
+    }
   return verifyJwt(match[1], secretHex, options)
 }

@@ -108,8 +108,7 @@ export function parseNodeFlags(argv: readonly string[]): ParsedNodeFlags {
     }
     if (seen.has(name)) {
       const before = seen.get(name)
-      const shown =
-        kind === 'value' && !SECRET_FLAGS.has(name) ? ` ("${before ?? ''}" and "${value ?? ''}")` : ''
+      const shown = kind === 'value' && !SECRET_FLAGS.has(name) ? ` ("${before ?? ''}" and "${value ?? ''}")` : ''
       errors.push(`${name} is given more than once${shown}; the node takes each flag once. Keep one.`)
       continue
     }

@@ -89,10 +89,16 @@ async function probeSubscription(conn: RpcConnection): Promise<TransportCheck['s
     await conn.call('eth_unsubscribe', [outcome.result])
     return { status: 'works', detail: null }
   }
-  if (outcome.kind === 'result') return { status: 'failed', detail: `unexpected result ${JSON.stringify(outcome.result)}` }
+  if (outcome.kind === 'result')
+    return { status: 'failed', detail: `unexpected result ${JSON.stringify(outcome.result)}` }
   return { status: outcome.kind === 'error' ? 'refused' : 'failed', detail: outcomeDetail(outcome) }
 }
 
 function isModules(value: unknown): value is Record<string, string> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string')
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((v) => typeof v === 'string')
+  )
 }

@@ -72,13 +72,30 @@ export function resolveRpcPlan(argv: readonly string[], options: ResolveRpcPlanO
   const given = (flag: RpcValueFlag) => values[flag]
 
   // --- transports, addresses, ports -------------------------------------------------------
-  const on = { http: switches['--http'] === true, ws: switches['--ws'] === true, ipc: switches['--ipcdisable'] !== true }
-  const httpAddress = take(mapDefined(given('--http.addr'), (v) => parseListenAddress('--http.addr', v)), DEFAULT_HTTP_ADDR)
-  const httpPort = take(mapDefined(given('--http.port'), (v) => parsePort('--http.port', v)), DEFAULT_HTTP_PORT)
-  const wsAddress = take(mapDefined(given('--ws.addr'), (v) => parseListenAddress('--ws.addr', v)), DEFAULT_WS_ADDR)
-  const wsPort = take(mapDefined(given('--ws.port'), (v) => parsePort('--ws.port', v)), DEFAULT_WS_PORT)
+  const on = {
+    http: switches['--http'] === true,
+    ws: switches['--ws'] === true,
+    ipc: switches['--ipcdisable'] !== true,
+  }
+  const httpAddress = take(
+    mapDefined(given('--http.addr'), (v) => parseListenAddress('--http.addr', v)),
+    DEFAULT_HTTP_ADDR,
+  )
+  const httpPort = take(
+    mapDefined(given('--http.port'), (v) => parsePort('--http.port', v)),
+    DEFAULT_HTTP_PORT,
+  )
+  const wsAddress = take(
+    mapDefined(given('--ws.addr'), (v) => parseListenAddress('--ws.addr', v)),
+    DEFAULT_WS_ADDR,
+  )
+  const wsPort = take(
+    mapDefined(given('--ws.port'), (v) => parsePort('--ws.port', v)),
+    DEFAULT_WS_PORT,
+  )
   const ipcPath = given('--ipcpath') ?? DEFAULT_IPC_PATH
-  if (ipcPath === '') errors.push('--ipcpath is empty. Give the socket path, for example --ipcpath /tmp/tn.ipc, or leave the flag out.')
+  if (ipcPath === '')
+    errors.push('--ipcpath is empty. Give the socket path, for example --ipcpath /tmp/tn.ipc, or leave the flag out.')
 
   // --- namespace selections (values table, rules 1-6; IPC: always the default set) -------
   const selection = {
@@ -134,7 +151,10 @@ export function resolveRpcPlan(argv: readonly string[], options: ResolveRpcPlanO
   const { limits } = resolvedLimits
 
   // --- workers -------------------------------------------------------------------------------
-  const workerCount = take(mapDefined(given('--workers'), (v) => parseIntegerValue('--workers', v, 1, MAX_WORKERS)), 1)
+  const workerCount = take(
+    mapDefined(given('--workers'), (v) => parseIntegerValue('--workers', v, 1, MAX_WORKERS)),
+    1,
+  )
   const workers: WorkerPlan[] = []
   for (let index = 0; index < workerCount; index++) {
     const ports = workerPorts({ httpPort, wsPort, shared }, index)
@@ -169,9 +189,10 @@ export function resolveRpcPlan(argv: readonly string[], options: ResolveRpcPlanO
         )
       }
     }
-    if (ipc.enabled && ipcPath !== '' && new TextEncoder().encode(path).length > MAX_IPC_PATH_BYTES) {
+    const pathBytes = Buffer.byteLength(path)
+    if (ipc.enabled && ipcPath !== '' && pathBytes > MAX_IPC_PATH_BYTES) {
       errors.push(
-        `${index === 0 ? 'The IPC path' : `Worker ${index}'s IPC path`} "${path}" is ${new TextEncoder().encode(path).length} bytes; a Unix socket path can be at most ${MAX_IPC_PATH_BYTES} bytes, so the node cannot bind it. Give a shorter --ipcpath.`,
+        `${index === 0 ? 'The IPC path' : `Worker ${index}'s IPC path`} "${path}" is ${pathBytes} bytes; a Unix socket path can be at most ${MAX_IPC_PATH_BYTES} bytes, so the node cannot bind it. Give a shorter --ipcpath.`,
       )
     }
     workers.push({ index, sharedServer: shared, http, ws, ipc })
@@ -185,21 +206,30 @@ export function resolveRpcPlan(argv: readonly string[], options: ResolveRpcPlanO
       `Up to ${limits.maxTracingRequests} tracing requests run at once (--rpc.max-tracing-requests${resolvedLimits.given.includes('maxTracingRequests') ? '' : `, default for ${cpus} CPU cores`}). On a host shared with other services 2 to 4 is advised: --rpc.max-tracing-requests 4.`,
     )
   }
+  const ethInPublic = (['http', 'ws'] as const).some(
+    (t) => served[t].includes('eth') && !isLoopbackAddress(t === 'http' ? httpAddress : wsAddress),
+  )
   for (const [key, flag] of [
     ['maxBlocksPerFilter', '--rpc.max-blocks-per-filter'],
     ['maxLogsPerResponse', '--rpc.max-logs-per-response'],
   ] as const) {
-    const public_ = (['http', 'ws'] as const).some((t) => served[t].includes('eth') && !isLoopbackAddress(t === 'http' ? httpAddress : wsAddress))
-    if (limits[key] === 0 && public_) {
-      advice.push(`${flag} 0 removes the limit while eth is served on a non-loopback address: one eth_getLogs call can scan the whole chain. Keep a limit on a public endpoint.`)
+    if (limits[key] === 0 && ethInPublic) {
+      advice.push(
+        `${flag} 0 removes the limit while eth is served on a non-loopback address: one eth_getLogs call can scan the whole chain. Keep a limit on a public endpoint.`,
+      )
     }
   }
-  if (!on.http && !on.ws && !on.ipc) advice.push('No RPC transport is on (no --http, no --ws, and --ipcdisable): the node serves no JSON-RPC at all.')
+  if (!on.http && !on.ws && !on.ipc)
+    advice.push('No RPC transport is on (no --http, no --ws, and --ipcdisable): the node serves no JSON-RPC at all.')
   if (parsed.passthrough.some((t) => t === '--instance' || t.startsWith('--instance='))) {
-    advice.push('--instance offsets the node\'s ports and IPC path; this plan shows them without that offset. Give explicit --http.port, --ws.port and --ipcpath instead.')
+    advice.push(
+      "--instance offsets the node's ports and IPC path; this plan shows them without that offset. Give explicit --http.port, --ws.port and --ipcpath instead.",
+    )
   }
   if (parsed.passthrough.includes('--with-unused-ports')) {
-    advice.push('--with-unused-ports makes the node pick random free ports; this plan shows the configured ones. Read the real endpoints from the node\'s log.')
+    advice.push(
+      "--with-unused-ports makes the node pick random free ports; this plan shows the configured ones. Read the real endpoints from the node's log.",
+    )
   }
 
   const [first] = workers as [WorkerPlan]
@@ -259,12 +289,18 @@ function describeSelection(name: NetName, sel: NamespaceSelection, warnings: str
   const flag = `--${name}.api`
   const label = LABEL[name]
   for (const entry of sel.unsupported) {
-    warnings.push(`${label}: namespace "${entry}" in ${flag} is not supported and is dropped. Supported names: ${SUPPORTED}.`)
+    warnings.push(
+      `${label}: namespace "${entry}" in ${flag} is not supported and is dropped. Supported names: ${SUPPORTED}.`,
+    )
     const suggestion = suggestNamespace(entry)
     if (entry.toLowerCase() === 'all' || entry.toLowerCase() === 'none') {
-      advice.push(`${flag}: "${entry}" must be the whole value (or its first entry); inside a list it is an unknown name.`)
+      advice.push(
+        `${flag}: "${entry}" must be the whole value (or its first entry); inside a list it is an unknown name.`,
+      )
     } else if (suggestion) {
-      advice.push(`${flag}: namespace names are lowercase and case-sensitive: "${entry}" is not recognised; write ${suggestion}.`)
+      advice.push(
+        `${flag}: namespace names are lowercase and case-sensitive: "${entry}" is not recognised; write ${suggestion}.`,
+      )
     }
   }
   for (const ns of sel.namespaces.filter(isTracing)) {
@@ -275,18 +311,23 @@ function describeSelection(name: NetName, sel: NamespaceSelection, warnings: str
   if (sel.ignored.length > 0) {
     const head = sel.kind === 'all' ? 'all' : 'none'
     const dropped = sel.ignored.join(',')
-    const wanted = sel.ignored.filter((e) => (NAMESPACES as readonly string[]).includes(e) && !sel.namespaces.includes(e as Namespace))
+    const wanted = sel.ignored.filter(
+      (e) => (NAMESPACES as readonly string[]).includes(e) && !sel.namespaces.includes(e as Namespace),
+    )
+    const it = wanted.length === 1 ? 'it' : 'them'
     const fix =
       head === 'all'
-        ? `To serve it, list every namespace: ${[...DEFAULT_NAMESPACES, ...wanted].join(',')}`
-        : `To serve it, list the namespaces: ${wanted.join(',')}`
+        ? `To serve ${it}, list every namespace: ${[...DEFAULT_NAMESPACES, ...wanted].join(',')}`
+        : `To serve ${it}, list the namespaces: ${wanted.join(',')}`
     advice.push(
       `${flag} "${head},${dropped}": everything after "${head}" is ignored (${head} must be the whole value)${wanted.length ? `, so ${wanted.join(' and ')} ${wanted.length === 1 ? 'is' : 'are'} not served. ${fix}` : ''}.`,
     )
   }
   if (sel.kind === 'list') {
     if (!sel.namespaces.includes('tn')) {
-      advice.push(`${label} does not serve tn (${flag} does not name it): tn_* methods answer -32601 there. Add tn to the list to keep them.`)
+      advice.push(
+        `${label} does not serve tn (${flag} does not name it): tn_* methods answer -32601 there. Add tn to the list to keep them.`,
+      )
     }
     if (!sel.namespaces.includes('eth')) {
       advice.push(
@@ -310,7 +351,10 @@ function adviseFlagsWithoutTransport(
   for (const [name, flags, reason] of groups) {
     if (on[name]) continue
     const set = flags.filter((f) => values[f] !== undefined)
-    if (set.length) advice.push(`${set.join(', ')} ${set.length === 1 ? 'is' : 'are'} set but ${reason}: ${LABEL[name]} is off, so ${set.length === 1 ? 'it has' : 'they have'} no effect.`)
+    if (set.length)
+      advice.push(
+        `${set.join(', ')} ${set.length === 1 ? 'is' : 'are'} set but ${reason}: ${LABEL[name]} is off, so ${set.length === 1 ? 'it has' : 'they have'} no effect.`,
+      )
   }
 }
 

@@ -31,7 +31,10 @@ export function parseIntegerValue(flag: string, raw: string, min: number, max: n
 export function parsePort(flag: string, raw: string): Checked<number> {
   const checked = parseIntegerValue(flag, raw, 0, 65535)
   if (checked.value === 0) {
-    return { value: null, error: `${flag} 0 asks the OS for a random port, which no client can know. Give a port from 1 to 65535.` }
+    return {
+      value: null,
+      error: `${flag} 0 asks the OS for a random port, which no client can know. Give a port from 1 to 65535.`,
+    }
   }
   if (checked.error !== null && /^\d+$/.test(raw.trim())) {
     return { value: null, error: `${flag} ${raw.trim()} is not a TCP port: give a port from 1 to 65535.` }

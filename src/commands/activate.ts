@@ -1,0 +1,42 @@
+import { BaseCommand } from '../lib/base-command.js'
+import { chainFlags, signerFlags, txFlags } from '../lib/chain/flags.js'
+import type { ActivateReturnType } from '../lib/registry/activate.js'
+
+export default class Activate extends BaseCommand {
+  static override summary = 'Activate a staked validator: activate() from the validator address.'
+
+  static override description =
+    `Run it once the node is synced. The validator becomes PendingActivation, then Active at the next epoch boundary, which makes it eligible for committees in later epochs (inclusion is not guaranteed).
+
+Safe to repeat: a validator already PendingActivation or Active is reported and nothing is sent.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --chain devnet',
+    '<%= config.bin %> <%= command.id %> --chain testnet --keystore validator.json --yes',
+  ]
+
+  static override flags = { ...chainFlags, ...signerFlags, ...txFlags }
+
+  async run(): Promise<ActivateReturnType> {
+    const { flags } = await this.parse(Activate)
+    const [{ activate }, support] = await Promise.all([
+      import('../lib/registry/activate.js'),
+      import('../lib/registry/command-support.js'),
+    ])
+    const note = (line: string) => this.note(line)
+    const ctx = await support.openRegistryContext(flags)
+    const signer = await support.signerFromFlags(flags, { action: 'activate' }, note)
+    const result = await activate(ctx, {
+      signer,
+      report: support.createReporter(note),
+      confirm: support.createConfirm({ yes: flags.yes, note }),
+    })
+    for (const line of support.outcomeLines(
+      result,
+      (sent) =>
+        `Activated ${result.validator}: PendingActivation, Active from epoch ${result.activeFromEpoch}. Transaction ${sent.txHash} in block ${sent.blockNumber}.`,
+    ))
+      this.out(line)
+    return result
+  }
+}

@@ -1,0 +1,40 @@
+import { BaseCommand } from '../../lib/base-command.js'
+import { chainFlags, signerFlags, txFlags } from '../../lib/chain/flags.js'
+import type { IncreaseNonceReturnType } from '../../lib/registry/increase-nonce.js'
+
+export default class DelegationRevoke extends BaseCommand {
+  static override summary = 'Revoke every delegation signature you gave as a validator: increaseNonce().'
+
+  static override description =
+    "Delegation digests bind the validator's nonce; raising it makes every signature given so far unusable. Sign again afterwards with `tnv delegation sign` if a delegator still needs one."
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --chain devnet',
+    '<%= config.bin %> <%= command.id %> --chain testnet --keystore validator.json --yes',
+  ]
+
+  static override flags = { ...chainFlags, ...signerFlags, ...txFlags }
+
+  async run(): Promise<IncreaseNonceReturnType> {
+    const { flags } = await this.parse(DelegationRevoke)
+    const [{ increaseNonce }, support] = await Promise.all([
+      import('../../lib/registry/increase-nonce.js'),
+      import('../../lib/registry/command-support.js'),
+    ])
+    const note = (line: string) => this.note(line)
+    const ctx = await support.openRegistryContext(flags)
+    const signer = await support.signerFromFlags(flags, { action: 'increaseNonce' }, note)
+    const result = await increaseNonce(ctx, {
+      signer,
+      report: support.createReporter(note),
+      confirm: support.createConfirm({ yes: flags.yes, note }),
+    })
+    for (const line of support.outcomeLines(
+      result,
+      (sent) =>
+        `Revoked the delegation signatures of ${result.validator}: nonce ${result.previousNonce} → ${result.newNonce}. Transaction ${sent.txHash} in block ${sent.blockNumber}.`,
+    ))
+      this.out(line)
+    return result
+  }
+}

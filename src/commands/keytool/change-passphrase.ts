@@ -1,0 +1,43 @@
+import { datadirFlag, passphraseFlags, quietFlag } from '../../lib/flags.js'
+import { KeytoolCommand } from '../../lib/keys/keytool-command.js'
+import { newPassphraseFlag } from '../../lib/keys/keytool-flags.js'
+
+export type ChangePassphraseResult = { keyFile: string; previousKeyFile: string; backupDir?: string }
+
+export default class ChangePassphrase extends KeytoolCommand {
+  static override summary = 'Re-encrypt the BLS key under a new passphrase (fresh salt and nonce), keeping a backup.'
+  static override description =
+    'Opens the key with --bls-passphrase-source (the current passphrase), then writes a new bls.kw under the passphrase from --new-passphrase-source, atomically; the old file is kept in a backup-<time>/ directory. An unencrypted bls.key (open it with --bls-passphrase-source no-passphrase) becomes bls.kw. The reference node has no such command; the file it writes is the same format. When both passphrases come from stdin, the first line is the current one and the second the new one.'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --datadir ./node1 --bls-passphrase-source ask --new-passphrase-source ask',
+    'printf \'%s\\n%s\\n\' "$OLD" "$NEW" | <%= config.bin %> <%= command.id %> --bls-passphrase-source stdin --new-passphrase-source stdin',
+  ]
+  static override flags = { ...datadirFlag, ...passphraseFlags, ...newPassphraseFlag, ...quietFlag }
+
+  async run(): Promise<ChangePassphraseResult> {
+    const { flags } = await this.parse(ChangePassphrase)
+    this.quiet = flags.quiet
+    const [{ changePassphrase }, { readPassphrase }] = await Promise.all([
+      import('../../lib/keys/change-passphrase.js'),
+      import('../../lib/passphrase/read-passphrase.js'),
+    ])
+    const newSource = flags['new-passphrase-source']
+    const r = await changePassphrase({
+      datadir: flags.datadir,
+      openKey: () => this.openKey(flags.datadir, flags['bls-passphrase-source']),
+      newPassphrase: async () =>
+        (await readPassphrase({
+          source: newSource,
+          purpose: 'create',
+          envVar: 'TN_NEW_BLS_PASSPHRASE',
+          flag: '--new-passphrase-source',
+          label: 'BLS key passphrase',
+          ...(newSource === 'stdin' ? { stdin: await this.stdin() } : {}),
+        })) ?? '',
+    })
+    this.logLine(`Re-encrypted the BLS key with the new passphrase (fresh salt and nonce, 1,000,000 PBKDF2 iterations).`)
+    if (r.backupDir) this.logLine(`The previous key file is kept in ${r.backupDir}; delete it once you are sure of the new passphrase.`)
+    this.out(r.keyFile)
+    return { keyFile: r.keyFile, previousKeyFile: r.previousKeyFile, ...(r.backupDir ? { backupDir: r.backupDir } : {}) }
+  }
+}

@@ -1,0 +1,41 @@
+import { BaseCommand } from '../../lib/base-command.js'
+import { chainFlags, signerFlags, txFlags } from '../../lib/chain/flags.js'
+import type { ClaimRefundReturnType } from '../../lib/registry/claim-refund.js'
+
+export default class RefundClaim extends BaseCommand {
+  static override summary = 'Withdraw a refund credited after a rejected payout: claimRefund().'
+
+  static override description =
+    'When an unstake (or a reward) payout is rejected by the recipient, the registry credits the amount instead; the recipient withdraws it with this command. With nothing credited it says so and sends nothing.'
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --chain devnet',
+    '<%= config.bin %> <%= command.id %> --chain testnet --keystore recipient.json --yes',
+  ]
+
+  static override flags = { ...chainFlags, ...signerFlags, ...txFlags }
+
+  async run(): Promise<ClaimRefundReturnType> {
+    const { flags } = await this.parse(RefundClaim)
+    const [{ claimRefund }, support, { formatTelAndWei }] = await Promise.all([
+      import('../../lib/registry/claim-refund.js'),
+      import('../../lib/registry/command-support.js'),
+      import('../../lib/chain/units.js'),
+    ])
+    const note = (line: string) => this.note(line)
+    const ctx = await support.openRegistryContext(flags)
+    const signer = await support.signerFromFlags(flags, { action: 'claimRefund' }, note)
+    const result = await claimRefund(ctx, {
+      signer,
+      report: support.createReporter(note),
+      confirm: support.createConfirm({ yes: flags.yes, note }),
+    })
+    for (const line of support.outcomeLines(
+      result,
+      (sent) =>
+        `Withdrew the refund of ${formatTelAndWei(BigInt(result.amount))} to ${result.recipient}. Transaction ${sent.txHash} in block ${sent.blockNumber}.`,
+    ))
+      this.out(line)
+    return result
+  }
+}

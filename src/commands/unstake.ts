@@ -1,0 +1,61 @@
+import { Flags } from '@oclif/core'
+import { BaseCommand } from '../lib/base-command.js'
+import { chainFlags, signerFlags, txFlags } from '../lib/chain/flags.js'
+import type { UnstakeReturnType } from '../lib/registry/unstake.js'
+
+export default class Unstake extends BaseCommand {
+  static override summary = 'Unstake: pay out the stake plus rewards and retire the validator address. Irreversible.'
+
+  static override description =
+    `unstake(validatorAddress, acceptRewardShortfall), by the validator or its delegator. Accepted when the status is Staked, or Exited with the current epoch at least exit epoch + 1; tnv computes this first and explains when it will be possible. The stake and the rewards go to the validator address (self-staked) or to the delegator; if the recipient rejects the transfer the amount is credited and withdrawn with \`tnv refund claim\`.
+
+When the issuance pool cannot cover the accrued rewards, the unstake fails unless --accept-reward-shortfall: then the rewards are paid up to the pool's balance, the rest is forfeited, and the stake is paid in full.
+
+The address is retired for good: governance can never whitelist it again. Asks for confirmation on a terminal (default No); without one, pass --yes.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --chain devnet',
+    '<%= config.bin %> <%= command.id %> --chain testnet --keystore validator.json --yes',
+    '<%= config.bin %> <%= command.id %> --validator 0xVALIDATOR --keystore delegator.json --accept-reward-shortfall --yes',
+  ]
+
+  static override flags = {
+    validator: Flags.string({
+      helpValue: '<address>',
+      summary: 'Validator to unstake (default: the signer). A delegator passes the validator it staked for.',
+    }),
+    'accept-reward-shortfall': Flags.boolean({
+      summary: 'Forfeit the rewards the issuance pool cannot cover (the stake is still paid in full).',
+    }),
+    ...chainFlags,
+    ...signerFlags,
+    ...txFlags,
+  }
+
+  async run(): Promise<UnstakeReturnType> {
+    const { flags } = await this.parse(Unstake)
+    const [{ unstake }, support, { parseAddressFlag }, { formatTelAndWei }] = await Promise.all([
+      import('../lib/registry/unstake.js'),
+      import('../lib/registry/command-support.js'),
+      import('../lib/chain/address.js'),
+      import('../lib/chain/units.js'),
+    ])
+    const note = (line: string) => this.note(line)
+    const validator = flags.validator === undefined ? undefined : parseAddressFlag(flags.validator, '--validator')
+    const ctx = await support.openRegistryContext(flags)
+    const signer = await support.signerFromFlags(flags, { action: 'unstake', defaultFrom: validator }, note)
+    const result = await unstake(ctx, {
+      signer,
+      validator,
+      acceptRewardShortfall: flags['accept-reward-shortfall'],
+      report: support.createReporter(note),
+      confirm: support.createConfirm({ yes: flags.yes, note }),
+    })
+    for (const line of support.outcomeLines(result, (sent) => {
+      const paidRewards = BigInt(result.rewards) - BigInt(result.rewardsForfeited)
+      return `Unstaked ${result.validator}: stake ${formatTelAndWei(BigInt(result.stakeAmount))} and rewards ${formatTelAndWei(paidRewards)} paid to ${result.recipient ?? 'the delegator'}${BigInt(result.rewardsForfeited) > 0n ? ` (${formatTelAndWei(BigInt(result.rewardsForfeited))} of rewards forfeited)` : ''}; the address is retired. Transaction ${sent.txHash} in block ${sent.blockNumber}.`
+    }))
+      this.out(line)
+    return result
+  }
+}

@@ -1,0 +1,94 @@
+/** Failures of the reference node and the `tnv devnet` commands; each message carries the fix. */
+import { ExitCode, TnvError, UsageError } from '../../lib/errors.js'
+
+/** The RPC plan of the node flags says the node refuses to start (the resolver's errors). */
+export class NodeStartRefusedError extends TnvError {
+  constructor(reasons: string[]) {
+    super(`The node refuses to start with these flags: ${reasons.join(' ')}`, {
+      fix: 'Fix the flags as said, then start again; `tnv rpc plan -- <node flags>` shows the whole plan.',
+      exitCode: ExitCode.NodeConfig,
+    })
+  }
+}
+
+/** `--chain adiri|testnet`: the reference node is a binary built without the test-network feature. */
+export class TestNetworkUnavailableError extends TnvError {
+  constructor(chain: string) {
+    super(
+      `--chain ${chain} selects the test network (adiri, chain id 2017), whose genesis is built into the node only with the test-network feature; this binary (the tnv reference node) was built without it and refuses to start on that chain.`,
+      {
+        fix: 'Run the telcoin-network binary built with the test-network feature for adiri, or use --chain dev for the local devnet.',
+        exitCode: ExitCode.NodeConfig,
+      },
+    )
+  }
+}
+
+export class UnknownChainError extends UsageError {
+  constructor(chain: string) {
+    super(`--chain ${JSON.stringify(chain)} is not a chain the reference node knows.`, {
+      fix: 'Use --chain dev (the local devnet; the default). The test network (adiri) needs the real telcoin-network binary.',
+    })
+  }
+}
+
+/** A node flag of the reference node's own (not an RPC flag) is malformed. */
+export class NodeFlagError extends UsageError {}
+
+export class DevnetAlreadyRunningError extends TnvError {
+  constructor(dir: string, pid: number, rpcUrl: string | null) {
+    super(`A devnet node already runs for ${dir} (pid ${pid}${rpcUrl ? `, ${rpcUrl}` : ''}).`, {
+      fix: `Use it (\`tnv devnet status --datadir ${dir}\`), or stop it first with \`tnv devnet stop --datadir ${dir}\`, or give another --datadir.`,
+      exitCode: ExitCode.NodeConfig,
+    })
+  }
+}
+
+export class DevnetNotRunningError extends TnvError {
+  constructor(dir: string) {
+    super(`No devnet is running for ${dir}.`, {
+      fix: `Start one with \`tnv devnet start --detach --datadir ${dir}\`.`,
+      exitCode: ExitCode.NodeNotSynced,
+    })
+  }
+}
+
+/** The devnet process is alive but its control socket does not answer. */
+export class DevnetNotAnsweringError extends TnvError {
+  constructor(dir: string, pid: number, reason: string) {
+    super(`The devnet node for ${dir} (pid ${pid}) does not answer: ${reason}.`, {
+      fix: `Read its log (${dir}/node.log when started with --detach); stop it with \`tnv devnet stop --datadir ${dir}\` and start it again.`,
+      exitCode: ExitCode.RpcUnreachable,
+    })
+  }
+}
+
+/** The node exited (or never became ready) while `tnv devnet start` waited for it. */
+export class DevnetStartFailedError extends TnvError {
+  constructor(reason: string, logTail: string, logFile: string | null) {
+    super(`The devnet node did not start: ${reason}.`, {
+      fix: logFile ? `Read the log (${logFile}) for the cause, fix it and start again.` : 'Read the log above for the cause, fix it and start again.',
+      details: logTail ? logTail.split('\n').slice(-15) : [],
+      exitCode: ExitCode.NodeConfig,
+    })
+  }
+}
+
+export class DevnetStopTimeoutError extends TnvError {
+  constructor(pid: number, seconds: number) {
+    super(`The devnet node (pid ${pid}) did not stop within ${seconds} s of SIGTERM.`, {
+      fix: `Wait a little and run \`tnv devnet stop\` again; if it still runs, end it with \`kill -KILL ${pid}\` (the chain keeps its last saved state).`,
+      exitCode: ExitCode.Timeout,
+    })
+  }
+}
+
+/** A control request (advance-epoch, status) failed inside the running node. */
+export class DevnetControlError extends TnvError {
+  constructor(op: string, reason: string) {
+    super(`The devnet node could not ${op}: ${reason}.`, {
+      fix: 'Check the node log; `tnv devnet status` shows whether the node is healthy.',
+      exitCode: ExitCode.Internal,
+    })
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * The reference node's own flags: the node flags that are not RPC flags (those are the
+ * resolver's, src/lib/rpc), read from the plan's passthrough list. `--datadir` and `--chain`
+ * as the real node takes them, plus a few devnet-only ones (`--devnet.*`). Flags of the real
+ * node that mean nothing here (--instance, --metrics, -v, ...) are accepted and reported.
+ */
+import { NodeFlagError, TestNetworkUnavailableError, UnknownChainError } from './errors.js'
+
+export type NodeArgs = {
+  datadir: string
+  /** The devnet (`dev`; `devnet` is accepted as an alias). */
+  chain: 'dev'
+  /** --devnet.epoch-blocks: blocks per epoch (chain default when absent). */
+  epochBlocks: number | undefined
+  /** --devnet.block-time: seconds between idle blocks (chain default when absent). */
+  blockTime: number | undefined
+  /** --rpc.max-subscriptions-per-connection (reference default 1024). */
+  maxSubscriptions: number
+  /** Flags taken but without effect here, as written (for a startup warning). */
+  ignored: string[]
+}
+
+const TEST_NETWORK = new Set(['adiri', 'testnet'])
+const DEV_CHAIN = new Set(['dev', 'devnet'])
+/** Real-node flags without a value that the reference node accepts and ignores. */
+const IGNORED_SWITCHES = new Set(['--with-unused-ports', '--observer', '-q', '--quiet'])
+
+function integer(flag: string, raw: string | undefined, min: number, max: number): number {
+  const n = raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new NodeFlagError(`${flag} ${raw ?? ''} is not valid: give a whole number from ${min} to ${max}.`.replace('  ', ' '))
+  }
+  return n
+}
+
+/**
+ * @param tokens the plan's passthrough (everything the RPC resolver did not interpret)
+ * @example parseNodeArgs(['--datadir', '/d', '--chain', 'dev'], '/default').datadir // '/d'
+ */
+export function parseNodeArgs(tokens: readonly string[], defaultDatadir: string): NodeArgs {
+  const out: NodeArgs = {
+    datadir: defaultDatadir,
+    chain: 'dev',
+    epochBlocks: undefined,
+    blockTime: undefined,
+    maxSubscriptions: 1024,
+    ignored: [],
+  }
+  const seen = new Set<string>()
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as string
+    if (token === '--') {
+      if (i + 1 < tokens.length) throw new NodeFlagError(`Unexpected arguments after --: ${tokens.slice(i + 1).join(' ')}.`, { fix: 'Remove them.' })
+      break
+    }
+    if (!token.startsWith('-')) {
+      throw new NodeFlagError(`Unexpected argument ${JSON.stringify(token)}.`, { fix: 'Every node option is a flag: `node --datadir <dir> --http ...`.' })
+    }
+    const eq = token.indexOf('=')
+    const name = eq > 0 ? token.slice(0, eq) : token
+    const inline = eq > 0 ? token.slice(eq + 1) : undefined
+    const value = (): string => {
+      if (inline !== undefined) return inline
+      const next = tokens[i + 1]
+      if (next === undefined || next.startsWith('--')) throw new NodeFlagError(`${name} needs a value.`, { fix: `Write ${name} <value>.` })
+      i++
+      return next
+    }
+    const once = () => {
+      if (seen.has(name)) throw new NodeFlagError(`${name} is given more than once.`, { fix: 'Give it once.' })
+      seen.add(name)
+    }
+    switch (name) {
+      case '--datadir': {
+        once()
+        const v = value()
+        if (v.trim() === '') throw new NodeFlagError('--datadir is empty.', { fix: 'Give the data directory path.' })
+        out.datadir = v
+        break
+      }
+      case '--chain': {
+        once()
+        const v = value()
+        if (TEST_NETWORK.has(v.toLowerCase())) throw new TestNetworkUnavailableError(v)
+        if (!DEV_CHAIN.has(v.toLowerCase())) throw new UnknownChainError(v)
+        break
+      }
+      case '--devnet.epoch-blocks':
+        once()
+        out.epochBlocks = integer(name, value(), 2, 1_000_000)
+        break
+      case '--devnet.block-time':
+        once()
+        out.blockTime = integer(name, value(), 0, 3600)
+        break
+      case '--rpc.max-subscriptions-per-connection':
+        once()
+        out.maxSubscriptions = integer(name, value(), 1, 4_294_967_295)
+        break
+      default: {
+        if (IGNORED_SWITCHES.has(name) || /^-v+$/.test(name)) {
+          out.ignored.push(token)
+          break
+        }
+        // Another flag of the real node (--instance N, --metrics ADDR, --rpc.txfeecap X, ...).
+        const next = tokens[i + 1]
+        if (inline === undefined && next !== undefined && !next.startsWith('-')) {
+          out.ignored.push(`${token} ${next}`)
+          i++
+        } else out.ignored.push(token)
+      }
+    }
+  }
+  return out
+}

@@ -1,0 +1,113 @@
+/**
+ * `tnv devnet start`: runs the reference node (bin/tnv-node.js) on a devnet directory and
+ * waits until it serves (its runtime file appears with its pid). Foreground: the node's log
+ * lines are handed to `onLog`, and the returned `exited` settles when it stops. Detached: the
+ * node outlives tnv, its log goes to `<dir>/node.log`.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { closeSync, openSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { ensureDir } from '../../lib/fs/atomic.js'
+import { referenceNodePath } from '../../lib/node/binary.js'
+import type { DevnetRuntimeInfo } from '../paths.js'
+import { DevnetAlreadyRunningError, DevnetStartFailedError } from './errors.js'
+import { findRunningDevnet, NODE_LOG_FILE, readRuntimeInfo } from './runtime-file.js'
+
+export type StartDevnetParameters = {
+  dir: string
+  /** The node's flags (RPC and others), without --datadir and --chain. */
+  nodeFlags: string[]
+  epochBlocks?: number
+  blockTime?: number
+  detach?: boolean
+  onLog?: (line: string) => void
+  readyTimeoutMs?: number
+}
+
+export type StartedDevnet = {
+  info: DevnetRuntimeInfo
+  /** The node's full argument list. */
+  args: string[]
+  logFile: string | null
+  /** Foreground only: the node process. */
+  child: ChildProcess | null
+  /** Foreground only: settles with the node's exit. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> | null
+}
+
+export function devnetNodeArgs(p: Pick<StartDevnetParameters, 'dir' | 'nodeFlags' | 'epochBlocks' | 'blockTime'>): string[] {
+  return [
+    'node',
+    '--datadir',
+    p.dir,
+    '--chain',
+    'dev',
+    ...(p.epochBlocks !== undefined ? ['--devnet.epoch-blocks', String(p.epochBlocks)] : []),
+    ...(p.blockTime !== undefined ? ['--devnet.block-time', String(p.blockTime)] : []),
+    ...p.nodeFlags,
+  ]
+}
+
+export async function startDevnet(p: StartDevnetParameters): Promise<StartedDevnet> {
+  const { dir, detach = false, onLog = () => {}, readyTimeoutMs = 90_000 } = p
+  const running = await findRunningDevnet(dir)
+  if (running.info) throw new DevnetAlreadyRunningError(dir, running.info.pid, running.info.rpcUrl)
+  await ensureDir(dir, 0o700)
+  const args = devnetNodeArgs(p)
+  const logFile = detach ? join(dir, NODE_LOG_FILE) : null
+  let tail = ''
+  let child: ChildProcess
+  if (logFile) {
+    const fd = openSync(logFile, 'a', 0o600)
+    child = spawn(process.execPath, [referenceNodePath(), ...args], { detached: true, stdio: ['ignore', fd, fd] })
+    closeSync(fd)
+  } else {
+    child = spawn(process.execPath, [referenceNodePath(), ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    for (const stream of [child.stdout, child.stderr]) {
+      let pending = ''
+      stream?.setEncoding('utf8')
+      stream?.on('data', (chunk: string) => {
+        pending += chunk
+        const lines = pending.split('\n')
+        pending = lines.pop() ?? ''
+        for (const line of lines) {
+          tail = `${tail}${line}\n`.slice(-8000)
+          onLog(line)
+        }
+      })
+    }
+  }
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }))
+  })
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null
+  void exited.then((e) => {
+    exit = e
+  })
+  const logTail = () => {
+    if (!logFile) return tail
+    try {
+      return readFileSync(logFile, 'utf8').slice(-8000)
+    } catch {
+      return ''
+    }
+  }
+
+  const deadline = Date.now() + readyTimeoutMs
+  for (;;) {
+    if (exit) {
+      const { code, signal } = exit as { code: number | null; signal: NodeJS.Signals | null }
+      throw new DevnetStartFailedError(`the node exited (${signal ?? `exit code ${code}`}) before it served`, logTail(), logFile)
+    }
+    const info = await readRuntimeInfo(dir)
+    if (info && info.pid === child.pid) {
+      if (detach) child.unref()
+      return { info, args, logFile, child: detach ? null : child, exited: detach ? null : exited }
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGTERM')
+      throw new DevnetStartFailedError(`it did not serve within ${Math.round(readyTimeoutMs / 1000)} s (stopped it)`, logTail(), logFile)
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Flag groups of the chain commands, defined once and spread into each command (like cast's
+ * shared option groups). Light on purpose: command files import this at top level.
+ * Resolution order everywhere: flag, then environment, then default.
+ */
+import { Flags } from '@oclif/core'
+import { yesFlag } from '../flags.js'
+import { CHAIN_NAMES } from './presets.js'
+
+export const chainFlags = {
+  chain: Flags.option({
+    options: CHAIN_NAMES,
+    env: 'TN_CHAIN',
+    helpGroup: 'CHAIN',
+    summary: 'Network: devnet (the running local devnet), testnet or adiri (chain id 2017, https://rpc.adiri.tel).',
+    description:
+      "Default: devnet, unless --rpc-url names a custom endpoint. The endpoint's chain id is always checked against the network's.",
+  })(),
+  'rpc-url': Flags.string({
+    env: 'TN_RPC_URL',
+    helpGroup: 'CHAIN',
+    helpValue: '<url>',
+    summary: "JSON-RPC endpoint (HTTP). Overrides the network's; alone, it names a custom network.",
+  }),
+  registry: Flags.string({
+    env: 'TN_REGISTRY',
+    helpGroup: 'CHAIN',
+    helpValue: '<address>',
+    summary: 'Registry address (default 0x07e17e17e17e17e17e17e17e17e17e17e17e17e1, the same on every network).',
+  }),
+  'chain-id': Flags.integer({
+    env: 'TN_CHAIN_ID',
+    helpGroup: 'CHAIN',
+    min: 1,
+    summary: 'Chain id the custom --rpc-url must report (checked before anything is signed).',
+  }),
+}
+
+export const KEYSTORE_PASSWORD_SOURCES = ['env', 'stdin', 'ask'] as const
+export type KeystorePasswordSource = (typeof KEYSTORE_PASSWORD_SOURCES)[number]
+
+export const signerFlags = {
+  'private-key': Flags.string({
+    helpGroup: 'SIGNER',
+    helpValue: '<hex>',
+    exclusive: ['keystore'],
+    summary: "Sender's private key. Prefer TN_PRIVATE_KEY or --keystore: a command-line value lands in shell history.",
+    description: 'Without any signer flag, TN_PRIVATE_KEY is used when set. The key is never printed or logged.',
+  }),
+  keystore: Flags.string({
+    env: 'TN_KEYSTORE',
+    helpGroup: 'SIGNER',
+    helpValue: '<file>',
+    summary: 'Ethereum V3 JSON keystore of the sender (as geth and `cast wallet import` write it).',
+  }),
+  'keystore-password-source': Flags.option({
+    options: KEYSTORE_PASSWORD_SOURCES,
+    default: 'env' as const,
+    helpGroup: 'SIGNER',
+    summary: 'Where the keystore password comes from.',
+    description:
+      'env: TN_KEYSTORE_PASSWORD (removed from the environment once read; when unset, a hidden prompt on a TTY). stdin: the first line of standard input. ask: a hidden prompt (TTY only).',
+  })(),
+  unsigned: Flags.boolean({
+    helpGroup: 'SIGNER',
+    summary:
+      'Print the unsigned transaction (JSON and a ready `cast send` line) for a multisig or hardware wallet; send nothing.',
+  }),
+  from: Flags.string({
+    helpGroup: 'SIGNER',
+    helpValue: '<address>',
+    summary: 'Sender of an --unsigned transaction (nonce and gas are prepared for it).',
+  }),
+}
+
+/** Every state-changing command: --yes (and --json, which BaseCommand adds). */
+export const txFlags = {
+  ...yesFlag,
+}
+
+export type ChainFlagValues = {
+  chain?: (typeof CHAIN_NAMES)[number] | undefined
+  'rpc-url'?: string | undefined
+  registry?: string | undefined
+  'chain-id'?: number | undefined
+}
+
+export type SignerFlagValues = {
+  'private-key'?: string | undefined
+  keystore?: string | undefined
+  'keystore-password-source'?: KeystorePasswordSource | undefined
+  unsigned?: boolean | undefined
+  from?: string | undefined
+}

@@ -1,0 +1,117 @@
+/**
+ * What the staking commands share between parsing flags and rendering: opening the registry
+ * from the chain flags, the signer from the signer flags, progress lines and the
+ * confirmation policy. Output goes through the callbacks the command passes (its `note`),
+ * so nothing here writes to stdout.
+ */
+import type { Address } from 'viem'
+import { createChainClient } from '../chain/client.js'
+import type { ChainFlagValues, SignerFlagValues } from '../chain/flags.js'
+import { askConfirm, isInteractive } from '../chain/prompt.js'
+import { resolveChainTarget } from '../chain/resolve-target.js'
+import { resolveSigner, type Signer } from '../chain/signer.js'
+import { UsageError } from '../errors.js'
+import type { ConfirmFn, RegistryContext, Reporter, TxOutcome } from './types.js'
+
+export async function openRegistryContext(
+  flags: ChainFlagValues,
+  { fetchFn }: { fetchFn?: typeof fetch } = {},
+): Promise<RegistryContext> {
+  const target = await resolveChainTarget({
+    chain: flags.chain,
+    rpcUrl: flags['rpc-url'],
+    registry: flags.registry,
+    chainId: flags['chain-id'],
+  })
+  return { target, client: createChainClient({ rpcUrl: target.rpcUrl, fetchFn }) }
+}
+
+export type SignerFromFlagsOptions = {
+  action: string
+  defaultFrom?: Address | undefined
+  /** Use the devnet's public governance key when no signer is given (governance mint on the devnet). */
+  devnetGovernance?: RegistryContext | undefined
+}
+
+export async function signerFromFlags(
+  flags: SignerFlagValues,
+  { action, defaultFrom, devnetGovernance }: SignerFromFlagsOptions,
+  note: (line: string) => void,
+): Promise<Signer> {
+  const governance = devnetGovernance?.target.devnet?.governance
+  const { signer, warnings } = await resolveSigner({
+    action,
+    privateKey: flags['private-key'],
+    keystore: flags.keystore,
+    keystorePasswordSource: flags['keystore-password-source'],
+    unsigned: flags.unsigned,
+    from: flags.from,
+    defaultFrom,
+    fallbackKey: governance ? { privateKey: governance.privateKey, source: 'the devnet governance key' } : undefined,
+  })
+  for (const w of warnings) note(w)
+  if (signer.type === 'local' && signer.source === 'the devnet governance key')
+    note(`Signing with the devnet governance key (${signer.address}).`)
+  return signer
+}
+
+/** Progress events as stderr lines. */
+export function createReporter(note: (line: string) => void): Reporter {
+  return (event) => {
+    switch (event.type) {
+      case 'step':
+        note(`- ${event.message}`)
+        break
+      case 'warning':
+        note(`Warning: ${event.message}`)
+        break
+      case 'sent':
+        note(`- sent ${event.hash}; waiting for the receipt…`)
+        break
+      case 'confirmed':
+        note(`- confirmed in block ${event.blockNumber}`)
+        break
+    }
+  }
+}
+
+/**
+ * Shows the plan (amounts in TEL and wei) and applies the policy: --yes sends; an
+ * irreversible step asks on a TTY with default No and needs --yes without one; any other
+ * step asks on a TTY with default Yes and proceeds without one.
+ */
+export function createConfirm({ yes, note }: { yes: boolean; note: (line: string) => void }): ConfirmFn {
+  return async (plan) => {
+    note(plan.title)
+    const width = Math.max(...plan.rows.map(([label]) => label.length))
+    for (const [label, value] of plan.rows) note(`  ${label.padEnd(width)}  ${value}`)
+    if (yes) return true
+    if (isInteractive())
+      return askConfirm(plan.irreversible ? 'This cannot be undone. Send it?' : 'Send it?', !plan.irreversible)
+    if (plan.irreversible)
+      throw new UsageError(`${plan.action} cannot be undone, and there is no terminal to confirm on.`, {
+        fix: 'Pass --yes to confirm it.',
+      })
+    return true
+  }
+}
+
+/**
+ * Result lines for stdout: the step's own line once sent, the chain's answer when there was
+ * nothing to do, or the unsigned transaction (JSON, then the `cast send` line).
+ */
+export function outcomeLines(
+  outcome: TxOutcome,
+  sentLine: (sent: Extract<TxOutcome, { outcome: 'sent' }>) => string,
+): string[] {
+  switch (outcome.outcome) {
+    case 'sent':
+      return [sentLine(outcome)]
+    case 'already-done':
+      return [outcome.message]
+    case 'unsigned': {
+      const { cast, ...tx } = outcome.unsigned
+      return [JSON.stringify(tx, null, 2), cast]
+    }
+  }
+}

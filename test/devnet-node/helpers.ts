@@ -1,0 +1,317 @@
+/**
+ * Helpers for the reference node's tests: a plain anvil as the engine (fast; the registry
+ * is only needed by the tn_* tests, which run the whole node), gateways started from plans
+ * of real node flags, and small clients for the three transports.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { request } from 'node:http'
+import { connect } from 'node:net'
+import { join } from 'node:path'
+import WebSocket from 'ws'
+import { type Gateway, startGateway } from '../../src/devnet/node/gateway.js'
+import { resolveRpcPlan } from '../../src/lib/rpc/resolve.js'
+import type { RpcPlan } from '../../src/lib/rpc/types.js'
+import { ROOT } from '../helpers/cli.js'
+import { freePort } from '../helpers/ports.js'
+
+export const ANVIL = join(ROOT, 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil')
+export const REGISTRY = '0x07E17e17E17e17E17e17E17E17E17e17e17E17e1' as const
+export const ISSUANCE = '0x07A07A07A07A07a07A07A07a07a07A07a07a07A0' as const
+
+export type Engine = { httpUrl: string; wsUrl: string; child: ChildProcess; stop(): Promise<void> }
+
+/** A plain anvil on a free loopback port (automine, anvil's default unlocked accounts). */
+export async function startAnvil(): Promise<Engine> {
+  const port = await freePort()
+  const child = spawn(ANVIL, ['--port', String(port), '--chain-id', '911329', '--hardfork', 'prague', '--silent'], {
+    stdio: 'ignore',
+  })
+  const httpUrl = `http://127.0.0.1:${port}`
+  for (let i = 0; ; i++) {
+    try {
+      await call(httpUrl, 'eth_chainId')
+      break
+    } catch (err) {
+      if (i > 200) throw err
+      await new Promise((r) => setTimeout(r, 50))
+    }
+  }
+  return {
+    httpUrl,
+    wsUrl: `ws://127.0.0.1:${port}`,
+    child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        child.kill('SIGTERM')
+      }),
+  }
+}
+
+export type TestGateway = { gateway: Gateway; plan: RpcPlan; close(): Promise<void> }
+
+/** Starts the gateway with the plan of these node flags in front of `engine`. */
+export async function startTestGateway(flags: string[], engine: { httpUrl: string; wsUrl: string }, jwtSecretHex: string | null = null): Promise<TestGateway> {
+  const plan = resolveRpcPlan(flags, { cpus: 4 })
+  if (!plan.ok) throw new Error(`plan refused: ${plan.errors.join(' ')}`)
+  const gateway = await startGateway({
+    plan,
+    engine,
+    chainId: 911329,
+    registry: REGISTRY,
+    issuance: ISSUANCE,
+    jwtSecretHex,
+    maxSubscriptions: 4,
+    clientVersion: 'tnv-reference-node/test',
+  })
+  return { gateway, plan, close: () => gateway.close() }
+}
+
+/** `count` distinct free ports. */
+export async function freePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>()
+  while (ports.size < count) ports.add(await freePort())
+  return [...ports]
+}
+
+export type HttpAnswer = { status: number; headers: Record<string, string | string[] | undefined>; text: string; json: unknown }
+
+/** One HTTP request (a new connection each time). */
+export function httpPost(
+  url: string,
+  body: string | Buffer,
+  headers: Record<string, string> = {},
+  method = 'POST',
+): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers: { 'content-type': 'application/json', ...headers }, agent: false }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8')
+        let json: unknown = null
+        try {
+          json = JSON.parse(text)
+        } catch {
+          // not JSON
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json })
+      })
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+export type RpcAnswer = { jsonrpc: string; id: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } }
+
+function body(method: string, params: unknown[] = [], id: number | string = 1): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, method, params })
+}
+
+/** A JSON-RPC call over HTTP; returns the answer object (result or error). */
+export async function httpRpc(url: string, method: string, params: unknown[] = [], headers: Record<string, string> = {}): Promise<RpcAnswer> {
+  const r = await httpPost(url, body(method, params), headers)
+  if (r.status !== 200) throw new Error(`HTTP ${r.status}: ${r.text}`)
+  return r.json as RpcAnswer
+}
+
+/** The result of a call over HTTP; throws on an error answer. */
+export async function call(url: string, method: string, params: unknown[] = []): Promise<unknown> {
+  const a = await httpRpc(url, method, params)
+  if (a.error) throw new Error(`${method}: ${a.error.code} ${a.error.message}`)
+  return a.result
+}
+
+/** A WebSocket connection that collects every message. */
+export class WsClient {
+  readonly messages: unknown[] = []
+  #waiters: (() => void)[] = []
+  private constructor(readonly socket: WebSocket) {
+    socket.on('message', (d: Buffer) => {
+      this.messages.push(JSON.parse(d.toString('utf8')))
+      for (const w of this.#waiters.splice(0)) w()
+    })
+  }
+
+  static open(url: string, headers: Record<string, string> = {}): Promise<WsClient> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(url, { headers })
+      socket.once('open', () => resolve(new WsClient(socket)))
+      socket.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: HTTP ${res.statusCode}`)))
+      socket.once('error', reject)
+    })
+  }
+
+  send(text: string | Buffer): void {
+    this.socket.send(text)
+  }
+
+  /** Waits for a message matching `pred` (already received or future). */
+  async next(pred: (m: unknown) => boolean, timeoutMs = 10_000): Promise<unknown> {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const found = this.messages.find(pred)
+      if (found !== undefined) {
+        this.messages.splice(this.messages.indexOf(found), 1)
+        return found
+      }
+      if (Date.now() > deadline) throw new Error(`no matching WebSocket message in ${timeoutMs} ms; got ${JSON.stringify(this.messages)}`)
+      await new Promise<void>((r) => {
+        this.#waiters.push(r)
+        setTimeout(r, 200)
+      })
+    }
+  }
+
+  async rpc(method: string, params: unknown[] = [], id: number | string = Math.floor(Math.random() * 1e9)): Promise<RpcAnswer> {
+    this.send(body(method, params, id))
+    return (await this.next((m) => (m as RpcAnswer).id === id)) as RpcAnswer
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.socket.readyState === WebSocket.CLOSED) return resolve()
+      this.socket.once('close', () => resolve())
+      this.socket.close()
+    })
+  }
+}
+
+/** An IPC connection that collects every answer (newline or not between them). */
+export class IpcClient {
+  readonly messages: unknown[] = []
+  #buffer = ''
+  #waiters: (() => void)[] = []
+  closed = false
+  private constructor(readonly socket: ReturnType<typeof connect>) {
+    socket.setEncoding('utf8')
+    socket.on('data', (chunk: string) => {
+      this.#buffer += chunk
+      for (;;) {
+        const nl = this.#buffer.indexOf('\n')
+        if (nl < 0) break
+        const line = this.#buffer.slice(0, nl).trim()
+        this.#buffer = this.#buffer.slice(nl + 1)
+        if (line) this.messages.push(JSON.parse(line))
+      }
+      for (const w of this.#waiters.splice(0)) w()
+    })
+    socket.on('close', () => {
+      this.closed = true
+      for (const w of this.#waiters.splice(0)) w()
+    })
+  }
+
+  static open(path: string): Promise<IpcClient> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(path)
+      socket.once('connect', () => resolve(new IpcClient(socket)))
+      socket.once('error', reject)
+    })
+  }
+
+  write(text: string | Buffer): void {
+    this.socket.write(text)
+  }
+
+  async next(pred: (m: unknown) => boolean, timeoutMs = 10_000): Promise<unknown> {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const found = this.messages.find(pred)
+      if (found !== undefined) {
+        this.messages.splice(this.messages.indexOf(found), 1)
+        return found
+      }
+      if (Date.now() > deadline || this.closed) throw new Error(`no matching IPC message; got ${JSON.stringify(this.messages)}`)
+      await new Promise<void>((r) => {
+        this.#waiters.push(r)
+        setTimeout(r, 200)
+      })
+    }
+  }
+
+  async rpc(method: string, params: unknown[] = [], id: number | string = Math.floor(Math.random() * 1e9)): Promise<RpcAnswer> {
+    this.write(body(method, params, id))
+    return (await this.next((m) => (m as RpcAnswer).id === id)) as RpcAnswer
+  }
+
+  close(): void {
+    this.socket.destroy()
+  }
+}
+
+/** Sends one call over a fresh transport connection of the given kind. */
+export async function rpcOver(
+  transport: 'http' | 'ws' | 'ipc',
+  target: string,
+  method: string,
+  params: unknown[] = [],
+): Promise<RpcAnswer> {
+  if (transport === 'http') return httpRpc(target, method, params)
+  const client = transport === 'ws' ? await WsClient.open(target) : await IpcClient.open(target)
+  try {
+    return await client.rpc(method, params, 1)
+  } finally {
+    if (client instanceof WsClient) await client.close()
+    else client.close()
+  }
+}
+
+/**
+ * A stand-in engine for the tracing-semaphore tests: answers any method, holds tracing
+ * methods for `delayMs`, and counts how many of those it holds at once.
+ */
+export type FakeEngine = {
+  httpUrl: string
+  wsUrl: string
+  inFlight: () => number
+  peak: () => number
+  served: () => number
+  close(): Promise<void>
+}
+
+export async function startFakeEngine(delayMs: number): Promise<FakeEngine> {
+  const { createServer } = await import('node:http')
+  let inFlight = 0
+  let peak = 0
+  let served = 0
+  const isTracing = (m: string) =>
+    m.startsWith('debug_trace') || m.startsWith('debug_executionWitness') || m.startsWith('trace_') || m === 'eth_callBundle'
+  const answer = async (req: { id: unknown; method: string }) => {
+    if (req.method === 'eth_getBlockByNumber') return { jsonrpc: '2.0', id: req.id, result: { gasLimit: '0x1c9c380' } }
+    if (!isTracing(req.method)) return { jsonrpc: '2.0', id: req.id, result: '0x1' }
+    inFlight++
+    peak = Math.max(peak, inFlight)
+    await new Promise((r) => setTimeout(r, delayMs))
+    inFlight--
+    served++
+    return { jsonrpc: '2.0', id: req.id, result: { traced: req.method } }
+  }
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', async () => {
+      const msg = JSON.parse(Buffer.concat(chunks).toString('utf8'))
+      const out = Array.isArray(msg) ? await Promise.all(msg.map(answer)) : await answer(msg)
+      const text = JSON.stringify(out)
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
+      res.end(text)
+    })
+  })
+  const port = await freePort()
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r))
+  return {
+    httpUrl: `http://127.0.0.1:${port}`,
+    wsUrl: `ws://127.0.0.1:${port}`,
+    inFlight: () => inFlight,
+    peak: () => peak,
+    served: () => served,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r())
+        server.closeAllConnections()
+      }),
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * The reference node as a process (bin/tnv-node.js, the node's own argument list): refusals
+ * and warnings before anything listens, the endpoints line, tn_* from the registry, SIGTERM
+ * with the chain saved and resumed, and an engine that dies. Needs `node scripts/build.mjs`.
+ */
+import assert from 'node:assert/strict'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { connect } from 'node:net'
+import { join } from 'node:path'
+import { after, describe, it } from 'node:test'
+import { createWalletClient, http, parseEther } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import type { DevnetRuntimeInfo } from '../../src/devnet/paths.js'
+import { ROOT, tempDir } from '../helpers/cli.js'
+import { call, freePorts, httpRpc, IpcClient, WsClient } from './helpers.js'
+
+const NODE_BIN = join(ROOT, 'bin', 'tnv-node.js')
+
+type NodeProc = { child: ChildProcess; out: () => string; exited: Promise<number | null>; waitFor: (text: string, ms?: number) => Promise<string> }
+
+function startNode(args: string[]): NodeProc {
+  const child = spawn(process.execPath, [NODE_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  const waiters: (() => void)[] = []
+  for (const s of [child.stdout, child.stderr]) {
+    s?.setEncoding('utf8')
+    s?.on('data', (d: string) => {
+      out += d
+      for (const w of waiters.splice(0)) w()
+    })
+  }
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  let done = false
+  void exited.then(() => {
+    done = true
+    for (const w of waiters.splice(0)) w()
+  })
+  return {
+    child,
+    out: () => out,
+    exited,
+    async waitFor(text, ms = 60_000) {
+      const deadline = Date.now() + ms
+      while (!out.includes(text)) {
+        if (done) throw new Error(`the node exited before logging "${text}":\n${out}`)
+        if (Date.now() > deadline) throw new Error(`no "${text}" within ${ms} ms:\n${out}`)
+        await new Promise<void>((r) => {
+          waiters.push(r)
+          setTimeout(r, 250)
+        })
+      }
+      return out
+    },
+  }
+}
+
+function isListening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect(port, '127.0.0.1')
+    s.once('connect', () => {
+      s.destroy()
+      resolve(true)
+    })
+    s.once('error', () => resolve(false))
+  })
+}
+
+function childPids(pid: number): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number)
+  } catch {
+    return []
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe('reference node process', () => {
+  const tmp = tempDir('tnv-node-proc-')
+  after(() => tmp.cleanup())
+
+  it('refuses before anything listens, with the resolver\'s error; warnings come before listening', async () => {
+    const [p] = await freePorts(1)
+    const dir = join(tmp.dir, 'refused')
+    const refused = startNode(['node', '--datadir', dir, '--http', '--ws', '--http.port', String(p), '--ws.port', String(p), '--http.api', 'eth,net,web3', '--ipcdisable'])
+    const code = await refused.exited
+    assert.notEqual(code, 0)
+    assert.match(refused.out(), /ERROR .*HTTP and WS share 127\.0\.0\.1:\d+.*refuses to start/)
+    assert.doesNotMatch(refused.out(), /worker rpc endpoints resolved|starting the devnet chain/)
+    assert.equal(await isListening(p as number), false)
+    assert.equal(existsSync(join(dir, 'devnet.json')), false)
+    assert.equal(existsSync(join(dir, 'chain.json')), false)
+
+    const adiri = startNode(['node', '--datadir', dir, '--chain', 'adiri', '--http', '--http.port', String(p)])
+    assert.notEqual(await adiri.exited, 0)
+    assert.match(adiri.out(), /test-network feature/)
+    assert.match(adiri.out(), /--chain dev/)
+    assert.equal(await isListening(p as number), false)
+  })
+
+  it('serves the plan on every worker, answers tn_* from the registry, stops cleanly on SIGTERM and resumes the chain', async () => {
+    const dir = join(tmp.dir, 'devnet')
+    const [h, w] = await freePorts(2)
+    const args = [
+      'node',
+      '--datadir',
+      dir,
+      '--http',
+      '--http.port',
+      String(h),
+      '--http.api',
+      'eth,net,web3,rpc,tn,admin',
+      '--ws',
+      '--ws.port',
+      String(w),
+      '--ipcpath',
+      join(dir, 'tn.ipc'),
+      '--workers',
+      '2',
+      '--devnet.block-time',
+      '0',
+      '--metrics',
+      '127.0.0.1:9001',
+    ]
+    const node = startNode(args)
+    const log = await node.waitFor('reference node started')
+    const lines = log.split('\n')
+    const warnAt = lines.findIndex((l) => /WARN .*"admin".*not supported/.test(l))
+    const listenAt = lines.findIndex((l) => l.includes('worker rpc endpoints resolved'))
+    assert.ok(warnAt >= 0 && listenAt > warnAt, `the resolver's warning comes first:\n${log}`)
+    assert.match(lines.find((l) => l.includes('--metrics')) ?? '', /WARN .*ignored/)
+    const endpointsLine = lines[listenAt] as string
+    for (const ep of [`http://127.0.0.1:${h}`, `ws://127.0.0.1:${w}`, join(dir, 'tn.ipc'), join(dir, 'tn-worker1.ipc')]) {
+      assert.ok(endpointsLine.includes(ep), `${ep} in ${endpointsLine}`)
+    }
+    const worker1Http = /worker1\.http=(\S+)/.exec(endpointsLine)?.[1] as string
+    const runtime = (await import(join(dir, 'devnet.json'), { with: { type: 'json' } })).default as DevnetRuntimeInfo
+    assert.equal(runtime.pid, node.child.pid)
+    assert.equal(runtime.rpcUrl, `http://127.0.0.1:${h}`)
+
+    for (const url of [runtime.rpcUrl as string, worker1Http]) {
+      const info = (await call(url, 'tn_info')) as { chainId: number; epoch: number }
+      assert.equal(info.chainId, 911329)
+      const epochInfo = (await call(url, 'tn_getCurrentEpochInfo')) as { committee: string[]; epochId: number }
+      assert.equal(epochInfo.committee.length, 4)
+      assert.equal(await call(url, 'tn_getCurrentEpoch'), epochInfo.epochId)
+      const v = (await call(url, 'tn_getValidator', [epochInfo.committee[0]])) as { currentStatus: string; validatorAddress: string }
+      assert.equal(v.currentStatus, 'Active')
+      assert.equal(v.validatorAddress, epochInfo.committee[0])
+      assert.equal(await call(url, 'tn_isValidator', [`0x${'ab'.repeat(96)}`]), false)
+      assert.match((await call(url, 'tn_getRewards', [epochInfo.committee[0]])) as string, /^0x[0-9a-f]+$/)
+      assert.equal((await httpRpc(url, 'tn_getValidator', ['not-an-address'])).error?.code, -32602)
+      assert.equal((await httpRpc(url, 'anvil_mine')).error?.code, -32601)
+      assert.equal((await httpRpc(url, 'eth_syncing')).result, false)
+    }
+    const ws = await WsClient.open(`ws://127.0.0.1:${w}`)
+    assert.equal(typeof (await ws.rpc('tn_getCurrentEpoch')).result, 'number')
+    await ws.close()
+    const ipc = await IpcClient.open(join(dir, 'tn-worker1.ipc'))
+    assert.equal((await ipc.rpc('eth_chainId')).result, '0xde7e1')
+    ipc.close()
+
+    // a transfer through the node, to find after the restart
+    const [account] = runtime.accounts
+    assert.ok(account)
+    const wallet = createWalletClient({ account: privateKeyToAccount(account.privateKey), transport: http(runtime.rpcUrl as string) })
+    const recipient = '0x000000000000000000000000000000000000dEaD'
+    await wallet.sendTransaction({ to: recipient, value: parseEther('1.5'), chain: null })
+    const balance = await call(runtime.rpcUrl as string, 'eth_getBalance', [recipient, 'latest'])
+    assert.equal(BigInt(balance as string), parseEther('1.5'))
+    const height = BigInt((await call(runtime.rpcUrl as string, 'eth_blockNumber')) as string)
+
+    const engines = childPids(node.child.pid as number)
+    assert.ok(engines.length > 0, 'anvil runs as the node\'s child')
+    node.child.kill('SIGTERM')
+    assert.equal(await node.exited, 0)
+    assert.match(node.out(), /node stopped; the chain is saved/)
+    assert.equal(existsSync(join(dir, 'devnet.json')), false)
+    assert.equal(existsSync(join(dir, 'tn.ipc')), false)
+    assert.equal(await isListening(h as number), false)
+    for (const pid of engines) assert.equal(alive(pid), false, `engine ${pid} is gone`)
+
+    const again = startNode(args)
+    await again.waitFor('reference node started')
+    try {
+      assert.ok(BigInt((await call(runtime.rpcUrl as string, 'eth_blockNumber')) as string) >= height)
+      assert.equal(await call(runtime.rpcUrl as string, 'eth_getBalance', [recipient, 'latest']), balance)
+    } finally {
+      again.child.kill('SIGINT')
+      assert.equal(await again.exited, 0)
+    }
+  })
+
+  it('exits non-zero with a clear log when the engine dies, leaving nothing behind', async () => {
+    const dir = join(tmp.dir, 'dies')
+    const [h] = await freePorts(1)
+    const node = startNode(['node', '--datadir', dir, '--http', '--http.port', String(h), '--ipcdisable'])
+    await node.waitFor('reference node started')
+    const engines = childPids(node.child.pid as number)
+    assert.ok(engines.length > 0)
+    for (const pid of engines) process.kill(pid, 'SIGKILL')
+    assert.notEqual(await node.exited, 0)
+    assert.match(node.out(), /ERROR the execution engine exited unexpectedly; the node stops/)
+    assert.equal(existsSync(join(dir, 'devnet.json')), false)
+    assert.equal(await isListening(h as number), false)
+  })
+})

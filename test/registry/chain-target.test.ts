@@ -1,0 +1,91 @@
+/** Network resolution: presets, the devnet runtime file, custom endpoints, and the chain-id check. */
+import assert from 'node:assert/strict'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, describe, it } from 'node:test'
+import { checkChainId } from '../../src/lib/chain/check-chain-id.js'
+import { DevnetNotRunningError, WrongChainError } from '../../src/lib/chain/errors.js'
+import { REGISTRY_ADDRESS } from '../../src/lib/chain/presets.js'
+import { resolveChainTarget } from '../../src/lib/chain/resolve-target.js'
+import { ExitCode } from '../../src/lib/errors.js'
+import { tempDir } from '../helpers/cli.js'
+
+const runtime = (pid: number) => ({
+  pid,
+  chainId: 911329,
+  rpcUrl: 'http://127.0.0.1:18545',
+  wsUrl: null,
+  ipcPath: null,
+  registry: REGISTRY_ADDRESS,
+  issuance: '0x07A07A07A07A07a07A07A07a07a07A07a07a07A0',
+  governance: { address: '0x000000000000000000000000000000000000dEaD', privateKey: `0x${'11'.repeat(32)}` },
+  accounts: [],
+  epochBlocks: 10,
+  startedAt: new Date().toISOString(),
+})
+
+describe('chain target', () => {
+  const { dir, cleanup } = tempDir('tnv-target-')
+  after(cleanup)
+
+  it('testnet and its alias adiri: chain id 2017, the public endpoint, the registry', async () => {
+    for (const chain of ['testnet', 'adiri'] as const) {
+      const t = await resolveChainTarget({ chain, devnetDir: dir })
+      assert.equal(t.name, 'testnet')
+      assert.equal(t.rpcUrl, 'https://rpc.adiri.tel')
+      assert.equal(t.expectedChainId, 2017)
+      assert.equal(t.registry.toLowerCase(), '0x07e17e17e17e17e17e17e17e17e17e17e17e17e1')
+    }
+  })
+
+  it('testnet with an own endpoint still expects chain id 2017', async () => {
+    const t = await resolveChainTarget({ chain: 'testnet', rpcUrl: 'http://my-node:8545', devnetDir: dir })
+    assert.equal(t.rpcUrl, 'http://my-node:8545')
+    assert.throws(() => checkChainId(t, 1), (err: unknown) => err instanceof WrongChainError && err.exitCode === ExitCode.WrongChain)
+    assert.equal(checkChainId(t, 2017).name, 'testnet')
+  })
+
+  it('a conflicting --chain-id is a usage error', async () => {
+    await assert.rejects(resolveChainTarget({ chain: 'testnet', chainId: 5, devnetDir: dir }), /chain id 2017, but --chain-id says 5/)
+  })
+
+  it('devnet (the default) without a runtime file says how to start one', async () => {
+    await assert.rejects(resolveChainTarget({ devnetDir: dir }), (err: unknown) => {
+      assert.ok(err instanceof DevnetNotRunningError)
+      assert.match(err.render(), /does not exist\. Start it with `tnv devnet start`/)
+      return true
+    })
+  })
+
+  it('devnet reads the runtime file, and refuses a stale one', async () => {
+    writeFileSync(join(dir, 'devnet.json'), JSON.stringify(runtime(process.pid)))
+    const t = await resolveChainTarget({ devnetDir: dir })
+    assert.equal(t.name, 'devnet')
+    assert.equal(t.rpcUrl, 'http://127.0.0.1:18545')
+    assert.equal(t.expectedChainId, 911329)
+    assert.equal(t.devnet?.governance.address, '0x000000000000000000000000000000000000dEaD')
+    writeFileSync(join(dir, 'devnet.json'), JSON.stringify(runtime(2 ** 22 + 12345)))
+    await assert.rejects(resolveChainTarget({ devnetDir: dir }), /names process \d+, which is not running/)
+  })
+
+  it('a bare --rpc-url is a custom network named after its chain id once known', async () => {
+    const t = await resolveChainTarget({ rpcUrl: 'http://127.0.0.1:8545', devnetDir: dir })
+    assert.equal(t.name, 'custom')
+    assert.equal(t.expectedChainId, null)
+    assert.equal(t.registry, REGISTRY_ADDRESS)
+    assert.equal(checkChainId(t, 2017).name, 'testnet')
+    assert.equal(checkChainId(t, 31337).name, 'custom')
+    const pinned = await resolveChainTarget({ rpcUrl: 'http://127.0.0.1:8545', chainId: 31337, devnetDir: dir })
+    assert.throws(() => checkChainId(pinned, 2017), /serves chain id 2017, but --chain-id is chain id 31337/)
+  })
+
+  it('rejects malformed --rpc-url and --registry before contacting anything', async () => {
+    await assert.rejects(resolveChainTarget({ rpcUrl: 'localhost:8545', devnetDir: dir }), /uses localhost:; tnv talks to the node over HTTP/)
+    await assert.rejects(resolveChainTarget({ rpcUrl: 'not a url', devnetDir: dir }), /is not a URL/)
+    await assert.rejects(resolveChainTarget({ chain: 'testnet', registry: '0x1234', devnetDir: dir }), /--registry 0x1234 is not a 20-byte/)
+    await assert.rejects(
+      resolveChainTarget({ chain: 'testnet', registry: '0x07E17E17e17e17e17e17e17e17e17e17e17e17e1', devnetDir: dir }),
+      /wrong EIP-55 checksum/,
+    )
+  })
+})

@@ -1,0 +1,380 @@
+/**
+ * `tnv rpc check` end to end: the built CLI against the test JSON-RPC server
+ * (test/rpc/helpers/server.ts) on free loopback ports and a temporary IPC path, over HTTP,
+ * WS and IPC; plus faults that break one rule each, which the check must report.
+ */
+import assert from 'node:assert/strict'
+import { writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { networkInterfaces } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { checkRpcEndpoints } from '../../src/lib/rpc/check.js'
+import { resolveRpcPlan } from '../../src/lib/rpc/resolve.js'
+import type { RpcCheckReport, WorkerPlan } from '../../src/lib/rpc/types.js'
+import { parseJson, runCli, tempDir } from '../helpers/cli.js'
+import { freePort } from '../helpers/ports.js'
+import { type ServerFaults, startTestRpcServer } from './helpers/server.js'
+
+const SECRET = '5e'.repeat(32)
+let dir: string
+let cleanup: () => void
+before(() => {
+  ;({ dir, cleanup } = tempDir('tnv-rpc-check-'))
+})
+after(() => cleanup())
+
+let sockets = 0
+/** Node flags on free ports and a fresh IPC path, plus the endpoints to dial. */
+async function nodeFlags(extra: string[] = [], { shared = false } = {}) {
+  const httpPort = await freePort()
+  const wsPort = shared ? httpPort : await freePort()
+  const ipc = join(dir, `n${++sockets}.ipc`)
+  const flags = [
+    '--http',
+    '--http.port',
+    String(httpPort),
+    '--ws',
+    '--ws.port',
+    String(wsPort),
+    '--ipcpath',
+    ipc,
+    ...extra,
+  ]
+  return { flags, http: `http://127.0.0.1:${httpPort}`, ws: `ws://127.0.0.1:${wsPort}`, ipc }
+}
+
+async function withServer<T>(flags: string[], faults: ServerFaults, fn: () => Promise<T>): Promise<T> {
+  const server = await startTestRpcServer(flags, faults)
+  try {
+    return await fn()
+  } finally {
+    await server.close()
+  }
+}
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer()
+    srv.once('error', () => resolve(false))
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)))
+  })
+}
+async function portsFree(worker: WorkerPlan | undefined): Promise<boolean> {
+  return worker !== undefined && (await portFree(worker.http.port)) && (await portFree(worker.ws.port))
+}
+
+const endpointArgs = (n: { http: string; ws: string; ipc: string }) => ['--http', n.http, '--ws', n.ws, '--ipc', n.ipc]
+
+describe('rpc check against a node that follows the spec', () => {
+  it('all three transports, default selections: OK, exit 0, each namespace probed', async () => {
+    const n = await nodeFlags()
+    await withServer(n.flags, {}, async () => {
+      const r = await runCli(['rpc', 'check', ...endpointArgs(n), '--json', '--expect', '--', ...n.flags])
+      assert.equal(r.code, 0, r.stdout + r.stderr)
+      const report = parseJson<RpcCheckReport>(r)
+      assert.equal(report.ok, true)
+      for (const t of ['http', 'ws', 'ipc'] as const) {
+        const c = report.transports[t]
+        assert.ok(c, t)
+        assert.deepEqual(c.served, ['eth', 'net', 'web3', 'rpc', 'tn'], t)
+        assert.deepEqual(c.rpcModules, { eth: '1.0', net: '1.0', web3: '1.0', rpc: '1.0', tn: '1.0' })
+        assert.deepEqual(
+          c.namespaces.filter((x) => x.status === 'not-served').map((x) => x.namespace),
+          ['debug', 'trace'],
+        )
+        assert.equal(c.subscriptions.status, t === 'http' ? 'refused' : 'works')
+        assert.equal(c.loopback, true)
+      }
+      const human = await runCli(['rpc', 'check', ...endpointArgs(n)])
+      assert.equal(human.code, 0, human.stderr)
+      assert.match(human.stdout, /^HTTP http:\/\/127\.0\.0\.1:\d+ {2}\(loopback; no token sent\)$/m)
+      assert.match(human.stdout, /^ {2}debug {6}debug_getRawTransaction {2}not served \(-32601\)$/m)
+      assert.match(human.stdout, /^ {2}eth_subscribe: works; must work where eth is served$/m)
+      assert.match(human.stdout, /OK: the node serves what the spec says\.\n$/)
+      assert.equal(human.stderr.trim().split('\n').length, 1, 'one progress line on stderr')
+    })
+  })
+
+  it('lists, debug and trace: what is served per transport matches the plan', async () => {
+    const n = await nodeFlags(['--http.api', 'eth,tn,debug', '--ws.api', 'net,rpc,trace'])
+    await withServer(n.flags, {}, async () => {
+      const report = await checkRpcEndpoints({ ...n, expect: resolveRpcPlan(n.flags) })
+      assert.deepEqual(report.mismatches, [])
+      assert.deepEqual(report.transports.http?.served, ['eth', 'tn', 'debug'])
+      assert.deepEqual(report.transports.ws?.served, ['net', 'rpc', 'trace'])
+      assert.equal(report.transports.ws?.subscriptions.status, 'refused', 'eth not served on WS')
+      assert.deepEqual(
+        report.transports.ipc?.rpcModules,
+        { net: '1.0', rpc: '1.0', trace: '1.0' },
+        "WS's list (HTTP has no rpc)",
+      )
+      assert.deepEqual(report.exposures, [], 'loopback: no exposure')
+    })
+  })
+
+  it('HTTP and WS sharing one port', async () => {
+    const n = await nodeFlags(['--http.api', 'eth,rpc', '--ws.api', 'rpc,eth'], { shared: true })
+    await withServer(n.flags, {}, async () => {
+      const r = await runCli(['rpc', 'check', ...endpointArgs(n), '--json', '--expect', '--', ...n.flags])
+      assert.equal(r.code, 0, r.stdout)
+      const report = parseJson<RpcCheckReport>(r)
+      assert.equal(report.transports.http?.subscriptions.status, 'refused')
+      assert.equal(report.transports.ws?.subscriptions.status, 'works')
+    })
+  })
+
+  it('worker 1 on its derived endpoints', async () => {
+    let n = await nodeFlags(['--workers', '2'])
+    // worker 1 binds the two ports above the highest configured one: pick ports where those are free
+    while (!(await portsFree(resolveRpcPlan(n.flags).workers[1]))) n = await nodeFlags(['--workers', '2'])
+    await withServer(n.flags, {}, async () => {
+      const w1 = resolveRpcPlan(n.flags).workers[1]
+      assert.ok(w1)
+      const report = await checkRpcEndpoints({
+        http: `http://127.0.0.1:${w1.http.port}`,
+        ws: `ws://127.0.0.1:${w1.ws.port}`,
+        ipc: w1.ipc.path,
+        expect: resolveRpcPlan(n.flags),
+      })
+      assert.equal(report.ok, true, report.mismatches.join('\n'))
+      assert.deepEqual(
+        [
+          report.transports.http?.expected?.worker,
+          report.transports.ws?.expected?.worker,
+          report.transports.ipc?.expected?.worker,
+        ],
+        [1, 1, 1],
+      )
+    })
+  })
+
+  it('--expect without endpoint flags checks worker 0 of the plan', async () => {
+    const n = await nodeFlags()
+    await withServer(n.flags, {}, async () => {
+      const r = await runCli(['rpc', 'check', '--json', '--expect', '--', ...n.flags])
+      assert.equal(r.code, 0, r.stdout)
+      const report = parseJson<RpcCheckReport>(r)
+      assert.deepEqual(
+        [report.transports.http?.target, report.transports.ws?.target, report.transports.ipc?.target],
+        [n.http, n.ws, n.ipc],
+      )
+    })
+  })
+})
+
+describe('rpc check with JWT', () => {
+  it('a good token is served; no token and a wrong token are refused (HTTP and WS); IPC needs none', async () => {
+    const n = await nodeFlags(['--rpc.jwtsecret', SECRET])
+    const file = join(dir, 'jwt.hex')
+    writeFileSync(file, `${SECRET}\n`)
+    await withServer(n.flags, {}, async () => {
+      const r = await runCli([
+        'rpc',
+        'check',
+        ...endpointArgs(n),
+        '--jwt-secret',
+        `@${file}`,
+        '--json',
+        '--expect',
+        '--',
+        ...n.flags,
+      ])
+      assert.equal(r.code, 0, r.stdout)
+      const report = parseJson<RpcCheckReport>(r)
+      for (const t of ['http', 'ws'] as const) {
+        assert.deepEqual(
+          report.transports[t]?.auth,
+          { tokenSent: true, withoutToken: 'refused', wrongToken: 'refused' },
+          t,
+        )
+        assert.deepEqual(report.transports[t]?.served, ['eth', 'net', 'web3', 'rpc', 'tn'])
+      }
+      assert.deepEqual(report.transports.ipc?.auth, {
+        tokenSent: false,
+        withoutToken: 'not-tested',
+        wrongToken: 'not-tested',
+      })
+      assert.ok(!r.stdout.includes(SECRET) && !r.stderr.includes(SECRET), 'the secret is never printed')
+    })
+  })
+  it('the secret can come from the expected flags (TNV_JWT_SECRET and --rpc.jwtsecret)', async () => {
+    const n = await nodeFlags(['--rpc.jwtsecret', SECRET])
+    await withServer(n.flags, {}, async () => {
+      const fromPlan = parseJson<RpcCheckReport>(
+        await runCli(['rpc', 'check', '--http', n.http, '--json', '--expect', '--', ...n.flags]),
+      )
+      assert.equal(fromPlan.ok, true, fromPlan.mismatches.join())
+      assert.match(fromPlan.notes.join(), /taken from --rpc.jwtsecret of the expected flags/)
+      const fromEnv = await runCli(['rpc', 'check', '--ws', n.ws, '--json'], { env: { TNV_JWT_SECRET: SECRET } })
+      assert.equal(fromEnv.code, 0, fromEnv.stdout)
+    })
+  })
+  it('without a secret: could not check (exit 10), with the fix', async () => {
+    const n = await nodeFlags(['--rpc.jwtsecret', SECRET])
+    await withServer(n.flags, {}, async () => {
+      const r = await runCli(['rpc', 'check', '--http', n.http, '--ws', n.ws])
+      assert.equal(r.code, 10, r.stdout)
+      assert.match(r.stdout, /needs a JWT \(HTTP 401\/403\)\. Pass --jwt-secret/)
+    })
+  })
+  it('the wrong secret: the token is refused (exit 10)', async () => {
+    const n = await nodeFlags(['--rpc.jwtsecret', SECRET])
+    await withServer(n.flags, {}, async () => {
+      const report = await checkRpcEndpoints({ http: n.http, jwtSecretHex: 'ab'.repeat(32) })
+      assert.match(report.failures.join(), /refused the token made from the JWT secret/)
+    })
+  })
+})
+
+describe('rpc check reports a node that breaks a rule (exit 25)', () => {
+  const cases: { name: string; extra: string[]; faults: ServerFaults; secret?: boolean; expected: RegExp }[] = [
+    {
+      name: 'JWT configured but not enforced',
+      extra: ['--rpc.jwtsecret', SECRET],
+      faults: { ignoreJwt: true },
+      secret: true,
+      expected: /JWT is not enforced/,
+    },
+    {
+      name: 'any token accepted',
+      extra: ['--rpc.jwtsecret', SECRET],
+      faults: { acceptAnyToken: true },
+      secret: true,
+      expected: /signed with a different secret/,
+    },
+    {
+      name: 'eth_subscribe over HTTP',
+      extra: [],
+      faults: { subscribeOverHttp: true },
+      expected: /subscription id over HTTP/,
+    },
+    {
+      name: 'no subscriptions on WS/IPC',
+      extra: [],
+      faults: { noSubscriptions: true },
+      expected: /eth_subscribe did not work/,
+    },
+    {
+      name: 'rpc_modules differing on WS',
+      extra: [],
+      faults: { rpcModules: { transport: 'ws', value: { eth: '1.0', rpc: '1.0' } } },
+      expected: /rpc_modules differs between transports/,
+    },
+  ]
+  for (const c of cases) {
+    it(c.name, async () => {
+      const n = await nodeFlags(c.extra)
+      await withServer(n.flags, c.faults, async () => {
+        const r = await runCli([
+          'rpc',
+          'check',
+          ...endpointArgs(n),
+          '--json',
+          ...(c.secret ? ['--jwt-secret', SECRET] : []),
+        ])
+        assert.equal(r.code, 25, r.stdout)
+        const report = parseJson<RpcCheckReport>(r)
+        assert.equal(report.ok, false)
+        assert.match(report.mismatches.join('\n'), c.expected)
+      })
+    })
+  }
+
+  it('served namespaces different from the expected flags (the tn pitfall)', async () => {
+    const n = await nodeFlags(['--http.api', 'eth,net,web3'])
+    await withServer(n.flags, {}, async () => {
+      const expected = n.flags.filter((f, i, all) => f !== '--http.api' && all[i - 1] !== '--http.api')
+      const r = await runCli(['rpc', 'check', '--http', n.http, '--expect', '--', ...expected])
+      assert.equal(r.code, 25, r.stdout)
+      assert.match(r.stdout, /tn is not served \(tn_getCurrentEpoch: -32601\), but the expected flags serve it there/)
+      assert.match(r.stdout, /^ {2}tn {9}tn_getCurrentEpoch {7}not served \(-32601\) {2}served$/m)
+      assert.match(r.stdout, /FAILED: 3 mismatch\(es\), 0 exposure\(s\)\.\n$/)
+    })
+  })
+})
+
+describe('rpc check: exposure on a non-loopback interface', () => {
+  const external = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && a.family === 'IPv4' && !a.internal)
+  it('debug answering without JWT on a non-loopback address is an exposure', {
+    skip: external ? false : 'no non-loopback IPv4 interface on this host',
+  }, async () => {
+    const address = external?.address as string
+    const port = await freePort()
+    const flags = [
+      '--http',
+      '--http.addr',
+      address,
+      '--http.port',
+      String(port),
+      '--http.api',
+      'eth,debug',
+      '--ipcdisable',
+    ]
+    await withServer(flags, {}, async () => {
+      const r = await runCli(['rpc', 'check', '--http', `http://${address}:${port}`, '--json'])
+      assert.equal(r.code, 25, r.stdout)
+      const report = parseJson<RpcCheckReport>(r)
+      assert.equal(report.transports.http?.loopback, false)
+      assert.match(report.exposures.join(), /debug_getRawTransaction without authentication on a non-loopback address/)
+    })
+    const withJwt = [...flags, '--rpc.jwtsecret', SECRET]
+    await withServer(withJwt, {}, async () => {
+      const r = await runCli(['rpc', 'check', '--http', `http://${address}:${port}`, '--jwt-secret', SECRET, '--json'])
+      assert.equal(r.code, 0, r.stdout)
+    })
+  })
+})
+
+describe('rpc check: bad input', () => {
+  it('nothing to check: usage error (exit 2)', async () => {
+    const r = await runCli(['rpc', 'check'])
+    assert.equal(r.code, 2)
+    assert.match(r.stderr, /No endpoint to check\. Give at least one of --http URL, --ws URL, --ipc PATH/)
+  })
+  it('node flags without --expect, --expect without node flags, node flags before --', async () => {
+    assert.match(
+      (await runCli(['rpc', 'check', '--http', 'http://127.0.0.1:1', '--', '--http'])).stderr,
+      /only read with --expect/,
+    )
+    assert.match(
+      (await runCli(['rpc', 'check', '--http', 'http://127.0.0.1:1', '--expect'])).stderr,
+      /--expect needs the node flags after `--`/,
+    )
+    const stray = await runCli(['rpc', 'check', '--http', 'http://127.0.0.1:1', '--http.api', 'eth'])
+    assert.equal(stray.code, 2)
+    assert.match(stray.stderr, /Unknown argument for `tnv rpc check`: --http\.api\. .*node flags go after `--`/)
+  })
+  it('a URL of the wrong kind (exit 3)', async () => {
+    const r = await runCli(['rpc', 'check', '--ws', 'http://127.0.0.1:8546'])
+    assert.equal(r.code, 3)
+    assert.match(r.stderr, /--ws "http:\/\/127\.0\.0\.1:8546" is not a ws:\/\/ or wss:\/\/ URL/)
+    assert.equal((await runCli(['rpc', 'check', '--http', 'not a url'])).code, 3)
+  })
+  it('a bad JWT secret (exit 3), never echoed; --json gives the error object', async () => {
+    const bad = 'ab'.repeat(20)
+    const r = await runCli(['rpc', 'check', '--http', 'http://127.0.0.1:1', '--jwt-secret', bad, '--json'])
+    assert.equal(r.code, 3)
+    const { error } = parseJson<{ error: { code: string; message: string } }>(r)
+    assert.equal(error.code, 'InvalidJwtSecret')
+    assert.ok(!r.stdout.includes(bad) && !r.stderr.includes(bad))
+  })
+  it('an endpoint that does not answer: exit 10', async () => {
+    const port = await freePort()
+    const r = await runCli([
+      'rpc',
+      'check',
+      '--http',
+      `http://127.0.0.1:${port}`,
+      '--ipc',
+      join(dir, 'none.ipc'),
+      '--json',
+    ])
+    assert.equal(r.code, 10)
+    const report = parseJson<RpcCheckReport>(r)
+    assert.match(report.failures.join('\n'), /connection refused \(ECONNREFUSED\)/)
+    assert.match(report.failures.join('\n'), /no socket at this path \(ENOENT\)/)
+  })
+})

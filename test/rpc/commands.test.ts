@@ -1,0 +1,194 @@
+/** `tnv rpc plan` and `tnv rpc jwt` as a user runs them (the built CLI, no TTY). */
+import assert from 'node:assert/strict'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, it } from 'node:test'
+import { verifyJwt } from '../../src/lib/rpc/jwt.js'
+import type { RpcPlan } from '../../src/lib/rpc/types.js'
+import { parseJson, runCli, tempDir } from '../helpers/cli.js'
+
+const SECRET = '7a'.repeat(32)
+
+describe('tnv rpc plan', () => {
+  it('prints the plan table (exact text for a common case), exit 0', async () => {
+    const r = await runCli(['rpc', 'plan', '--', '--http', '--http.api', 'eth,net,web3', '--ws', '--workers', '2'])
+    assert.equal(r.code, 0, r.stderr)
+    assert.equal(r.stderr, '')
+    const head = r.stdout.split('\n\nAccess')[0]
+    assert.equal(
+      head,
+      [
+        'The node starts with these flags.',
+        '',
+        'Worker 0',
+        '  transport  listens on           namespaces           rpc_modules',
+        '  HTTP       127.0.0.1:8545       eth net web3         -32601 (rpc not served)',
+        '  WS         127.0.0.1:8546       eth net web3 rpc tn  eth net web3 rpc tn (all 1.0)',
+        '  IPC        /tmp/tn.ipc          eth net web3 rpc tn  eth net web3 rpc tn (all 1.0)',
+        '',
+        'Worker 1',
+        '  transport  listens on           namespaces           rpc_modules',
+        '  HTTP       127.0.0.1:8547       eth net web3         -32601 (rpc not served)',
+        '  WS         127.0.0.1:8548       eth net web3 rpc tn  eth net web3 rpc tn (all 1.0)',
+        '  IPC        /tmp/tn-worker1.ipc  eth net web3 rpc tn  eth net web3 rpc tn (all 1.0)',
+      ].join('\n'),
+    )
+    assert.match(r.stdout, /^ {2}--rpc\.max-blocks-per-filter {4}100000 {4}\(default: 100000; 0 = no limit\)$/m)
+    assert.match(r.stdout, /^Advice \(tnv\)\n {2}- HTTP does not serve tn/m)
+  })
+
+  it('refusal: the errors section and exit 25', async () => {
+    const r = await runCli(['rpc', 'plan', '--', '--http', '--ws', '--ws.port', '8545', '--http.api', 'eth,net,web3'])
+    assert.equal(r.code, 25)
+    assert.match(r.stdout, /^The node REFUSES TO START with these flags \(see Errors\)\./)
+    assert.match(r.stdout, /^Errors \(the node refuses to start\)\n {2}- HTTP and WS share 127\.0\.0\.1:8545/m)
+    assert.match(r.stdout, /^Worker 0 \(HTTP and WS share one server\)$/m)
+  })
+
+  it('warnings section for unsupported names and debug', async () => {
+    const r = await runCli(['rpc', 'plan', '--', '--http', '--http.api', 'eth,admin,debug'])
+    assert.equal(r.code, 0)
+    assert.match(
+      r.stdout,
+      /^Warnings \(the node logs these at startup\)\n {2}- HTTP: namespace "admin" in --http\.api is not supported/m,
+    )
+  })
+
+  it('--json: exactly one object with the documented fields; exit 25 when not ok', async () => {
+    const r = await runCli(['rpc', 'plan', '--json', '--', '--http', '--ws', '--ws.port', '8545', '--ws.api', 'eth'])
+    assert.equal(r.code, 25)
+    const plan = parseJson<RpcPlan>(r)
+    assert.equal(plan.ok, false)
+    assert.equal(plan.errors.length, 1)
+    for (const key of [
+      'ok',
+      'errors',
+      'warnings',
+      'advice',
+      'transports',
+      'workers',
+      'limits',
+      'jwtSecret',
+      'jwt',
+      'httpCorsDomain',
+      'wsOrigins',
+      'passthrough',
+    ]) {
+      assert.ok(key in plan, key)
+    }
+    assert.deepEqual(Object.keys(plan.transports.http), ['enabled', 'address', 'port', 'namespaces', 'rpcModules'])
+    assert.deepEqual(Object.keys(plan.transports.ipc), ['enabled', 'path', 'namespaces', 'rpcModules'])
+    assert.deepEqual(Object.keys(plan.workers[0] ?? {}), ['index', 'sharedServer', 'http', 'ws', 'ipc'])
+    assert.equal(typeof plan.limits.gasCap, 'number')
+    assert.equal(r.stderr, '')
+  })
+
+  it('--json with no node flags: the default plan, exit 0', async () => {
+    const r = await runCli(['rpc', 'plan', '--json'])
+    assert.equal(r.code, 0)
+    assert.equal(parseJson<RpcPlan>(r).transports.ipc.enabled, true)
+  })
+
+  it('a hex --rpc.jwtsecret is never printed', async () => {
+    for (const args of [[], ['--json']]) {
+      const r = await runCli(['rpc', 'plan', ...args, '--', '--http', '--rpc.jwtsecret', SECRET])
+      assert.equal(r.code, 0)
+      assert.ok(!r.stdout.includes(SECRET) && !r.stderr.includes(SECRET), args.join(' '))
+    }
+    const plan = parseJson<RpcPlan>(await runCli(['rpc', 'plan', '--json', '--', '--rpc.jwtsecret', SECRET]))
+    assert.equal(plan.jwtSecret, '<redacted>')
+    assert.deepEqual(plan.jwt, { required: true, source: 'hex', path: null })
+    const file = parseJson<RpcPlan>(await runCli(['rpc', 'plan', '--json', '--', '--rpc.jwtsecret', '/etc/tn/jwt.hex']))
+    assert.equal(file.jwtSecret, '/etc/tn/jwt.hex')
+  })
+
+  it("--json after -- is a node flag, not tnv's", async () => {
+    const r = await runCli(['rpc', 'plan', '--', '--json'])
+    assert.equal(r.code, 0)
+    assert.match(r.stdout, /^The node starts/)
+    assert.match(r.stdout, /Other node flags \(passed through untouched\): --json/)
+  })
+
+  it('repeated tokens keep their order (read from the raw argument list)', async () => {
+    const plan = parseJson<RpcPlan>(
+      await runCli(['rpc', 'plan', '--json', '--', '--http', '--http.api', 'eth', '--ws', '--ws.api', 'eth']),
+    )
+    assert.deepEqual([plan.transports.http.namespaces, plan.transports.ws.namespaces], [['eth'], ['eth']])
+  })
+
+  it('node flags without `--`: a usage error that shows where they go (exit 2)', async () => {
+    const r = await runCli(['rpc', 'plan', '--http', '--http.api', 'eth'])
+    assert.equal(r.code, 2)
+    assert.equal(
+      r.stderr.trim(),
+      'Error: Unknown arguments for `tnv rpc plan`: --http --http.api. Run `tnv rpc plan --help` for its own flags; node flags go after `--`, for example: tnv rpc plan -- --http --http.api eth,net,web3,rpc,tn',
+    )
+    assert.equal(r.stdout, '')
+  })
+
+  it('bad values in every class: one plan, every error, exit 25', async () => {
+    const r = await runCli([
+      'rpc',
+      'plan',
+      '--json',
+      '--',
+      '--http.port',
+      '70000',
+      '--ws.api',
+      'eth,,net',
+      '--rpc.jwtsecret',
+      'abc',
+      '--workers',
+      'x',
+      '--http',
+      '--http',
+    ])
+    assert.equal(r.code, 25)
+    const plan = parseJson<RpcPlan>(r)
+    assert.equal(plan.errors.length, 5, plan.errors.join('\n'))
+  })
+})
+
+describe('tnv rpc jwt', () => {
+  it('prints a token the node accepts (iat now), from HEX, @FILE or TNV_JWT_SECRET', async () => {
+    const { dir, cleanup } = tempDir()
+    try {
+      const file = join(dir, 'jwt.hex')
+      writeFileSync(file, `0x${SECRET}\n`)
+      for (const [args, env] of [
+        [['--secret', SECRET], {}],
+        [['--secret', `@${file}`], {}],
+        [[], { TNV_JWT_SECRET: `@${file}` }],
+      ] as const) {
+        const r = await runCli(['rpc', 'jwt', ...args], { env })
+        assert.equal(r.code, 0, r.stderr)
+        const token = r.stdout.trim()
+        assert.equal(r.stdout, `${token}\n`, 'only the token on stdout')
+        assert.equal((await verifyJwt(token, SECRET)).valid, true)
+      }
+    } finally {
+      cleanup()
+    }
+  })
+  it('--iat and --json', async () => {
+    const r = await runCli(['rpc', 'jwt', '--secret', SECRET, '--iat', '1000', '--json'])
+    assert.equal(r.code, 0)
+    const out = parseJson<{ token: string; iat: number; authorization: string }>(r)
+    assert.equal(out.iat, 1000)
+    assert.equal(out.authorization, `Bearer ${out.token}`)
+    assert.equal((await verifyJwt(out.token, SECRET, { now: 1000 })).valid, true)
+    assert.equal((await verifyJwt(out.token, SECRET)).valid, false, 'iat 1000 is long past')
+  })
+  it('no secret: names the flag (exit 2); a bad one: exit 3, not echoed', async () => {
+    const none = await runCli(['rpc', 'jwt'], { env: { TNV_JWT_SECRET: undefined } })
+    assert.equal(none.code, 2)
+    assert.match(none.stderr, /The JWT secret is needed .*Pass --secret HEX\|@FILE \(or set TNV_JWT_SECRET\)\./)
+    const bad = await runCli(['rpc', 'jwt', '--secret', 'deadbeef'])
+    assert.equal(bad.code, 3)
+    assert.match(
+      bad.stderr,
+      /^Error: The JWT secret given is not valid: expected 32 bytes \(64 hex digits\), got 4 bytes\./,
+    )
+    assert.ok(!bad.stderr.includes('deadbeef'))
+  })
+})
