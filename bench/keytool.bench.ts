@@ -51,19 +51,49 @@ function row(name: string, r: { median: number; min: number }, ratio?: number): 
 try {
   // A data directory for the export case (generated once).
   const datadir = join(work, 'export')
-  timeOnce({ name: 'setup', argv: () => [BIN, 'keytool', 'generate', 'validator', '--address', '0', '--datadir', datadir, '-q'], env })
+  timeOnce({
+    name: 'setup',
+    argv: () => [BIN, 'keytool', 'generate', 'validator', '--address', '0', '--datadir', datadir, '-q'],
+    env,
+  })
 
   let gen = 0
   const cases: Case[] = [
     { name: 'node -e 0', argv: () => ['-e', '0'] },
     {
       name: 'node: PBKDF2-HMAC-SHA256 1,000,000 iterations only',
-      argv: () => ['-e', "require('node:crypto').pbkdf2Sync('bench passphrase', 'saltsaltsalt', 1000000, 32, 'sha256')"],
+      argv: () => [
+        '-e',
+        "require('node:crypto').pbkdf2Sync('bench passphrase', 'saltsaltsalt', 1000000, 32, 'sha256')",
+      ],
     },
-    { name: 'tnv keytool generate validator', argv: () => [BIN, 'keytool', 'generate', 'validator', '--address', '0', '--datadir', join(work, `gen-${gen++}`), '-q'], env },
+    {
+      name: 'tnv keytool generate validator',
+      argv: () => [
+        BIN,
+        'keytool',
+        'generate',
+        'validator',
+        '--address',
+        '0',
+        '--datadir',
+        join(work, `gen-${gen++}`),
+        '-q',
+      ],
+      env,
+    },
     {
       name: 'tnv keytool export-staking-args --calldata',
-      argv: () => [BIN, 'keytool', 'export-staking-args', '--node-info', datadir, '--calldata', '--bls-passphrase-source', 'no-passphrase'],
+      argv: () => [
+        BIN,
+        'keytool',
+        'export-staking-args',
+        '--node-info',
+        datadir,
+        '--calldata',
+        '--bls-passphrase-source',
+        'no-passphrase',
+      ],
     },
     {
       name: 'fresh process: first PoP verify, tnv blsVerify (pairing)',
@@ -73,7 +103,10 @@ try {
       name: 'fresh process: first PoP verify, noble shortSignatures.verify',
       argv: () => ['--import', 'tsx', join(ROOT, 'bench', 'keytool-verify-once.ts'), datadir, 'noble'],
     },
-    { name: 'fresh process: tsx loader, no verify', argv: () => ['--import', 'tsx', join(ROOT, 'bench', 'keytool-verify-once.ts'), datadir, 'none'] },
+    {
+      name: 'fresh process: tsx loader, no verify',
+      argv: () => ['--import', 'tsx', join(ROOT, 'bench', 'keytool-verify-once.ts'), datadir, 'none'],
+    },
   ]
   console.log(`keytool: ${RUNS} runs each, round-robin, medians (2-core machine; other work on it adds noise)\n`)
   const m = measure(cases)
@@ -87,15 +120,22 @@ try {
   console.log(row('node: PBKDF2-HMAC-SHA256 1,000,000 iterations only', kdf))
   console.log(row('tnv keytool generate validator', generate, generate.median / kdf.median))
   console.log(row('tnv keytool export-staking-args --calldata', exportCd, exportCd.median / node0.median))
-  for (const name of ['fresh process: first PoP verify, tnv blsVerify (pairing)', 'fresh process: first PoP verify, noble shortSignatures.verify']) {
+  for (const name of [
+    'fresh process: first PoP verify, tnv blsVerify (pairing)',
+    'fresh process: first PoP verify, noble shortSignatures.verify',
+  ]) {
     const r = get(name)
     console.log(`${row(name, r)}  (+${(r.median - none.median).toFixed(0)} ms over loading)`)
   }
   const genRatio = generate.median / kdf.median
   const expRatio = exportCd.median / node0.median
   console.log('')
-  console.log(`generate validator / bare PBKDF2     = ${genRatio.toFixed(2)}  (target <= 1.5: ${genRatio <= 1.5 ? 'met' : 'MISSED'})`)
-  console.log(`export-staking-args --calldata / node -e 0 = ${expRatio.toFixed(2)}  (target <= 4: ${expRatio <= 4 ? 'met' : 'MISSED'})`)
+  console.log(
+    `generate validator / bare PBKDF2     = ${genRatio.toFixed(2)}  (target <= 1.5: ${genRatio <= 1.5 ? 'met' : 'MISSED'})`,
+  )
+  console.log(
+    `export-staking-args --calldata / node -e 0 = ${expRatio.toFixed(2)}  (target <= 4: ${expRatio <= 4 ? 'met' : 'MISSED'})`,
+  )
 } finally {
   rmSync(work, { recursive: true, force: true })
 }

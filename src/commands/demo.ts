@@ -12,7 +12,8 @@ export type DemoResult = {
 }
 
 export default class Demo extends BaseCommand {
-  static override summary = 'Demonstrate tnv: validator keys made, shown, verified and exported in a temporary directory.'
+  static override summary =
+    'Demonstrate tnv: validator keys made, shown, verified and exported in a temporary directory.'
   static override description =
     'Runs the keytool steps an operator takes, with real keys in a temporary directory that is removed afterwards (keep it with --keep): generate validator keys (passphrase through the env source), show them, verify them with the key, export the staking arguments and the stake() calldata.'
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --keep']
@@ -30,11 +31,21 @@ export default class Demo extends BaseCommand {
     ])
     const dir = await mkdtemp(join(tmpdir(), 'tnv-demo-'))
     try {
-      const r = await runKeysDemo({ dir, address: '0x1111111111111111111111111111111111111111', log: (line) => this.out(line) })
+      const r = await runKeysDemo({
+        dir,
+        address: '0x1111111111111111111111111111111111111111',
+        log: (line) => this.out(line),
+      })
       const verified = r.verification.ok && r.identity.proofOfPossessionValid
       this.out(verified ? 'Keys made, shown, verified and exported.' : 'The keys did not verify.')
       if (flags.keep) this.out(`Kept ${dir}`)
-      return { dir: flags.keep ? dir : null, blsPubkey: r.staking.blsPubkey, proofOfPossession: r.staking.proofOfPossession, calldata: r.staking.calldata, verified }
+      return {
+        dir: flags.keep ? dir : null,
+        blsPubkey: r.staking.blsPubkey,
+        proofOfPossession: r.staking.proofOfPossession,
+        calldata: r.staking.calldata,
+        verified,
+      }
     } finally {
       if (!flags.keep) await rm(dir, { recursive: true, force: true })
     }

@@ -85,10 +85,9 @@ function g1PointOffSubgroup() {
  * `point` plus a torsion point T = r·R of order dividing the cofactor: the classic forgery a
  * verifier without subgroup checks can accept (T vanishes in the final exponentiation).
  */
-function addCofactorTorsion<P extends { add(o: P): P; multiplyUnsafe(k: bigint): P; toAffine(): { x: unknown; y: unknown } }>(
-  point: P,
-  offSubgroup: P,
-): P {
+function addCofactorTorsion<
+  P extends { add(o: P): P; multiplyUnsafe(k: bigint): P; toAffine(): { x: unknown; y: unknown } },
+>(point: P, offSubgroup: P): P {
   const torsion = offSubgroup.multiplyUnsafe(R_ORDER - 1n).add(offSubgroup)
   return point.add(torsion)
 }
@@ -204,7 +203,11 @@ describe('blsVerify at 0x…b151 (EVM BLS12-381 verifier)', () => {
     const cases: [string, Uint8Array, Uint8Array][] = [
       ['signature without the compressed flag', withFlags(signature, 0, 0x80), publicKey],
       ['signature with the infinity flag', withFlags(signature, 0x40, 0), publicKey],
-      ['signature with the sort flag flipped', withFlags(signature, (signature[0] ?? 0) & 0x20 ? 0 : 0x20, 0x20 & (signature[0] ?? 0)), publicKey],
+      [
+        'signature with the sort flag flipped',
+        withFlags(signature, (signature[0] ?? 0) & 0x20 ? 0 : 0x20, 0x20 & (signature[0] ?? 0)),
+        publicKey,
+      ],
       ['signature 0xe0 flags', withFlags(signature, 0xe0, 0), publicKey],
       ['the infinity signature', infinitySig, publicKey],
       ['public key without the compressed flag', signature, withFlags(publicKey, 0, 0x80)],

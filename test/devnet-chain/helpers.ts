@@ -8,9 +8,9 @@ import {
   type Address,
   BaseError,
   bytesToHex,
-  ContractFunctionRevertedError,
   type ContractFunctionArgs,
   type ContractFunctionName,
+  ContractFunctionRevertedError,
   createPublicClient,
   createWalletClient,
   type Hex,
@@ -84,6 +84,17 @@ export async function startTestDevnet(params: Partial<StartDevnetChainParameters
     if (typeof account === 'string') await anvilRequest(client, 'anvil_impersonateAccount', [account])
     const signer = typeof account === 'string' ? account : privateKeyToAccount(account.privateKey)
     const wallet = createWalletClient({ account: signer, chain: viemChain, transport })
+    if (typeof account === 'string') {
+      // anvil sends an impersonated transaction even when it reverts: simulate first to surface the error
+      await client.simulateContract({
+        account,
+        address: chain.registry,
+        abi: consensusRegistryAbi,
+        functionName,
+        args,
+        value,
+      } as Parameters<typeof client.simulateContract>[0])
+    }
     const hash = await wallet.writeContract({
       address: chain.registry,
       abi: consensusRegistryAbi,
@@ -153,7 +164,11 @@ export async function expectRevert(promise: Promise<unknown>, errorName: string,
   assert.ok(error instanceof BaseError, `expected a viem error, got ${String(error)}`)
   const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError)
   assert.ok(reverted instanceof ContractFunctionRevertedError, `expected a contract revert, got: ${error.shortMessage}`)
-  assert.equal(reverted.data?.errorName, errorName, `expected ${errorName}, got ${reverted.data?.errorName ?? reverted.shortMessage}`)
+  assert.equal(
+    reverted.data?.errorName,
+    errorName,
+    `expected ${errorName}, got ${reverted.data?.errorName ?? reverted.shortMessage}`,
+  )
   if (args) assert.deepEqual(reverted.data?.args, args)
   return reverted
 }
@@ -172,7 +187,15 @@ export async function revertData(promise: Promise<unknown>): Promise<Hex> {
 }
 
 /** Validator status enum (facts page order). */
-export const Status = { Undefined: 0, Staked: 1, PendingActivation: 2, Active: 3, PendingExit: 4, Exited: 5, Any: 6 } as const
+export const Status = {
+  Undefined: 0,
+  Staked: 1,
+  PendingActivation: 2,
+  Active: 3,
+  PendingExit: 4,
+  Exited: 5,
+  Any: 6,
+} as const
 
 export type ValidatorInfo = {
   validatorAddress: Address

@@ -5,7 +5,16 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { type Address, concat, type Hex, hashTypedData, keccak256, numberToHex, parseSignature, serializeSignature } from 'viem'
+import {
+  type Address,
+  concat,
+  type Hex,
+  hashTypedData,
+  keccak256,
+  numberToHex,
+  parseSignature,
+  serializeSignature,
+} from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { DevnetAccount } from '../../src/devnet/chain/types.js'
 import {
@@ -41,16 +50,33 @@ async function deadlineIn(seconds: number): Promise<bigint> {
 }
 
 /** The validator signs the delegation as the documented EIP-712 typed data (what a wallet would show). */
-async function signDelegation(validator: DevnetAccount, publicKey: Hex, delegator: Address, deadline: bigint): Promise<Hex> {
+async function signDelegation(
+  validator: DevnetAccount,
+  publicKey: Hex,
+  delegator: Address,
+  deadline: bigint,
+): Promise<Hex> {
   const [stakeVersion, nonce] = await Promise.all([
     dn.read('getCurrentStakeVersion') as Promise<number>,
     dn.read('delegationNonce', [validator.address]) as Promise<bigint>,
   ])
   return privateKeyToAccount(validator.privateKey).signTypedData({
-    domain: { name: 'ConsensusRegistry', version: '1', chainId: dn.chain.chainId, verifyingContract: dn.chain.registry },
+    domain: {
+      name: 'ConsensusRegistry',
+      version: '1',
+      chainId: dn.chain.chainId,
+      verifyingContract: dn.chain.registry,
+    },
     types: DELEGATION_TYPES,
     primaryType: 'Delegation',
-    message: { blsPubkeyHash: keccak256(publicKey), validatorAddress: validator.address, delegator, stakeVersion, nonce, deadline },
+    message: {
+      blsPubkeyHash: keccak256(publicKey),
+      validatorAddress: validator.address,
+      delegator,
+      stakeVersion,
+      nonce,
+      deadline,
+    },
   })
 }
 
@@ -74,7 +100,12 @@ describe('registry delegated stake', () => {
     const deadline = await deadlineIn(3600)
     const digest = await dn.read('delegationDigest', [key.publicKey, validator.address, delegator.address, deadline])
     const expected = hashTypedData({
-      domain: { name: 'ConsensusRegistry', version: '1', chainId: dn.chain.chainId, verifyingContract: dn.chain.registry },
+      domain: {
+        name: 'ConsensusRegistry',
+        version: '1',
+        chainId: dn.chain.chainId,
+        verifyingContract: dn.chain.registry,
+      },
       types: DELEGATION_TYPES,
       primaryType: 'Delegation',
       message: {
@@ -118,7 +149,12 @@ describe('registry delegated stake', () => {
     const deadline = await deadlineIn(-1)
     const signature = await signDelegation(validator, key.publicKey, delegator.address, deadline)
     await expectRevert(
-      dn.registry(delegator, 'delegateStake', [key.publicKey, { signature: key.proofOfPossession }, validator.address, signature, deadline], STAKE),
+      dn.registry(
+        delegator,
+        'delegateStake',
+        [key.publicKey, { signature: key.proofOfPossession }, validator.address, signature, deadline],
+        STAKE,
+      ),
       'DelegationExpired',
       [deadline],
     )
@@ -129,7 +165,12 @@ describe('registry delegated stake', () => {
     const other = await dn.newAccount()
     const deadline = await deadlineIn(3600)
     const send = (signature: Hex) =>
-      dn.registry(delegator, 'delegateStake', [key.publicKey, { signature: key.proofOfPossession }, validator.address, signature, deadline], STAKE)
+      dn.registry(
+        delegator,
+        'delegateStake',
+        [key.publicKey, { signature: key.proofOfPossession }, validator.address, signature, deadline],
+        STAKE,
+      )
     const byOther = await signDelegation(other, key.publicKey, delegator.address, deadline)
     await expectRevert(send(byOther), 'InvalidDelegationSignature', [validator.address])
     const forOther = await signDelegation(validator, key.publicKey, other.address, deadline)
@@ -138,7 +179,11 @@ describe('registry delegated stake', () => {
     await expectRevert(send('0x1234'), 'InvalidDelegationSignature', [validator.address])
     const good = await signDelegation(validator, key.publicKey, delegator.address, deadline)
     const { r, s, yParity } = parseSignature(good)
-    const malleable = serializeSignature({ r, s: numberToHex(SECP256K1_N - BigInt(s), { size: 32 }), yParity: yParity === 0 ? 1 : 0 })
+    const malleable = serializeSignature({
+      r,
+      s: numberToHex(SECP256K1_N - BigInt(s), { size: 32 }),
+      yParity: yParity === 0 ? 1 : 0,
+    })
     await expectRevert(send(malleable), 'InvalidDelegationSignature', [validator.address])
     // v as 0/1 instead of 27/28 is the same signature
     const v01 = concat([r, s, numberToHex(yParity, { size: 1 })])
@@ -155,9 +200,16 @@ describe('registry delegated stake', () => {
     await dn.registry(validator, 'increaseNonce', [])
     assert.equal(await dn.read('delegationNonce', [validator.address]), 1n)
     const args = [key.publicKey, { signature: key.proofOfPossession }, validator.address, signature, deadline] as const
-    await expectRevert(dn.registry(delegator, 'delegateStake', args, STAKE), 'InvalidDelegationSignature', [validator.address])
+    await expectRevert(dn.registry(delegator, 'delegateStake', args, STAKE), 'InvalidDelegationSignature', [
+      validator.address,
+    ])
     const fresh = await signDelegation(validator, key.publicKey, delegator.address, deadline)
-    await dn.registry(delegator, 'delegateStake', [key.publicKey, { signature: key.proofOfPossession }, validator.address, fresh, deadline], STAKE)
+    await dn.registry(
+      delegator,
+      'delegateStake',
+      [key.publicKey, { signature: key.proofOfPossession }, validator.address, fresh, deadline],
+      STAKE,
+    )
     assert.equal(await dn.read('delegationNonce', [validator.address]), 2n)
   })
 
@@ -178,11 +230,21 @@ describe('registry delegated stake', () => {
     assert.equal(await dn.read('getCurrentStakeVersion'), versionBefore)
     await dn.chain.advanceEpoch()
     assert.equal(await dn.read('getCurrentStakeVersion'), versionBefore + 1)
-    assert.notEqual(await dn.read('delegationDigest', [key.publicKey, validator.address, delegator.address, deadline]), digestNow)
+    assert.notEqual(
+      await dn.read('delegationDigest', [key.publicKey, validator.address, delegator.address, deadline]),
+      digestNow,
+    )
     const args = [key.publicKey, { signature: key.proofOfPossession }, validator.address, signature, deadline] as const
-    await expectRevert(dn.registry(delegator, 'delegateStake', args, STAKE), 'InvalidDelegationSignature', [validator.address])
+    await expectRevert(dn.registry(delegator, 'delegateStake', args, STAKE), 'InvalidDelegationSignature', [
+      validator.address,
+    ])
     const fresh = await signDelegation(validator, key.publicKey, delegator.address, deadline)
-    await dn.registry(delegator, 'delegateStake', [key.publicKey, { signature: key.proofOfPossession }, validator.address, fresh, deadline], STAKE)
+    await dn.registry(
+      delegator,
+      'delegateStake',
+      [key.publicKey, { signature: key.proofOfPossession }, validator.address, fresh, deadline],
+      STAKE,
+    )
     assert.equal((await validatorOf(dn, validator.address)).stakeVersion, versionBefore + 1)
   })
 
@@ -192,10 +254,20 @@ describe('registry delegated stake', () => {
     const gov = dn.chain.governance
     const wrongPop = blsKeyFor(gov.address, key.secretKey).proofOfPossession
     await expectRevert(
-      dn.registry(gov, 'delegateStake', [key.publicKey, { signature: wrongPop }, validator.address, '0x', deadline], STAKE),
+      dn.registry(
+        gov,
+        'delegateStake',
+        [key.publicKey, { signature: wrongPop }, validator.address, '0x', deadline],
+        STAKE,
+      ),
       'InvalidProofOfPossession',
     )
-    await dn.registry(gov, 'delegateStake', [key.publicKey, { signature: key.proofOfPossession }, validator.address, '0x', deadline], STAKE)
+    await dn.registry(
+      gov,
+      'delegateStake',
+      [key.publicKey, { signature: key.proofOfPossession }, validator.address, '0x', deadline],
+      STAKE,
+    )
     assert.equal(await dn.read('getDelegator', [validator.address]), gov.address)
   })
 
@@ -203,18 +275,29 @@ describe('registry delegated stake', () => {
     const { validator, delegator, key } = await setup()
     const deadline = await deadlineIn(86_400)
     const signature = await signDelegation(validator, key.publicKey, delegator.address, deadline)
-    await dn.registry(delegator, 'delegateStake', [key.publicKey, { signature: key.proofOfPossession }, validator.address, signature, deadline], STAKE)
+    await dn.registry(
+      delegator,
+      'delegateStake',
+      [key.publicKey, { signature: key.proofOfPossession }, validator.address, signature, deadline],
+      STAKE,
+    )
     await dn.registry(validator, 'activate', [])
     for (let i = 0; i < 4; i++) await dn.chain.advanceEpoch()
     const stranger = await dn.newAccount()
-    await expectRevert(dn.registry(stranger, 'claimStakeRewards', [validator.address]), 'NotRecipient', [stranger.address])
+    await expectRevert(dn.registry(stranger, 'claimStakeRewards', [validator.address]), 'NotRecipient', [
+      stranger.address,
+    ])
 
     const rewards = (await dn.read('getRewards', [validator.address])) as bigint
     assert.ok(rewards > 0n)
     const delegatorBefore = await balanceOf(dn, delegator.address)
     const validatorBefore = await balanceOf(dn, validator.address)
     const claim = await dn.registry(validator, 'claimStakeRewards', [validator.address])
-    assert.equal(await balanceOf(dn, delegator.address), delegatorBefore + rewards, 'the delegator receives the rewards')
+    assert.equal(
+      await balanceOf(dn, delegator.address),
+      delegatorBefore + rewards,
+      'the delegator receives the rewards',
+    )
     assert.equal(await balanceOf(dn, validator.address), validatorBefore - feeOf(claim))
 
     await dn.registry(validator, 'beginExit', [])

@@ -47,7 +47,10 @@ describe('registry lifecycle', () => {
   it('starts with the genesis validators Active in the committees of epochs 0, 1 and 2', async () => {
     assert.equal(await currentEpoch(dn), 0)
     const genesis = dn.chain.genesisValidators
-    assert.deepEqual(genesis, GENESIS_VALIDATORS.map((g) => g.address))
+    assert.deepEqual(
+      genesis,
+      GENESIS_VALIDATORS.map((g) => g.address),
+    )
     const sorted = [...genesis].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))
     for (const e of [0, 1, 2]) assert.deepEqual((await epochInfo(dn, e)).committee, sorted, `committee of epoch ${e}`)
     for (const g of genesis) {
@@ -70,7 +73,11 @@ describe('registry lifecycle', () => {
     const stranger = await dn.newAccount()
     assert.equal(await dn.read('balanceOf', [v.address]), 0n)
     await expectRevert(dn.registry(stranger, 'mint', [v.address]), 'OnlyOwner', [stranger.address])
-    await expectRevert(dn.registry(dn.chain.governance, 'mint', ['0x0000000000000000000000000000000000000000']), 'InvalidTokenId', [0n])
+    await expectRevert(
+      dn.registry(dn.chain.governance, 'mint', ['0x0000000000000000000000000000000000000000']),
+      'InvalidTokenId',
+      [0n],
+    )
     const receipt = await dn.registry(dn.chain.governance, 'mint', [v.address])
     assert.ok(eventNames(receipt).includes('Transfer'))
     assert.equal(await dn.read('balanceOf', [v.address]), 1n)
@@ -79,8 +86,14 @@ describe('registry lifecycle', () => {
     await expectRevert(dn.registry(dn.chain.governance, 'mint', [v.address]), 'AlreadyDefined', [v.address])
     // the transfer functions are `pure` (they only revert), so they are called, not sent
     await expectRevert(dn.read('transferFrom', [v.address, stranger.address, tokenId(v.address)]), 'NotTransferable')
-    await expectRevert(dn.read('safeTransferFrom', [v.address, stranger.address, tokenId(v.address)]), 'NotTransferable')
-    await expectRevert(dn.read('safeTransferFrom', [v.address, stranger.address, tokenId(v.address), '0x']), 'NotTransferable')
+    await expectRevert(
+      dn.read('safeTransferFrom', [v.address, stranger.address, tokenId(v.address)]),
+      'NotTransferable',
+    )
+    await expectRevert(
+      dn.read('safeTransferFrom', [v.address, stranger.address, tokenId(v.address), '0x']),
+      'NotTransferable',
+    )
     await expectRevert(dn.read('approve', [stranger.address, tokenId(v.address)]), 'NotTransferable')
     await expectRevert(dn.read('setApprovalForAll', [stranger.address, true]), 'NotTransferable')
     const info = await validatorOf(dn, v.address)
@@ -96,7 +109,9 @@ describe('registry lifecycle', () => {
     const outsider = await dn.newAccount()
     const key = blsKeyFor(v.address)
     const args = stakeArgs(v.address, key)
-    await expectRevert(dn.registry(outsider, 'stake', stakeArgs(outsider.address), STAKE), 'InvalidTokenId', [tokenId(outsider.address)])
+    await expectRevert(dn.registry(outsider, 'stake', stakeArgs(outsider.address), STAKE), 'InvalidTokenId', [
+      tokenId(outsider.address),
+    ])
     await expectRevert(dn.registry(v, 'stake', [`${key.publicKey}00` as Hex, args[1]], STAKE), 'InvalidBLSPubkey')
     await expectRevert(dn.registry(v, 'stake', [key.publicKey.slice(0, -2) as Hex, args[1]], STAKE), 'InvalidBLSPubkey')
     for (const value of [0n, STAKE - 1n, STAKE + 1n]) {
@@ -104,15 +119,20 @@ describe('registry lifecycle', () => {
     }
     // a proof signed for another address (the operator forgot `generate pop --address`)
     const wrongPop = blsKeyFor(other.address, key.secretKey).proofOfPossession
-    await expectRevert(dn.registry(v, 'stake', [key.publicKey, { signature: wrongPop }], STAKE), 'InvalidProofOfPossession', [
-      { signature: wrongPop },
-    ])
+    await expectRevert(
+      dn.registry(v, 'stake', [key.publicKey, { signature: wrongPop }], STAKE),
+      'InvalidProofOfPossession',
+      [{ signature: wrongPop }],
+    )
     const strangerKey = blsKeyFor(v.address)
     await expectRevert(
       dn.registry(v, 'stake', [key.publicKey, { signature: strangerKey.proofOfPossession }], STAKE),
       'InvalidProofOfPossession',
     )
-    await expectRevert(dn.registry(v, 'stake', [key.publicKey, { signature: '0x1234' }], STAKE), 'InvalidProofOfPossession')
+    await expectRevert(
+      dn.registry(v, 'stake', [key.publicKey, { signature: '0x1234' }], STAKE),
+      'InvalidProofOfPossession',
+    )
     await expectRevert(
       dn.registry(v, 'stake', [GENESIS_VALIDATORS[0]!.blsPublicKey, { signature: key.proofOfPossession }], STAKE),
       'DuplicateBLSPubkey',
@@ -132,7 +152,10 @@ describe('registry lifecycle', () => {
 
     // the same key again: by the same address or anyone else
     await expectRevert(dn.registry(v, 'stake', args, STAKE), 'DuplicateBLSPubkey')
-    await expectRevert(dn.registry(other, 'stake', [key.publicKey, { signature: wrongPop }], STAKE), 'DuplicateBLSPubkey')
+    await expectRevert(
+      dn.registry(other, 'stake', [key.publicKey, { signature: wrongPop }], STAKE),
+      'DuplicateBLSPubkey',
+    )
     // the same address with a new key
     await expectRevert(dn.registry(v, 'stake', stakeArgs(v.address), STAKE), 'AlreadyDefined', [v.address])
   })
@@ -158,7 +181,10 @@ describe('registry lifecycle', () => {
     info = await validatorOf(dn, v.address)
     assert.equal(info.currentStatus, Status.Active)
     assert.equal(info.activationEpoch, next)
-    assert.ok(!(await epochInfo(dn, next)).committee.includes(v.address), 'not in the committee already set for this epoch')
+    assert.ok(
+      !(await epochInfo(dn, next)).committee.includes(v.address),
+      'not in the committee already set for this epoch',
+    )
     assert.ok(!(await epochInfo(dn, next + 1)).committee.includes(v.address))
     assert.ok((await epochInfo(dn, next + 2)).committee.includes(v.address), 'selected for the epoch after two more')
     await expectRevert(dn.read('getEpochInfo', [next + 3]), 'InvalidEpoch', [next + 3])
@@ -185,7 +211,9 @@ describe('registry lifecycle', () => {
     // it stays PendingExit while the current or the next two committees hold it
     let epoch = await currentEpoch(dn)
     for (;;) {
-      const seats = await Promise.all([0, 1, 2].map(async (k) => (await epochInfo(dn, epoch + k)).committee.includes(v.address)))
+      const seats = await Promise.all(
+        [0, 1, 2].map(async (k) => (await epochInfo(dn, epoch + k)).committee.includes(v.address)),
+      )
       const info = await validatorOf(dn, v.address)
       if (seats.some(Boolean)) {
         assert.equal(info.currentStatus, Status.PendingExit, `epoch ${epoch}: still seated`)
@@ -197,7 +225,11 @@ describe('registry lifecycle', () => {
       break
     }
     const exitEpoch = epoch
-    assert.ok(!(await dn.read('getValidators', [Status.Active]) as { validatorAddress: Address }[]).some((x) => x.validatorAddress === v.address))
+    assert.ok(
+      !((await dn.read('getValidators', [Status.Active])) as { validatorAddress: Address }[]).some(
+        (x) => x.validatorAddress === v.address,
+      ),
+    )
     const stranger = await dn.newAccount()
     await expectRevert(dn.registry(stranger, 'unstake', [v.address, false]), 'NotRecipient', [stranger.address])
     const ineligible = await expectRevert(dn.registry(v, 'unstake', [v.address, false]), 'IneligibleUnstake')
@@ -220,7 +252,11 @@ describe('registry lifecycle', () => {
     assert.equal(await dn.read('getRewards', [v.address]), 0n)
     assert.equal(await dn.read('getStakeBalance', [v.address]), 0n)
     assert.equal(await dn.read('isValidator', [key.publicKey]), false)
-    assert.ok(!((await dn.read('getValidators', [Status.Any])) as { validatorAddress: Address }[]).some((x) => x.validatorAddress === v.address))
+    assert.ok(
+      !((await dn.read('getValidators', [Status.Any])) as { validatorAddress: Address }[]).some(
+        (x) => x.validatorAddress === v.address,
+      ),
+    )
   })
 
   it('a retired address stays retired, and its BLS key stays taken', async () => {
@@ -239,7 +275,12 @@ describe('registry lifecycle', () => {
     await expectRevert(dn.registry(v, 'claimStakeRewards', [v.address]), 'InvalidTokenId', [tokenId(v.address)])
     const next = await dn.newWhitelisted()
     await expectRevert(
-      dn.registry(next, 'stake', [key.publicKey, { signature: blsKeyFor(next.address, key.secretKey).proofOfPossession }], STAKE),
+      dn.registry(
+        next,
+        'stake',
+        [key.publicKey, { signature: blsKeyFor(next.address, key.secretKey).proofOfPossession }],
+        STAKE,
+      ),
       'DuplicateBLSPubkey',
     )
     assert.equal(await dn.read('getBlsPubkey', [v.address]), key.publicKey)

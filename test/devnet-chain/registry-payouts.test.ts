@@ -24,13 +24,13 @@ import {
   epochInfo,
   expectRevert,
   feeOf,
+  revertData,
   rewardsOf,
   STAKE,
   Status,
   stakeArgs,
   startTestDevnet,
   type TestDevnet,
-  revertData,
   validatorOf,
 } from './helpers.js'
 
@@ -87,14 +87,20 @@ describe('registry rewards, refunds, shortfall and stake versions', () => {
     const after = await Promise.all(committee.map((a) => rewardsOf(dn, a)))
     const share = (ISSUANCE_PER_EPOCH + dustBefore) / BigInt(committee.length)
     after.forEach((r, i) => assert.equal(r - (before[i] ?? 0n), share, `${committee[i]} in epoch ${epoch}`))
-    assert.equal(await dn.read('undistributedIssuance'), ISSUANCE_PER_EPOCH + dustBefore - share * BigInt(committee.length))
+    assert.equal(
+      await dn.read('undistributedIssuance'),
+      ISSUANCE_PER_EPOCH + dustBefore - share * BigInt(committee.length),
+    )
     assert.equal(await balanceOf(dn, ISSUANCE_ADDRESS), poolBefore, 'rewards are paid from the pool only when claimed')
   })
 
   it('claimStakeRewards pays at least minWithdrawAmount, from the pool, to the validator', async () => {
     const fresh = await dn.newWhitelisted()
     await dn.registry(fresh, 'stake', stakeArgs(fresh.address), STAKE)
-    await expectRevert(dn.registry(fresh, 'claimStakeRewards', [fresh.address]), 'RewardsBelowMinimum', [0n, MIN_WITHDRAW])
+    await expectRevert(dn.registry(fresh, 'claimStakeRewards', [fresh.address]), 'RewardsBelowMinimum', [
+      0n,
+      MIN_WITHDRAW,
+    ])
     const v = await servingValidator(1)
     const rewards = await rewardsOf(dn, v.address)
     assert.ok(rewards >= MIN_WITHDRAW)
@@ -147,7 +153,11 @@ describe('registry rewards, refunds, shortfall and stake versions', () => {
 
     const before = await balanceOf(dn, v.address)
     const receipt = await dn.registry(v, 'unstake', [v.address, true])
-    assert.equal(await balanceOf(dn, v.address), before + STAKE + short - feeOf(receipt), 'full stake plus what the pool had')
+    assert.equal(
+      await balanceOf(dn, v.address),
+      before + STAKE + short - feeOf(receipt),
+      'full stake plus what the pool had',
+    )
     assert.equal(await balanceOf(dn, ISSUANCE_ADDRESS), 0n)
     const forfeited = events(receipt).find((e) => e.eventName === 'RewardsForfeited')
     assert.deepEqual(forfeited?.args, { validatorAddress: v.address, shortfall: owed - short })
@@ -174,14 +184,26 @@ describe('registry rewards, refunds, shortfall and stake versions', () => {
     const version = (await dn.read('getCurrentStakeVersion')) as number
     const doubled = { ...current, stakeAmount: current.stakeAmount * 2n, epochDuration: current.epochDuration + 2 }
     await expectRevert(dn.registry(stranger, 'setStakeConfig', [doubled]), 'OnlyOwner', [stranger.address])
-    await expectRevert(dn.registry(dn.chain.governance, 'setStakeConfig', [{ ...doubled, stakeAmount: 0n }]), 'InvalidStakeConfig')
-    await expectRevert(dn.registry(dn.chain.governance, 'setStakeConfig', [{ ...doubled, epochDuration: 1 }]), 'InvalidStakeConfig')
+    await expectRevert(
+      dn.registry(dn.chain.governance, 'setStakeConfig', [{ ...doubled, stakeAmount: 0n }]),
+      'InvalidStakeConfig',
+    )
+    await expectRevert(
+      dn.registry(dn.chain.governance, 'setStakeConfig', [{ ...doubled, epochDuration: 1 }]),
+      'InvalidStakeConfig',
+    )
     await dn.registry(dn.chain.governance, 'setStakeConfig', [doubled])
 
-    assert.deepEqual(await dn.read('getCurrentStakeConfig'), doubled, 'getCurrentStakeConfig shows the newest config at once')
+    assert.deepEqual(
+      await dn.read('getCurrentStakeConfig'),
+      doubled,
+      'getCurrentStakeConfig shows the newest config at once',
+    )
     assert.equal(await dn.read('getCurrentStakeVersion'), version, 'the version in force is unchanged')
     assert.deepEqual(await dn.read('stakeConfig', [version + 1]), doubled)
-    await expectRevert(dn.registry(v1, 'stake', stakeArgs(v1.address), doubled.stakeAmount), 'InvalidStakeAmount', [doubled.stakeAmount])
+    await expectRevert(dn.registry(v1, 'stake', stakeArgs(v1.address), doubled.stakeAmount), 'InvalidStakeAmount', [
+      doubled.stakeAmount,
+    ])
     await dn.registry(v1, 'stake', stakeArgs(v1.address), current.stakeAmount)
     assert.equal((await validatorOf(dn, v1.address)).stakeVersion, version)
 
@@ -191,7 +213,9 @@ describe('registry rewards, refunds, shortfall and stake versions', () => {
     assert.equal(info.stakeVersion, version + 1)
     assert.equal(info.epochDuration, doubled.epochDuration)
     assert.equal(info.epochId, epoch)
-    await expectRevert(dn.registry(v2, 'stake', stakeArgs(v2.address), current.stakeAmount), 'InvalidStakeAmount', [current.stakeAmount])
+    await expectRevert(dn.registry(v2, 'stake', stakeArgs(v2.address), current.stakeAmount), 'InvalidStakeAmount', [
+      current.stakeAmount,
+    ])
     await dn.registry(v2, 'stake', stakeArgs(v2.address), doubled.stakeAmount)
     assert.equal((await validatorOf(dn, v2.address)).stakeVersion, version + 1)
     // each gets back what it staked
@@ -210,7 +234,9 @@ describe('registry rewards, refunds, shortfall and stake versions', () => {
     const stranger = await dn.newAccount()
     const epoch = await currentEpoch(dn)
     await expectRevert(dn.registry(stranger, 'concludeEpoch', [epoch]), 'OnlySystemCall', [stranger.address])
-    await expectRevert(dn.registry(dn.chain.governance, 'concludeEpoch', [epoch]), 'OnlySystemCall', [dn.chain.governance.address])
+    await expectRevert(dn.registry(dn.chain.governance, 'concludeEpoch', [epoch]), 'OnlySystemCall', [
+      dn.chain.governance.address,
+    ])
     await expectRevert(dn.registry(dn.chain.system, 'concludeEpoch', [epoch + 1]), 'InvalidEpoch', [epoch + 1])
     await expectRevert(dn.registry(dn.chain.system, 'concludeEpoch', [epoch - 1]), 'InvalidEpoch', [epoch - 1])
     await dn.registry(dn.chain.system, 'concludeEpoch', [epoch])
@@ -220,8 +246,13 @@ describe('registry rewards, refunds, shortfall and stake versions', () => {
   it('initialize runs once; the registry accepts TEL only from the pool, the pool pays only the registry', async () => {
     const stranger = await dn.newAccount()
     const config = (await dn.read('getCurrentStakeConfig')) as StakeConfig
-    await expectRevert(dn.registry(stranger, 'initialize', [config, stranger.address, []]), 'OnlyOwner', [stranger.address])
-    await expectRevert(dn.registry(dn.chain.governance, 'initialize', [config, stranger.address, []]), 'AlreadyInitialized')
+    await expectRevert(dn.registry(stranger, 'initialize', [config, stranger.address, []]), 'OnlyOwner', [
+      stranger.address,
+    ])
+    await expectRevert(
+      dn.registry(dn.chain.governance, 'initialize', [config, stranger.address, []]),
+      'AlreadyInitialized',
+    )
     // a plain transfer carries no function, so decode the revert data against the registry's errors
     const revert = decodeErrorResult({
       abi: consensusRegistryAbi,
@@ -242,7 +273,10 @@ describe('registry rewards, refunds, shortfall and stake versions', () => {
     )
     // anyone may fund the pool
     const pool = await balanceOf(dn, ISSUANCE_ADDRESS)
-    const wallet = createWalletClient({ account: privateKeyToAccount(stranger.privateKey), transport: http(dn.chain.engineHttpUrl) })
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(stranger.privateKey),
+      transport: http(dn.chain.engineHttpUrl),
+    })
     const hash = await wallet.sendTransaction({ chain: null, to: ISSUANCE_ADDRESS, value: parseEther('5') })
     await dn.client.waitForTransactionReceipt({ hash })
     assert.equal(await balanceOf(dn, ISSUANCE_ADDRESS), pool + parseEther('5'))

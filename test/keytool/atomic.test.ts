@@ -4,8 +4,8 @@
  * directory byte for byte and mode for mode unchanged, with no staging or backup left behind.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
 import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
 import { changePassphrase } from '../../src/lib/keys/change-passphrase.js'
 import { generateNodeKeys } from '../../src/lib/keys/generate-node-keys.js'
 import { openBlsKey } from '../../src/lib/keys/open-key.js'
@@ -42,10 +42,25 @@ describe('a failure between steps changes nothing', () => {
     [
       'generate --force',
       ['commit:backup', 'commit:node-keys', 'commit:node-info.yaml'],
-      () => generateNodeKeys({ datadir, address: '0x2222222222222222222222222222222222222222', force: true, passphrase: async () => undefined }),
+      () =>
+        generateNodeKeys({
+          datadir,
+          address: '0x2222222222222222222222222222222222222222',
+          force: true,
+          passphrase: async () => undefined,
+        }),
     ],
-    ['generate pop', ['commit:backup', 'commit:node-info.yaml'], () => resignProofOfPossession({ datadir, address: '0x2222222222222222222222222222222222222222', openKey: openPlain })],
-    ['set-rpc', ['commit:backup', 'commit:node-info.yaml'], () => setWorkerRpc({ datadir, worker: 0, rpc: { http: 'https://rpc.example.org' } })],
+    [
+      'generate pop',
+      ['commit:backup', 'commit:node-info.yaml'],
+      () =>
+        resignProofOfPossession({ datadir, address: '0x2222222222222222222222222222222222222222', openKey: openPlain }),
+    ],
+    [
+      'set-rpc',
+      ['commit:backup', 'commit:node-info.yaml'],
+      () => setWorkerRpc({ datadir, worker: 0, rpc: { http: 'https://rpc.example.org' } }),
+    ],
     [
       'change-passphrase (bls.key to bls.kw)',
       ['commit:backup', 'commit:bls.kw', 'commit:bls.key'],
@@ -57,7 +72,10 @@ describe('a failure between steps changes nothing', () => {
       it(`${what}, fault at ${fault}`, async () => {
         const before = await snapshotTree(dir)
         const err = await withFault(fault, operation)
-        assert.ok(err instanceof Error && err.message.includes(`injected fault at ${fault}`), `expected the injected fault, got ${String(err)}`)
+        assert.ok(
+          err instanceof Error && err.message.includes(`injected fault at ${fault}`),
+          `expected the injected fault, got ${String(err)}`,
+        )
         assert.deepEqual(await snapshotTree(dir), before)
       })
 

@@ -1,8 +1,12 @@
 /** Shared fixtures of the keytool tests: fixed vectors, quick data directories, file-tree snapshots. */
 import { promises as fs } from 'node:fs'
 import { join, relative } from 'node:path'
+import bs58 from 'bs58'
 import { generateNodeKeys } from '../../src/lib/keys/generate-node-keys.js'
 import type { Hex } from '../../src/lib/nodeinfo/types.js'
+
+export const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
+export const unhex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.replace(/^0x/, ''), 'hex'))
 
 /** Fixed key: IETF KeyGen of 32 bytes of 0x2a. Values computed once by tnv and cross-checked in vectors.test.ts. */
 export const FIXED = {
@@ -12,9 +16,18 @@ export const FIXED = {
     'a57565542eaa01ef2b910bf0eaba4d98a1e5b8b79cc425db08f8780732d0ea9bc85fc6175f272b2344bb27bc572ebf14022e52689dcedfccf44a00e5bd1aa59db44517217d6b0f21b372169ee761938c28914ddcb9663de54db288e760a8e14f',
   address: '0x1111111111111111111111111111111111111111' as Hex,
   popHex: '911fdc2f4d2a583f83eb267226c69242ac34097a611f4849738844f03ff3b3eb24e7d51626d413c5c6b8033017f59d92',
-  primary: { networkKey: '4XTTM94gkf3pZEQpqHsM3j6jSHxbHAqzMnQrERXY3ZsHow7tQ', peerId: '12D3KooWHk16ouMUd3hBGCtdc4qc9MwchAzufCEzhK8HXdgGyM7J' },
-  worker0: { networkKey: '4XTTM9cWqkQdAXEE97bVnHRbbP4vzfsNwAPzSXTFrACjckuTz', peerId: '12D3KooWJHqBuGA5us6V5w3NAPhmEUHLCCPV3BPCoEr67y85o8gt' },
-  worker1: { networkKey: '4XTTMCYCdBbtC4Dzuy9H1dDynTrHcVoTwK2VMX4nD2r2X6JZ3', peerId: '12D3KooWMDWyLTR7SrsFwUpbWC5xKFdx28UVBot7nrNSzcQz8Xmw' },
+  primary: {
+    networkKey: '4XTTM94gkf3pZEQpqHsM3j6jSHxbHAqzMnQrERXY3ZsHow7tQ',
+    peerId: '12D3KooWHk16ouMUd3hBGCtdc4qc9MwchAzufCEzhK8HXdgGyM7J',
+  },
+  worker0: {
+    networkKey: '4XTTM9cWqkQdAXEE97bVnHRbbP4vzfsNwAPzSXTFrACjckuTz',
+    peerId: '12D3KooWJHqBuGA5us6V5w3NAPhmEUHLCCPV3BPCoEr67y85o8gt',
+  },
+  worker1: {
+    networkKey: '4XTTMCYCdBbtC4Dzuy9H1dDynTrHcVoTwK2VMX4nD2r2X6JZ3',
+    peerId: '12D3KooWMDWyLTR7SrsFwUpbWC5xKFdx28UVBot7nrNSzcQz8Xmw',
+  },
 }
 
 /** The public test network's committee vector (issue 2). */
@@ -31,10 +44,32 @@ export async function plainDatadir(datadir: string, options: { address?: Hex; wo
     workers: options.workers ?? 1,
     ikm: FIXED.ikm,
     externalPrimaryAddr: '/ip4/203.0.113.10/udp/49590/quic-v1',
-    externalWorkerAddrs: Array.from({ length: options.workers ?? 1 }, (_, i) => `/ip4/203.0.113.10/udp/${49594 + i}/quic-v1`),
+    externalWorkerAddrs: Array.from(
+      { length: options.workers ?? 1 },
+      (_, i) => `/ip4/203.0.113.10/udp/${49594 + i}/quic-v1`,
+    ),
     passphrase: async () => undefined,
   })
 }
+
+export const PK58 = bs58.encode(unhex(FIXED.publicKeyHex))
+export const POP58 = bs58.encode(unhex(FIXED.popHex))
+export const PRIMARY_ADDR = `/ip4/203.0.113.10/udp/49590/quic-v1/p2p/${FIXED.primary.peerId}`
+export const WORKER_ADDR = `/ip4/203.0.113.10/udp/49594/quic-v1/p2p/${FIXED.worker0.peerId}`
+
+/** node-info.yaml as the reference node writes it: legacy worker: map, unquoted address. */
+export const REFERENCE_STYLE = `name: node-reference
+bls_public_key: ${PK58}
+p2p_info:
+  primary:
+    network_key: ${FIXED.primary.networkKey}
+    network_address: ${PRIMARY_ADDR}
+  worker:
+    network_key: ${FIXED.worker0.networkKey}
+    network_address: ${WORKER_ADDR}
+execution_address: ${FIXED.address}
+proof_of_possession: ${POP58}
+`
 
 export type TreeSnapshot = Record<string, { mode: string; content?: string }>
 
@@ -55,6 +90,3 @@ export async function snapshotTree(dir: string): Promise<TreeSnapshot> {
   await walk(dir)
   return out
 }
-
-export const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
-export const unhex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.replace(/^0x/, ''), 'hex'))

@@ -13,26 +13,7 @@ import { readNodeInfo } from '../../src/lib/nodeinfo/read.js'
 import { checkRpcEndpoints, checkRpcUrl } from '../../src/lib/nodeinfo/rpc-url.js'
 import { formatNodeInfo } from '../../src/lib/nodeinfo/serialize.js'
 import { tempDir } from '../helpers/cli.js'
-import { FIXED, hex, unhex } from './fixtures.js'
-
-const PK58 = bs58.encode(unhex(FIXED.publicKeyHex))
-const POP58 = bs58.encode(unhex(FIXED.popHex))
-const PRIMARY_ADDR = `/ip4/203.0.113.10/udp/49590/quic-v1/p2p/${FIXED.primary.peerId}`
-const WORKER_ADDR = `/ip4/203.0.113.10/udp/49594/quic-v1/p2p/${FIXED.worker0.peerId}`
-
-/** node-info.yaml as the reference node writes it: legacy worker: map, unquoted address. */
-export const REFERENCE_STYLE = `name: node-reference
-bls_public_key: ${PK58}
-p2p_info:
-  primary:
-    network_key: ${FIXED.primary.networkKey}
-    network_address: ${PRIMARY_ADDR}
-  worker:
-    network_key: ${FIXED.worker0.networkKey}
-    network_address: ${WORKER_ADDR}
-execution_address: ${FIXED.address}
-proof_of_possession: ${POP58}
-`
+import { FIXED, hex, PK58, POP58, PRIMARY_ADDR, REFERENCE_STYLE, unhex, WORKER_ADDR } from './fixtures.js'
 
 const LIST_STYLE = REFERENCE_STYLE.replace(
   `  worker:\n    network_key: ${FIXED.worker0.networkKey}\n    network_address: ${WORKER_ADDR}\n`,
@@ -61,7 +42,10 @@ describe('parseNodeInfo', () => {
     const info = parseNodeInfo(REFERENCE_STYLE, 'node-info.yaml')
     const text = formatNodeInfo(info)
     assert.deepEqual(
-      text.split('\n').filter((l) => /^\S/.test(l)).map((l) => l.split(':')[0]),
+      text
+        .split('\n')
+        .filter((l) => /^\S/.test(l))
+        .map((l) => l.split(':')[0]),
       ['name', 'bls_public_key', 'p2p_info', 'execution_address', 'proof_of_possession'],
     )
     assert.match(text, /\n {2}workers:\n {4}- network_address: /)
@@ -78,18 +62,57 @@ describe('parseNodeInfo', () => {
 
   const bad: [string, string, RegExp][] = [
     ['malformed YAML', 'name: [unclosed\nbls_public_key: x\n', /not valid YAML/],
-    ['a truncated file', LIST_STYLE.slice(0, LIST_STYLE.indexOf('execution_address') + 25), /(execution_address|proof_of_possession): (is missing|.*not an execution address)/],
+    [
+      'a truncated file',
+      LIST_STYLE.slice(0, LIST_STYLE.indexOf('execution_address') + 25),
+      /(execution_address|proof_of_possession): (is missing|.*not an execution address)/,
+    ],
     ['an empty file', '', /expected a map of fields/],
-    ['bad base58 in the public key', LIST_STYLE.replace(PK58, `${PK58.slice(0, 10)}0OIl`), /bls_public_key: ".*" is not base58/],
-    ['a 95-byte public key', LIST_STYLE.replace(PK58, bs58.encode(unhex(FIXED.publicKeyHex).slice(1))), /bls_public_key: expected 96 bytes, got 95/],
-    ['a 47-byte proof', LIST_STYLE.replace(POP58, bs58.encode(unhex(FIXED.popHex).slice(1))), /proof_of_possession: expected 48 bytes, got 47/],
+    [
+      'bad base58 in the public key',
+      LIST_STYLE.replace(PK58, `${PK58.slice(0, 10)}0OIl`),
+      /bls_public_key: ".*" is not base58/,
+    ],
+    [
+      'a 95-byte public key',
+      LIST_STYLE.replace(PK58, bs58.encode(unhex(FIXED.publicKeyHex).slice(1))),
+      /bls_public_key: expected 96 bytes, got 95/,
+    ],
+    [
+      'a 47-byte proof',
+      LIST_STYLE.replace(POP58, bs58.encode(unhex(FIXED.popHex).slice(1))),
+      /proof_of_possession: expected 48 bytes, got 47/,
+    ],
     ['a bad address', LIST_STYLE.replace(FIXED.address, '0x1234'), /execution_address: .*not an execution address/],
-    ['a bad checksum', LIST_STYLE.replace(FIXED.address, '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD'), /execution_address: .*checksum/],
-    ['a network key that is not one', LIST_STYLE.replace(FIXED.primary.networkKey, 'abc'), /p2p_info.primary.network_key: "abc" is not a base58 libp2p ed25519 public key/],
-    ['a peer id that is not the key\'s', LIST_STYLE.replace(PRIMARY_ADDR, `/ip4/203.0.113.10/udp/49590/quic-v1/p2p/${FIXED.worker0.peerId}`), /network_address: carries \/p2p\/.* but network_key belongs to peer id/],
+    [
+      'a bad checksum',
+      LIST_STYLE.replace(FIXED.address, '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD'),
+      /execution_address: .*checksum/,
+    ],
+    [
+      'a network key that is not one',
+      LIST_STYLE.replace(FIXED.primary.networkKey, 'abc'),
+      /p2p_info.primary.network_key: "abc" is not a base58 libp2p ed25519 public key/,
+    ],
+    [
+      "a peer id that is not the key's",
+      LIST_STYLE.replace(PRIMARY_ADDR, `/ip4/203.0.113.10/udp/49590/quic-v1/p2p/${FIXED.worker0.peerId}`),
+      /network_address: carries \/p2p\/.* but network_key belongs to peer id/,
+    ],
     ['a tcp address', LIST_STYLE.replace('/udp/49590/quic-v1', '/tcp/49590'), /network_address: .*\/tcp/],
-    ['an ftp rpc url', LIST_STYLE.replace('https://rpc.example.org', 'ftp://rpc.example.org'), /rpc.http: .*scheme ftp/],
-    ['both worker: and workers:', REFERENCE_STYLE.replace('p2p_info:\n', `p2p_info:\n  workers:\n  - network_address: ${WORKER_ADDR}\n    network_key: ${FIXED.worker0.networkKey}\n`), /both workers: and the legacy worker:/],
+    [
+      'an ftp rpc url',
+      LIST_STYLE.replace('https://rpc.example.org', 'ftp://rpc.example.org'),
+      /rpc.http: .*scheme ftp/,
+    ],
+    [
+      'both worker: and workers:',
+      REFERENCE_STYLE.replace(
+        'p2p_info:\n',
+        `p2p_info:\n  workers:\n  - network_address: ${WORKER_ADDR}\n    network_key: ${FIXED.worker0.networkKey}\n`,
+      ),
+      /both workers: and the legacy worker:/,
+    ],
   ]
   for (const [what, text, message] of bad)
     it(`refuses ${what} with a one-paragraph error naming the file`, () => {
@@ -124,34 +147,64 @@ describe('readNodeInfo', () => {
   })
 
   it('names the missing path', async () => {
-    await assert.rejects(readNodeInfo(join(dir, 'nope')), (e: unknown) => e instanceof NodeInfoMissingError && e.message.includes(join(dir, 'nope')))
+    await assert.rejects(
+      readNodeInfo(join(dir, 'nope')),
+      (e: unknown) => e instanceof NodeInfoMissingError && e.message.includes(join(dir, 'nope')),
+    )
     const empty = join(dir, 'empty')
     await fs.mkdir(empty)
-    await assert.rejects(readNodeInfo(empty), (e: unknown) => e instanceof NodeInfoMissingError && e.message.includes(join(empty, 'node-info.yaml')))
+    await assert.rejects(
+      readNodeInfo(empty),
+      (e: unknown) => e instanceof NodeInfoMissingError && e.message.includes(join(empty, 'node-info.yaml')),
+    )
   })
 })
 
 describe('execution addresses', () => {
   it('0 is the zero address; 0x is optional; the result is checksummed', () => {
     assert.equal(parseExecutionAddress('0', '--address'), ZERO_ADDRESS)
-    assert.equal(parseExecutionAddress('5aaeb6053f3e94c9b9a09f33669435e7ef1beaed', '--address'), '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed')
-    assert.equal(parseExecutionAddress('0x5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED', '--address'), '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed')
-    assert.equal(parseExecutionAddress('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', '--address'), '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed')
+    assert.equal(
+      parseExecutionAddress('5aaeb6053f3e94c9b9a09f33669435e7ef1beaed', '--address'),
+      '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    )
+    assert.equal(
+      parseExecutionAddress('0x5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED', '--address'),
+      '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    )
+    assert.equal(
+      parseExecutionAddress('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', '--address'),
+      '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    )
   })
 
   it('mixed case must carry a valid checksum', () => {
-    assert.throws(() => parseExecutionAddress('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD', '--address'), /--address: .*checksum is wrong/)
+    assert.throws(
+      () => parseExecutionAddress('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD', '--address'),
+      /--address: .*checksum is wrong/,
+    )
   })
 
   it('refuses what is not 20 bytes of hex', () => {
-    for (const v of ['', '00', '0x', '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beae', '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaedff', 'zz'.repeat(20)])
+    for (const v of [
+      '',
+      '00',
+      '0x',
+      '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beae',
+      '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaedff',
+      'zz'.repeat(20),
+    ])
       assert.throws(() => parseExecutionAddress(v, '--address'), /not an execution address/)
   })
 })
 
 describe('p2p multiaddrs', () => {
   it('accepts /ip4, /ip6, /dns4, /dns6 over /udp/<port>/quic-v1', () => {
-    for (const a of ['/ip4/203.0.113.10/udp/49590/quic-v1', '/ip6/::1/udp/1/quic-v1', '/dns4/node.example.org/udp/65535/quic-v1', '/dns6/a-b.example/udp/49594/quic-v1'])
+    for (const a of [
+      '/ip4/203.0.113.10/udp/49590/quic-v1',
+      '/ip6/::1/udp/1/quic-v1',
+      '/dns4/node.example.org/udp/65535/quic-v1',
+      '/dns6/a-b.example/udp/49594/quic-v1',
+    ])
       assert.equal(parseP2pAddress(a, 'x').protocol, a.split('/')[1])
   })
 
@@ -175,8 +228,14 @@ describe('p2p multiaddrs', () => {
   it('appends /p2p/<peer id>; the same peer id is accepted, another one refused', () => {
     const base = '/ip4/203.0.113.10/udp/49590/quic-v1'
     assert.equal(withPeerId(base, FIXED.primary.peerId, 'x'), `${base}/p2p/${FIXED.primary.peerId}`)
-    assert.equal(withPeerId(`${base}/p2p/${FIXED.primary.peerId}`, FIXED.primary.peerId, 'x'), `${base}/p2p/${FIXED.primary.peerId}`)
-    assert.throws(() => withPeerId(`${base}/p2p/${FIXED.worker0.peerId}`, FIXED.primary.peerId, 'x'), /already carries \/p2p\//)
+    assert.equal(
+      withPeerId(`${base}/p2p/${FIXED.primary.peerId}`, FIXED.primary.peerId, 'x'),
+      `${base}/p2p/${FIXED.primary.peerId}`,
+    )
+    assert.throws(
+      () => withPeerId(`${base}/p2p/${FIXED.worker0.peerId}`, FIXED.primary.peerId, 'x'),
+      /already carries \/p2p\//,
+    )
   })
 })
 
@@ -194,7 +253,10 @@ describe('rpc urls', () => {
   })
 
   it('ws needs http', () => {
-    assert.throws(() => checkRpcEndpoints({ ws: 'ws://x' }, { http: '--http', ws: '--ws' }), /--ws is given without --http/)
+    assert.throws(
+      () => checkRpcEndpoints({ ws: 'ws://x' }, { http: '--http', ws: '--ws' }),
+      /--ws is given without --http/,
+    )
     assert.equal(checkRpcEndpoints({}, { http: '--http', ws: '--ws' }), undefined)
   })
 })

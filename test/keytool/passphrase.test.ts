@@ -33,14 +33,17 @@ describe('env source', () => {
   })
 
   it('missing: "passphrase is required", naming the other sources', async () => {
-    await assert.rejects(readPassphrase({ source: 'env', purpose: 'open', env: {} }), (e: Error & { exitCode?: number; fix?: string }) => {
-      assert.match(e.message, /passphrase is required/)
-      assert.match(e.fix ?? '', /stdin/)
-      assert.match(e.fix ?? '', /ask/)
-      assert.match(e.fix ?? '', /no-passphrase/)
-      assert.equal(e.exitCode, ExitCode.Usage)
-      return true
-    })
+    await assert.rejects(
+      readPassphrase({ source: 'env', purpose: 'open', env: {} }),
+      (e: Error & { exitCode?: number; fix?: string }) => {
+        assert.match(e.message, /passphrase is required/)
+        assert.match(e.fix ?? '', /stdin/)
+        assert.match(e.fix ?? '', /ask/)
+        assert.match(e.fix ?? '', /no-passphrase/)
+        assert.equal(e.exitCode, ExitCode.Usage)
+        return true
+      },
+    )
   })
 
   it('an empty passphrase is refused for a new key, accepted to open one', async () => {
@@ -68,7 +71,10 @@ describe('stdin source', () => {
     const stdin = stdinOf('only')
     assert.equal(await readPassphrase({ source: 'stdin', purpose: 'open', stdin }), 'only')
     await assert.rejects(readPassphrase({ source: 'stdin', purpose: 'open', stdin }), /Standard input ended/)
-    await assert.rejects(readPassphrase({ source: 'stdin', purpose: 'open', stdin: stdinOf(undefined) }), /Standard input ended/)
+    await assert.rejects(
+      readPassphrase({ source: 'stdin', purpose: 'open', stdin: stdinOf(undefined) }),
+      /Standard input ended/,
+    )
   })
 
   it('an empty line is refused for a new key', async () => {
@@ -92,12 +98,18 @@ describe('ask source', () => {
     const io = promptIo(['pw', 'pw'])
     assert.equal(await readPassphrase({ source: 'ask', purpose: 'create', io }), 'pw')
     assert.deepEqual(io.asked, ['New BLS key passphrase:', 'Repeat the new BLS key passphrase:'])
-    await assert.rejects(readPassphrase({ source: 'ask', purpose: 'create', io: promptIo(['pw', 'pW']) }), /do not match/)
+    await assert.rejects(
+      readPassphrase({ source: 'ask', purpose: 'create', io: promptIo(['pw', 'pW']) }),
+      /do not match/,
+    )
     await assert.rejects(readPassphrase({ source: 'ask', purpose: 'create', io: promptIo(['']) }), /empty/)
   })
 
   it('needs a terminal', async () => {
-    await assert.rejects(readPassphrase({ source: 'ask', purpose: 'open', io: promptIo(['pw'], false) }), /needs a terminal/)
+    await assert.rejects(
+      readPassphrase({ source: 'ask', purpose: 'open', io: promptIo(['pw'], false) }),
+      /needs a terminal/,
+    )
   })
 })
 

@@ -10,16 +10,35 @@ import { gcmsiv } from '@noble/ciphers/aes.js'
 import { bls12_381 } from '@noble/curves/bls12-381.js'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { blake3 } from '@noble/hashes/blake3.js'
-import { extract, expand } from '@noble/hashes/hkdf.js'
+import { expand, extract } from '@noble/hashes/hkdf.js'
 import { pbkdf2 } from '@noble/hashes/pbkdf2.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import bs58 from 'bs58'
 import { encodeFunctionData, getAddress, parseAbi, toFunctionSelector } from 'viem'
 import { BLS_CURVE_ORDER, BLS_DST, blsKeyGen, blsPublicKey, blsSign, blsVerify } from '../../src/lib/keys/bls.js'
 import { formatBlsKey, parseBlsKey } from '../../src/lib/keys/bls-key.js'
-import { decryptBlsKw, encryptBlsSecret, formatBlsKw, KW_LENGTH, parseBlsKw, sealBlsSecret } from '../../src/lib/keys/bls-kw.js'
-import { finalExponentiationCubed, FROBENIUS_V1, FROBENIUS_V2, FROBENIUS_W, frobeniusFp12 } from '../../src/lib/keys/final-exponentiation.js'
-import { decodeNetworkKey, encodeNetworkKey, peerIdFromNetworkKey, peerIdFromPublicKey, publicKeyFromPeerId } from '../../src/lib/keys/libp2p.js'
+import {
+  decryptBlsKw,
+  encryptBlsSecret,
+  formatBlsKw,
+  KW_LENGTH,
+  parseBlsKw,
+  sealBlsSecret,
+} from '../../src/lib/keys/bls-kw.js'
+import {
+  FROBENIUS_V1,
+  FROBENIUS_V2,
+  FROBENIUS_W,
+  finalExponentiationCubed,
+  frobeniusFp12,
+} from '../../src/lib/keys/final-exponentiation.js'
+import {
+  decodeNetworkKey,
+  encodeNetworkKey,
+  peerIdFromNetworkKey,
+  peerIdFromPublicKey,
+  publicKeyFromPeerId,
+} from '../../src/lib/keys/libp2p.js'
 import { deriveNetworkKeypair, ed25519PublicKey } from '../../src/lib/keys/network-key.js'
 import { popMessage, signProofOfPossession, verifyProofOfPossession } from '../../src/lib/keys/pop.js'
 import { PRIMARY_SEED_TEXT, workerSeed } from '../../src/lib/keys/seeds.js'
@@ -38,7 +57,10 @@ describe('BLS keys and signatures', () => {
     const seed = unhex(
       'c55257c360c07c72029aebc1b53c05ed0362ada38ead3e3e9efa3708e53495531f09a6987599d18264c1e1c92f2cf141630c7a3c4ab7c81b2f001698e7463b04',
     )
-    assert.equal(BigInt(`0x${hex(blsKeyGen(seed))}`), 6083874454709270928345386274498605044986640685124978867557563392430687146096n)
+    assert.equal(
+      BigInt(`0x${hex(blsKeyGen(seed))}`),
+      6083874454709270928345386274498605044986640685124978867557563392430687146096n,
+    )
   })
 
   it('KeyGen (node:crypto HKDF) equals the draft written out with @noble/hashes HKDF', () => {
@@ -52,8 +74,14 @@ describe('BLS keys and signatures', () => {
 
   it('hash-to-curve is RFC 9380 BLS12381G1_XMD:SHA-256_SSWU_RO_ (Appendix J.9.1, msg "")', () => {
     const p = G1.hashToCurve(new Uint8Array(), { DST: 'QUUX-V01-CS02-with-BLS12381G1_XMD:SHA-256_SSWU_RO_' }).toAffine()
-    assert.equal(p.x.toString(16), '52926add2207b76ca4fa57a8734416c8dc95e24501772c814278700eed6d1e4e8cf62d9c09db0fac349612b759e79a1')
-    assert.equal(p.y.toString(16), '8ba738453bfed09cb546dbb0783dbb3a5f1f566ed67bb6be0e8c67e2e81a4cc68ee29813bb7994998f3eae0c9c6a265')
+    assert.equal(
+      p.x.toString(16),
+      '52926add2207b76ca4fa57a8734416c8dc95e24501772c814278700eed6d1e4e8cf62d9c09db0fac349612b759e79a1',
+    )
+    assert.equal(
+      p.y.toString(16),
+      '8ba738453bfed09cb546dbb0783dbb3a5f1f566ed67bb6be0e8c67e2e81a4cc68ee29813bb7994998f3eae0c9c6a265',
+    )
   })
 
   it('public key: compressed G2 (96 bytes), equal to noble shortSignatures.getPublicKey', () => {
@@ -93,13 +121,19 @@ describe('proof of possession', () => {
     assert.equal(s.verify(proof, s.hash(popMessage(pk, FIXED.address), BLS_DST), pk), true)
     // the plain pairing equation e(sig, g2) == e(H(m), pk), with noble's own final exponentiation
     const lhs = bls12_381.pairing(G1.Point.fromBytes(proof), G2.Point.BASE)
-    const rhs = bls12_381.pairing(G1.hashToCurve(popMessage(pk, FIXED.address), { DST: BLS_DST }), G2.Point.fromBytes(pk))
+    const rhs = bls12_381.pairing(
+      G1.hashToCurve(popMessage(pk, FIXED.address), { DST: BLS_DST }),
+      G2.Point.fromBytes(pk),
+    )
     assert.equal(fields.Fp12.eql(lhs, rhs), true)
   })
 
   it('does not verify for another address, another key or a changed proof', () => {
     const proof = unhex(FIXED.popHex)
-    assert.equal(verifyProofOfPossession({ publicKey: pk, proof, address: '0x2222222222222222222222222222222222222222' }), false)
+    assert.equal(
+      verifyProofOfPossession({ publicKey: pk, proof, address: '0x2222222222222222222222222222222222222222' }),
+      false,
+    )
     const otherPk = blsPublicKey(blsKeyGen(new Uint8Array(32).fill(7)))
     assert.equal(verifyProofOfPossession({ publicKey: otherPk, proof, address: FIXED.address }), false)
     const flipped = proof.slice()
@@ -158,12 +192,12 @@ describe('final exponentiation with precomputed Frobenius constants', () => {
     FROBENIUS_W.forEach((v, i) => assert.ok(Fp2.eql(v, Fp2.pow(xi, e(i + 1) / 6n)), `W[${i + 1}]`))
   })
 
-  it('the Frobenius maps agree with noble\'s Fp12.frobeniusMap', () => {
+  it("the Frobenius maps agree with noble's Fp12.frobeniusMap", () => {
     const a = bls12_381.pairing(G1.Point.BASE.multiply(11n), G2.Point.BASE.multiply(13n), false)
     for (const k of [1, 2, 3] as const) assert.ok(Fp12.eql(frobeniusFp12(a, k), Fp12.frobeniusMap(a, k)), `p^${k}`)
   })
 
-  it('equals noble\'s finalExponentiate on Miller loop outputs', () => {
+  it("equals noble's finalExponentiate on Miller loop outputs", () => {
     for (const [a, b] of [
       [3n, 5n],
       [123456789n, 987654321n],
@@ -186,7 +220,10 @@ describe('network keys', () => {
 
   it('encodings agree with @libp2p/peer-id', () => {
     const peer = peerIdFromString(TESTNET_VECTOR.peerId)
-    assert.equal(hex(peer.publicKey?.raw ?? new Uint8Array()), hex(decodeNetworkKey(TESTNET_VECTOR.networkKey) ?? new Uint8Array()))
+    assert.equal(
+      hex(peer.publicKey?.raw ?? new Uint8Array()),
+      hex(decodeNetworkKey(TESTNET_VECTOR.networkKey) ?? new Uint8Array()),
+    )
     const pub = ed25519PublicKey(new Uint8Array(32).fill(9))
     assert.equal(peerIdFromPublicKey(pub), peerIdFromString(peerIdFromPublicKey(pub)).toString())
     assert.equal(hex(bs58.decode(encodeNetworkKey(pub))), `08011220${hex(pub)}`)
@@ -208,7 +245,10 @@ describe('network keys', () => {
   it('derivation is BLAKE3(BLS-sign(seed text)) as the ed25519 seed; fixed vectors per seed file', () => {
     const secret = unhex(FIXED.secretHex)
     const primary = deriveNetworkKeypair(secret, new TextEncoder().encode(PRIMARY_SEED_TEXT))
-    assert.equal(hex(primary.secretKey), hex(blake3(blsSign(secret, new TextEncoder().encode('primary network keypair')))))
+    assert.equal(
+      hex(primary.secretKey),
+      hex(blake3(blsSign(secret, new TextEncoder().encode('primary network keypair')))),
+    )
     assert.equal(primary.networkKey, FIXED.primary.networkKey)
     assert.equal(primary.peerId, FIXED.primary.peerId)
     const w0 = deriveNetworkKeypair(secret, new TextEncoder().encode(workerSeed(0).text))
@@ -238,7 +278,11 @@ describe('key files', () => {
 
   it('PBKDF2-HMAC-SHA256: node:crypto equals @noble/hashes', () => {
     const salt = new Uint8Array(12).fill(5)
-    for (const c of [1, 1000]) assert.equal(hex(pbkdf2Sync('pässwörd', salt, c, 32, 'sha256')), hex(pbkdf2(sha256, 'pässwörd', salt, { c, dkLen: 32 })))
+    for (const c of [1, 1000])
+      assert.equal(
+        hex(pbkdf2Sync('pässwörd', salt, c, 32, 'sha256')),
+        hex(pbkdf2(sha256, 'pässwörd', salt, { c, dkLen: 32 })),
+      )
   })
 
   it('bls.kw is base58(salt 12 | nonce 12 | AES-256-GCM-SIV(PBKDF2 key, secret)), 72 bytes', () => {
@@ -281,8 +325,15 @@ describe('key files', () => {
     assert.deepEqual(await decryptBlsKw(a, 'correct horse '), { ok: false, reason: 'authentication' })
     const tampered = bs58.decode(a)
     tampered[40] = (tampered[40] ?? 0) ^ 0x01
-    assert.deepEqual(await decryptBlsKw(bs58.encode(tampered), 'correct horse'), { ok: false, reason: 'authentication' })
-    assert.deepEqual(await decryptBlsKw(bs58.encode(bs58.decode(a).slice(0, 70)), 'correct horse'), { ok: false, reason: 'length', length: 70 })
+    assert.deepEqual(await decryptBlsKw(bs58.encode(tampered), 'correct horse'), {
+      ok: false,
+      reason: 'authentication',
+    })
+    assert.deepEqual(await decryptBlsKw(bs58.encode(bs58.decode(a).slice(0, 70)), 'correct horse'), {
+      ok: false,
+      reason: 'length',
+      length: 70,
+    })
     assert.deepEqual(await decryptBlsKw('0OIl', 'correct horse'), { ok: false, reason: 'not-base58' })
   })
 
@@ -316,7 +367,11 @@ describe('stake calldata', () => {
 
   it('addresses are EIP-55 checksummed like viem getAddress', async () => {
     const { toChecksumAddress } = await import('../../src/lib/nodeinfo/address.js')
-    for (const a of ['0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed', '0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359', '0xdbf03b407c01e7cd3cbea99509d93f8dddc8c6fb'])
+    for (const a of [
+      '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed',
+      '0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359',
+      '0xdbf03b407c01e7cd3cbea99509d93f8dddc8c6fb',
+    ])
       assert.equal(toChecksumAddress(a), getAddress(a))
   })
 })

@@ -12,7 +12,14 @@ import { registryAbi } from '../../src/lib/registry/abi.js'
 import { ROOT } from '../helpers/cli.js'
 
 type Param = { type: string; components?: readonly Param[]; indexed?: boolean }
-type Item = { type: string; name?: string; inputs?: readonly Param[]; outputs?: readonly Param[]; stateMutability?: string; anonymous?: boolean }
+type Item = {
+  type: string
+  name?: string
+  inputs?: readonly Param[]
+  outputs?: readonly Param[]
+  stateMutability?: string
+  anonymous?: boolean
+}
 
 function canon(p: Param): string {
   if (p.type.startsWith('tuple')) return `(${(p.components ?? []).map(canon).join(',')})${p.type.slice('tuple'.length)}`
@@ -20,8 +27,11 @@ function canon(p: Param): string {
 }
 
 function signature(item: Item): string {
-  const inputs = (item.inputs ?? []).map((p) => `${canon(p)}${item.type === 'event' && p.indexed ? ' indexed' : ''}`).join(',')
-  if (item.type === 'function') return `function ${item.name}(${inputs}) ${item.stateMutability} returns (${(item.outputs ?? []).map(canon).join(',')})`
+  const inputs = (item.inputs ?? [])
+    .map((p) => `${canon(p)}${item.type === 'event' && p.indexed ? ' indexed' : ''}`)
+    .join(',')
+  if (item.type === 'function')
+    return `function ${item.name}(${inputs}) ${item.stateMutability} returns (${(item.outputs ?? []).map(canon).join(',')})`
   if (item.type === 'event') return `event ${item.name}(${inputs})${item.anonymous ? ' anonymous' : ''}`
   return `${item.type} ${item.name}(${inputs})`
 }
@@ -52,7 +62,10 @@ describe('registry ABI', () => {
 
   it('decodes every custom error the compiled contract declares', () => {
     const ours = new Set((registryAbi as readonly Item[]).filter((i) => i.type === 'error').map(signature))
-    const undecodable = compiled.filter((i) => i.type === 'error').map(signature).filter((s) => !ours.has(s))
+    const undecodable = compiled
+      .filter((i) => i.type === 'error')
+      .map(signature)
+      .filter((s) => !ours.has(s))
     assert.deepEqual(undecodable, [], `add these errors to src/lib/registry/abi.ts:\n${undecodable.join('\n')}`)
   })
 })

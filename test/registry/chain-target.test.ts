@@ -41,12 +41,18 @@ describe('chain target', () => {
   it('testnet with an own endpoint still expects chain id 2017', async () => {
     const t = await resolveChainTarget({ chain: 'testnet', rpcUrl: 'http://my-node:8545', devnetDir: dir })
     assert.equal(t.rpcUrl, 'http://my-node:8545')
-    assert.throws(() => checkChainId(t, 1), (err: unknown) => err instanceof WrongChainError && err.exitCode === ExitCode.WrongChain)
+    assert.throws(
+      () => checkChainId(t, 1),
+      (err: unknown) => err instanceof WrongChainError && err.exitCode === ExitCode.WrongChain,
+    )
     assert.equal(checkChainId(t, 2017).name, 'testnet')
   })
 
   it('a conflicting --chain-id is a usage error', async () => {
-    await assert.rejects(resolveChainTarget({ chain: 'testnet', chainId: 5, devnetDir: dir }), /chain id 2017, but --chain-id says 5/)
+    await assert.rejects(
+      resolveChainTarget({ chain: 'testnet', chainId: 5, devnetDir: dir }),
+      /chain id 2017, but --chain-id says 5/,
+    )
   })
 
   it('devnet (the default) without a runtime file says how to start one', async () => {
@@ -80,9 +86,15 @@ describe('chain target', () => {
   })
 
   it('rejects malformed --rpc-url and --registry before contacting anything', async () => {
-    await assert.rejects(resolveChainTarget({ rpcUrl: 'localhost:8545', devnetDir: dir }), /uses localhost:; tnv talks to the node over HTTP/)
+    await assert.rejects(
+      resolveChainTarget({ rpcUrl: 'localhost:8545', devnetDir: dir }),
+      /uses localhost:; tnv talks to the node over HTTP/,
+    )
     await assert.rejects(resolveChainTarget({ rpcUrl: 'not a url', devnetDir: dir }), /is not a URL/)
-    await assert.rejects(resolveChainTarget({ chain: 'testnet', registry: '0x1234', devnetDir: dir }), /--registry 0x1234 is not a 20-byte/)
+    await assert.rejects(
+      resolveChainTarget({ chain: 'testnet', registry: '0x1234', devnetDir: dir }),
+      /--registry 0x1234 is not a 20-byte/,
+    )
     await assert.rejects(
       resolveChainTarget({ chain: 'testnet', registry: '0x07E17E17e17e17e17e17e17e17e17e17e17e17e1', devnetDir: dir }),
       /wrong EIP-55 checksum/,

@@ -6,12 +6,14 @@
  * asserted, and stdout carries nothing but the result.
  */
 import assert from 'node:assert/strict'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { createWalletClient, decodeFunctionData, type Hex, http, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { ExitCode } from '../../src/lib/errors.js'
+import { stakingArgs } from '../../src/lib/keys/staking-args.js'
+import { readNodeInfo } from '../../src/lib/nodeinfo/read.js'
 import { registryAbi } from '../../src/lib/registry/abi.js'
 import { type CliResult, parseJson, runCli, tempDir } from '../helpers/cli.js'
 import { startTestChain, type TestChain } from './devnet-fixture.js'
@@ -38,7 +40,6 @@ describe('staking commands (CLI, devnet chain)', () => {
 
   before(async () => {
     t = await startTestChain({ epochBlocks: 100 })
-    const { mkdirSync } = await import('node:fs')
     mkdirSync(devnetDir, { recursive: true })
     writeFileSync(
       join(devnetDir, 'devnet.json'),
@@ -57,9 +58,12 @@ describe('staking commands (CLI, devnet chain)', () => {
       }),
     )
     for (const i of [0, 2]) {
-      const r = await runCli(['keytool', 'generate', 'validator', '--address', addr(i), '--datadir', datadir(i), '-q'], {
-        env: { TN_BLS_PASSPHRASE: 'test passphrase' },
-      })
+      const r = await runCli(
+        ['keytool', 'generate', 'validator', '--address', addr(i), '--datadir', datadir(i), '-q'],
+        {
+          env: { TN_BLS_PASSPHRASE: 'test passphrase' },
+        },
+      )
       assert.equal(r.code, 0, r.stderr)
     }
   })
@@ -72,7 +76,19 @@ describe('staking commands (CLI, devnet chain)', () => {
     const r = await tnv(['validator', 'status', '--datadir', datadir(0), '--json'])
     assert.equal(r.code, 0, r.stderr)
     const s = parseJson<Record<string, unknown>>(r)
-    for (const k of ['address', 'whitelisted', 'status', 'activationEpoch', 'exitEpoch', 'currentEpoch', 'unstakeEpoch', 'retired', 'delegated', 'rewards', 'stakeAmount'])
+    for (const k of [
+      'address',
+      'whitelisted',
+      'status',
+      'activationEpoch',
+      'exitEpoch',
+      'currentEpoch',
+      'unstakeEpoch',
+      'retired',
+      'delegated',
+      'rewards',
+      'stakeAmount',
+    ])
       assert.ok(k in s, `missing ${k}`)
     assert.equal(s.address, addr(0))
     assert.equal(s.whitelisted, false)
@@ -97,32 +113,49 @@ describe('staking commands (CLI, devnet chain)', () => {
   it('governance mint on the devnet signs with the devnet governance key', async () => {
     const r = await tnv(['governance', 'mint', addr(0)])
     assert.equal(r.code, 0, r.stderr)
-    assert.match(r.stdout, new RegExp(`^Whitelisted ${addr(0)} \\(ConsensusNFT minted\\)\\. Transaction 0x[0-9a-f]{64} in block \\d+\\.\\n$`))
+    assert.match(
+      r.stdout,
+      new RegExp(
+        `^Whitelisted ${addr(0)} \\(ConsensusNFT minted\\)\\. Transaction 0x[0-9a-f]{64} in block \\d+\\.\\n$`,
+      ),
+    )
     assert.match(r.stderr, /devnet governance key/)
     assert.doesNotMatch(r.stdout + r.stderr, new RegExp(t.chain.governance.privateKey.slice(2)))
   })
 
-  it('stake with a signer that is not node-info\'s execution address (exit 4)', async () => {
-    const e = expectError(await tnv(['stake', '--datadir', datadir(0), '--json'], { TN_PRIVATE_KEY: key(1) }), 'SignerMismatch', ExitCode.BadKeys)
+  it("stake with a signer that is not node-info's execution address (exit 4)", async () => {
+    const e = expectError(
+      await tnv(['stake', '--datadir', datadir(0), '--json'], { TN_PRIVATE_KEY: key(1) }),
+      'SignerMismatch',
+      ExitCode.BadKeys,
+    )
     assert.match(e.fix ?? '', /keytool generate pop --address/)
   })
 
   it('--unsigned prints the transaction; decoded back and sent by another signer, it stakes', async () => {
     const human = await tnv(['stake', '--datadir', datadir(0), '--unsigned'])
     assert.equal(human.code, 0, human.stderr)
-    assert.match(human.stdout, /\ncast send 0x07E17e17E17e17E17e17E17E17E17e17e17E17e1 0x[0-9a-f]+ --value 1000000000000000000000000 --gas-limit \d+ --nonce 0 --chain 911329 --rpc-url http/)
+    assert.match(
+      human.stdout,
+      /\ncast send 0x07E17e17E17e17E17e17E17E17E17e17e17E17e1 0x[0-9a-f]+ --value 1000000000000000000000000 --gas-limit \d+ --nonce 0 --chain 911329 --rpc-url http/,
+    )
     const r = await tnv(['stake', '--datadir', datadir(0), '--unsigned', '--json'])
     assert.equal(r.code, 0, r.stderr)
-    const out = parseJson<{ outcome: string; unsigned: { from: Hex; to: Hex; value: string; data: Hex; chainId: number; gas: string; nonce: number } }>(r)
+    const out = parseJson<{
+      outcome: string
+      unsigned: { from: Hex; to: Hex; value: string; data: Hex; chainId: number; gas: string; nonce: number }
+    }>(r)
     assert.equal(out.outcome, 'unsigned')
     const u = out.unsigned
     assert.equal(u.from, addr(0))
     assert.equal(u.chainId, 911329)
     const call = decodeFunctionData({ abi: registryAbi, data: u.data })
     assert.equal(call.functionName, 'stake')
-    const nodeInfoPop = readFileSync(join(datadir(0), 'node-info.yaml'), 'utf8')
-    assert.match(nodeInfoPop, /proof_of_possession/)
-    assert.equal((await t.ctx.client.getTransactionCount({ address: addr(0) })), 0, 'nothing was sent')
+    const { info } = await readNodeInfo(datadir(0))
+    const args = stakingArgs(info)
+    assert.deepEqual(call.args, [args.blsPubkey, { signature: args.proofOfPossession }])
+    assert.equal(u.value, parseEther('1000000').toString())
+    assert.equal(await t.ctx.client.getTransactionCount({ address: addr(0) }), 0, 'nothing was sent')
     // another signer (a viem wallet holding the key) sends exactly these fields
     const wallet = createWalletClient({ account: privateKeyToAccount(key(0)), transport: http(t.chain.engineHttpUrl) })
     const hash = await wallet.sendTransaction({
@@ -158,7 +191,7 @@ describe('staking commands (CLI, devnet chain)', () => {
   it('exit is irreversible: refused without --yes and without a TTY, sent with --yes', async () => {
     await t.chain.advanceEpoch()
     const r = await tnv(['exit', '--json'], { TN_PRIVATE_KEY: key(0) })
-    const e = expectError(r, 'Usage', ExitCode.Usage)
+    const e = expectError(r, 'ConfirmationRequired', ExitCode.Usage)
     assert.match(`${e.message} ${e.fix}`, /beginExit cannot be undone.*--yes/)
     const nonce = await t.ctx.client.getTransactionCount({ address: addr(0) })
     const ok = await tnv(['exit', '--yes', '--json'], { TN_PRIVATE_KEY: key(0) })
@@ -168,7 +201,11 @@ describe('staking commands (CLI, devnet chain)', () => {
   })
 
   it('unstake while PendingExit is explained (exit 24); status shows it as a table', async () => {
-    const e = expectError(await tnv(['unstake', '--yes', '--json'], { TN_PRIVATE_KEY: key(0) }), 'UnstakeNotEligible', ExitCode.WrongState)
+    const e = expectError(
+      await tnv(['unstake', '--yes', '--json'], { TN_PRIVATE_KEY: key(0) }),
+      'UnstakeNotEligible',
+      ExitCode.WrongState,
+    )
     assert.match(e.message, /PendingExit/)
     const r = await tnv(['validator', 'status', '--address', addr(0)])
     assert.equal(r.code, 0, r.stderr)
@@ -179,7 +216,17 @@ describe('staking commands (CLI, devnet chain)', () => {
 
   it('a chain-id mismatch stops everything (exit 11)', async () => {
     const e = expectError(
-      await tnv(['validator', 'status', '--address', addr(0), '--chain', 'testnet', '--rpc-url', t.chain.engineHttpUrl, '--json']),
+      await tnv([
+        'validator',
+        'status',
+        '--address',
+        addr(0),
+        '--chain',
+        'testnet',
+        '--rpc-url',
+        t.chain.engineHttpUrl,
+        '--json',
+      ]),
       'WrongChain',
       ExitCode.WrongChain,
     )
@@ -197,34 +244,55 @@ describe('staking commands (CLI, devnet chain)', () => {
 
   it('delegation: digest, sign (file), stake by the delegator, revoke', async () => {
     assert.equal((await tnv(['governance', 'mint', addr(2), '--json'])).code, 0)
-    const digest = await tnv(['delegation', 'digest', '--delegator', addr(3), '--deadline', '1900000000', '--datadir', datadir(2), '--json'])
+    const digest = await tnv([
+      'delegation',
+      'digest',
+      '--delegator',
+      addr(3),
+      '--deadline',
+      '1900000000',
+      '--datadir',
+      datadir(2),
+      '--json',
+    ])
     assert.equal(digest.code, 0, digest.stderr)
     const d = parseJson<{ digest: Hex; inputs: { nonce: string; stakeVersion: number } }>(digest)
     assert.equal(d.inputs.nonce, '0')
     const file = join(dir, 'delegation.json')
-    const signed = await tnv(['delegation', 'sign', '--delegator', addr(3), '--deadline', '1h', '--datadir', datadir(2), '--out', file], {
-      TN_PRIVATE_KEY: key(2),
-    })
+    const signed = await tnv(
+      ['delegation', 'sign', '--delegator', addr(3), '--deadline', '1h', '--datadir', datadir(2), '--out', file],
+      {
+        TN_PRIVATE_KEY: key(2),
+      },
+    )
     assert.equal(signed.code, 0, signed.stderr)
     assert.match(signed.stdout, /^Wrote the delegation signature for delegator 0x[0-9a-fA-F]{40} to .*delegation\.json/)
-    const wrongSigner = await tnv(['delegation', 'sign', '--delegator', addr(3), '--datadir', datadir(2), '--json'], { TN_PRIVATE_KEY: key(4) })
+    const wrongSigner = await tnv(['delegation', 'sign', '--delegator', addr(3), '--datadir', datadir(2), '--json'], {
+      TN_PRIVATE_KEY: key(4),
+    })
     expectError(wrongSigner, 'SignerMismatch', ExitCode.BadKeys)
-    const staked = await tnv(['delegation', 'stake', '--signature', file, '--yes', '--json'], { TN_PRIVATE_KEY: key(3) })
+    const staked = await tnv(['delegation', 'stake', '--signature', file, '--yes', '--json'], {
+      TN_PRIVATE_KEY: key(3),
+    })
     assert.equal(staked.code, 0, staked.stderr)
     const s = parseJson<{ outcome: string; delegator: Hex; validator: Hex }>(staked)
     assert.deepEqual([s.outcome, s.delegator, s.validator], ['sent', addr(3), addr(2)])
     const revoke = await tnv(['delegation', 'revoke', '--json'], { TN_PRIVATE_KEY: key(2) })
     assert.equal(revoke.code, 0, revoke.stderr)
     assert.deepEqual(
-      (({ previousNonce, newNonce }) => [previousNonce, newNonce])(parseJson<{ previousNonce: string; newNonce: string }>(revoke)),
+      (({ previousNonce, newNonce }) => [previousNonce, newNonce])(
+        parseJson<{ previousNonce: string; newNonce: string }>(revoke),
+      ),
       ['1', '2'],
     )
     const noFile = await tnv(['delegation', 'stake', '--json'], { TN_PRIVATE_KEY: key(3) })
-    expectError(noFile, 'Usage', ExitCode.Usage)
+    expectError(noFile, 'DelegationSignatureRequired', ExitCode.Usage)
   })
 
   it('no devnet running: the default chain says how to start one (exit 10)', async () => {
-    const r = await runCli(['validator', 'status', '--address', addr(0), '--json'], { env: { TNV_DEVNET_DIR: join(dir, 'none') } })
+    const r = await runCli(['validator', 'status', '--address', addr(0), '--json'], {
+      env: { TNV_DEVNET_DIR: join(dir, 'none') },
+    })
     const e = expectError(r, 'DevnetNotRunning', ExitCode.RpcUnreachable)
     assert.match(e.fix ?? '', /tnv devnet start/)
   })

@@ -12,7 +12,15 @@ import { extractRevertData, isRevert, registryErrorFromRevert } from '../../src/
 
 const V = '0x1111111111111111111111111111111111111111'
 const S = '0x2222222222222222222222222222222222222222'
-const info = { validatorAddress: V, activationEpoch: 1, exitEpoch: 4, currentStatus: 4, isRetired: false, stakeVersion: 0, region: 0 } as const
+const info = {
+  validatorAddress: V,
+  activationEpoch: 1,
+  exitEpoch: 4,
+  currentStatus: 4,
+  isRetired: false,
+  stakeVersion: 0,
+  region: 0,
+} as const
 
 /** A revert as viem reports it: data on an inner error of the cause chain. */
 function viemRevert(data: Hex): Error {
@@ -21,26 +29,115 @@ function viemRevert(data: Hex): Error {
 }
 
 const cases: { name: string; args: readonly unknown[]; code: string; exit: number; match: RegExp }[] = [
-  { name: 'InvalidTokenId', args: [0n], code: 'NotWhitelisted', exit: ExitCode.NotWhitelisted, match: /Request governance approval/ },
-  { name: 'RequiresConsensusNFT', args: [], code: 'NotWhitelisted', exit: ExitCode.NotWhitelisted, match: /governance/ },
+  {
+    name: 'InvalidTokenId',
+    args: [0n],
+    code: 'NotWhitelisted',
+    exit: ExitCode.NotWhitelisted,
+    match: /Request governance approval/,
+  },
+  {
+    name: 'RequiresConsensusNFT',
+    args: [],
+    code: 'NotWhitelisted',
+    exit: ExitCode.NotWhitelisted,
+    match: /governance/,
+  },
   { name: 'InvalidStatus', args: [3], code: 'WrongStatus', exit: ExitCode.WrongState, match: /status \(Active\)/ },
-  { name: 'InvalidStakeAmount', args: [5n], code: 'WrongStakeAmount', exit: ExitCode.Reverted, match: /stakeConfig\(getCurrentStakeVersion\(\)\)/ },
-  { name: 'InvalidProofOfPossession', args: [{ signature: `0x${'ab'.repeat(48)}` }], code: 'InvalidProofOfPossession', exit: ExitCode.BadKeys, match: /keytool generate pop --address 0x1111/ },
-  { name: 'DuplicateBLSPubkey', args: [], code: 'BlsKeyAlreadyRegistered', exit: ExitCode.BadKeys, match: /never released/ },
+  {
+    name: 'InvalidStakeAmount',
+    args: [5n],
+    code: 'WrongStakeAmount',
+    exit: ExitCode.Reverted,
+    match: /stakeConfig\(getCurrentStakeVersion\(\)\)/,
+  },
+  {
+    name: 'InvalidProofOfPossession',
+    args: [{ signature: `0x${'ab'.repeat(48)}` }],
+    code: 'InvalidProofOfPossession',
+    exit: ExitCode.BadKeys,
+    match: /keytool generate pop --address 0x1111/,
+  },
+  {
+    name: 'DuplicateBLSPubkey',
+    args: [],
+    code: 'BlsKeyAlreadyRegistered',
+    exit: ExitCode.BadKeys,
+    match: /never released/,
+  },
   { name: 'InvalidBLSPubkey', args: [], code: 'InvalidBlsPubkey', exit: ExitCode.BadKeys, match: /96-byte/ },
-  { name: 'IneligibleUnstake', args: [info], code: 'UnstakeNotEligible', exit: ExitCode.WrongState, match: /exit epoch \+ 1/ },
-  { name: 'NotRecipient', args: [S], code: 'NotRecipient', exit: ExitCode.Reverted, match: /validator 0x1111.* or its delegator/ },
-  { name: 'InsufficientRewards', args: [7n], code: 'RewardsBelowMinimum', exit: ExitCode.Reverted, match: /minimum/ },
+  {
+    name: 'IneligibleUnstake',
+    args: [info],
+    code: 'UnstakeNotEligible',
+    exit: ExitCode.WrongState,
+    match: /exit epoch \+ 1/,
+  },
+  {
+    name: 'NotRecipient',
+    args: [S],
+    code: 'NotRecipient',
+    exit: ExitCode.Reverted,
+    match: /validator 0x1111.* or its delegator/,
+  },
+  {
+    name: 'InsufficientRewards',
+    args: [7n],
+    code: 'RewardPoolShort',
+    exit: ExitCode.Reverted,
+    match: /issuance pool cannot pay/,
+  },
   { name: 'AlreadyDefined', args: [V], code: 'WrongStatus', exit: ExitCode.WrongState, match: /already defined/ },
   { name: 'BlsPubkeyNotFound', args: [V], code: 'NotStaked', exit: ExitCode.WrongState, match: /tnv stake/ },
-  { name: 'DelegationExpired', args: [1_700_000_000n], code: 'DelegationExpired', exit: ExitCode.Reverted, match: /2023-11-14T22:13:20.000Z.*later deadline/ },
-  { name: 'InvalidDelegationSignature', args: [V], code: 'InvalidDelegationSignature', exit: ExitCode.Reverted, match: /tnv delegation sign/ },
-  { name: 'AddressRetired', args: [V], code: 'AddressRetired', exit: ExitCode.NotWhitelisted, match: /never whitelist it again/ },
+  {
+    name: 'DelegationExpired',
+    args: [1_700_000_000n],
+    code: 'DelegationExpired',
+    exit: ExitCode.Reverted,
+    match: /2023-11-14T22:13:20.000Z.*later deadline/,
+  },
+  {
+    name: 'InvalidDelegationSignature',
+    args: [V],
+    code: 'InvalidDelegationSignature',
+    exit: ExitCode.Reverted,
+    match: /tnv delegation sign/,
+  },
+  {
+    name: 'AddressRetired',
+    args: [V],
+    code: 'AddressRetired',
+    exit: ExitCode.NotWhitelisted,
+    match: /never whitelist it again/,
+  },
   { name: 'OnlyOwner', args: [S], code: 'NotRegistryOwner', exit: ExitCode.BadKeys, match: /governance key/ },
-  { name: 'RewardsBelowMinimum', args: [1n, 10n], code: 'RewardsBelowMinimum', exit: ExitCode.Reverted, match: /below the minimum withdrawal/ },
-  { name: 'NoRefund', args: [S], code: 'NoRefund', exit: ExitCode.WrongState, match: /No refund is credited to 0x2222/ },
+  {
+    name: 'RewardsBelowMinimum',
+    args: [1n, 10n],
+    code: 'RewardsBelowMinimum',
+    exit: ExitCode.Reverted,
+    match: /below the minimum withdrawal/,
+  },
+  {
+    name: 'NoRefund',
+    args: [S],
+    code: 'NoRefund',
+    exit: ExitCode.WrongState,
+    match: /No refund is credited to 0x2222/,
+  },
 ]
-const generic = ['NotTransferable', 'OnlySystemCall', 'InvalidEpoch', 'InvalidStakeVersion', 'InvalidStakeConfig', 'TransferFailed', 'UnexpectedTransfer', 'AlreadyInitialized', 'GenesisValidatorsRequired', 'Reentrancy']
+const generic = [
+  'NotTransferable',
+  'OnlySystemCall',
+  'InvalidEpoch',
+  'InvalidStakeVersion',
+  'InvalidStakeConfig',
+  'TransferFailed',
+  'UnexpectedTransfer',
+  'AlreadyInitialized',
+  'GenesisValidatorsRequired',
+  'Reentrancy',
+]
 
 function sampleArgs(name: string): readonly unknown[] {
   const item = registryAbi.find((i) => i.type === 'error' && i.name === name)
@@ -93,7 +190,12 @@ describe('registry revert decoding', () => {
 
   it('a receipt revert names the transaction', () => {
     const data = encodeErrorResult({ abi: registryAbi, errorName: 'InvalidTokenId', args: [0n] })
-    const err = registryErrorFromRevert(viemRevert(data), { action: 'stake', validator: V, signer: V, txHash: `0x${'ee'.repeat(32)}` })
+    const err = registryErrorFromRevert(viemRevert(data), {
+      action: 'stake',
+      validator: V,
+      signer: V,
+      txHash: `0x${'ee'.repeat(32)}`,
+    })
     assert.ok(err.details.includes(`transaction 0x${'ee'.repeat(32)} reverted on chain`))
   })
 
@@ -101,7 +203,11 @@ describe('registry revert decoding', () => {
     const unknown = registryErrorFromRevert(viemRevert('0xdeadbeef'), { action: 'activate', validator: V, signer: V })
     assert.equal(unknown.code, 'UnknownRevert')
     assert.match(unknown.message, /undecodable revert data 0xdeadbeef/)
-    const bare = registryErrorFromRevert(new BaseError('execution reverted'), { action: 'activate', validator: V, signer: V })
+    const bare = registryErrorFromRevert(new BaseError('execution reverted'), {
+      action: 'activate',
+      validator: V,
+      signer: V,
+    })
     assert.equal(bare.code, 'UnknownRevert')
     assert.equal(bare.exitCode, ExitCode.Reverted)
   })
@@ -114,7 +220,10 @@ describe('registry revert decoding', () => {
   })
 
   it('renders the errors operators see most, exactly', () => {
-    const render = (name: 'InvalidTokenId' | 'DuplicateBLSPubkey' | 'InvalidProofOfPossession', args: readonly unknown[]) =>
+    const render = (
+      name: 'InvalidTokenId' | 'DuplicateBLSPubkey' | 'InvalidProofOfPossession',
+      args: readonly unknown[],
+    ) =>
       registryErrorFromRevert(
         // biome-ignore lint/suspicious/noExplicitAny: as above
         viemRevert(encodeErrorResult({ abi: registryAbi, errorName: name, args: args as any })),

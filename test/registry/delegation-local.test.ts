@@ -21,13 +21,28 @@ import { tempDir } from '../helpers/cli.js'
 const hex = (b: Uint8Array): Hex => `0x${Buffer.from(b).toString('hex')}`
 const k = (s: string) => Buffer.from(keccak_256(new TextEncoder().encode(s)))
 const word = (v: bigint | string) =>
-  typeof v === 'bigint' ? Buffer.from(v.toString(16).padStart(64, '0'), 'hex') : Buffer.from(v.slice(2).padStart(64, '0'), 'hex')
+  typeof v === 'bigint'
+    ? Buffer.from(v.toString(16).padStart(64, '0'), 'hex')
+    : Buffer.from(v.slice(2).padStart(64, '0'), 'hex')
 
 /** EIP-712 written out: keccak(0x1901 || domainSeparator || hashStruct(Delegation)). */
-function manualDigest(p: { chainId: number; registry: string; blsPubkey: Hex; validator: string; delegator: string; stakeVersion: number; nonce: bigint; deadline: bigint }): Hex {
+function manualDigest(p: {
+  chainId: number
+  registry: string
+  blsPubkey: Hex
+  validator: string
+  delegator: string
+  stakeVersion: number
+  nonce: bigint
+  deadline: bigint
+}): Hex {
   const domainType = k('EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)')
-  const domain = keccak_256(Buffer.concat([domainType, k('ConsensusRegistry'), k('1'), word(BigInt(p.chainId)), word(p.registry)]))
-  const type = k('Delegation(bytes32 blsPubkeyHash,address validatorAddress,address delegator,uint8 stakeVersion,uint64 nonce,uint256 deadline)')
+  const domain = keccak_256(
+    Buffer.concat([domainType, k('ConsensusRegistry'), k('1'), word(BigInt(p.chainId)), word(p.registry)]),
+  )
+  const type = k(
+    'Delegation(bytes32 blsPubkeyHash,address validatorAddress,address delegator,uint8 stakeVersion,uint64 nonce,uint256 deadline)',
+  )
   const struct = keccak_256(
     Buffer.concat([
       type,
@@ -54,7 +69,16 @@ describe('delegation (local)', () => {
   after(cleanup)
 
   it('the digest equals a hand-written EIP-712 encoding', () => {
-    const inputs = { chainId: 911329, registry, blsPubkey, validator: validator.address, delegator, stakeVersion: 3, nonce: 2n, deadline: 1_800_000_000n }
+    const inputs = {
+      chainId: 911329,
+      registry,
+      blsPubkey,
+      validator: validator.address,
+      delegator,
+      stakeVersion: 3,
+      nonce: 2n,
+      deadline: 1_800_000_000n,
+    }
     assert.equal(computeDelegationDigest(inputs), manualDigest(inputs))
     assert.notEqual(computeDelegationDigest({ ...inputs, nonce: 3n }), manualDigest(inputs))
   })
@@ -70,9 +94,30 @@ describe('delegation (local)', () => {
       nowSeconds: 1_800_000_000n,
     })
     assert.equal(chain, null)
-    assert.equal(file.digest, manualDigest({ chainId: 2017, registry, blsPubkey, validator: validator.address, delegator, stakeVersion: 1, nonce: 0n, deadline: 1_900_000_000n }))
+    assert.equal(
+      file.digest,
+      manualDigest({
+        chainId: 2017,
+        registry,
+        blsPubkey,
+        validator: validator.address,
+        delegator,
+        stakeVersion: 1,
+        nonce: 0n,
+        deadline: 1_900_000_000n,
+      }),
+    )
     const recovered = await recoverTypedDataAddress({
-      ...delegationTypedData({ chainId: 2017, registry, blsPubkey, validator: validator.address, delegator, stakeVersion: 1, nonce: 0n, deadline: 1_900_000_000n }),
+      ...delegationTypedData({
+        chainId: 2017,
+        registry,
+        blsPubkey,
+        validator: validator.address,
+        delegator,
+        stakeVersion: 1,
+        nonce: 0n,
+        deadline: 1_900_000_000n,
+      }),
       signature: file.signature,
     })
     assert.equal(recovered, validator.address)
@@ -94,7 +139,10 @@ describe('delegation (local)', () => {
       proofOfPossession: pop,
       nowSeconds: 1_800_000_000n,
     }
-    await assert.rejects(signDelegation({ ...base, proofOfPossession: hex(signProofOfPossession(blsSecret, delegator)) }), /does not verify for address/)
+    await assert.rejects(
+      signDelegation({ ...base, proofOfPossession: hex(signProofOfPossession(blsSecret, delegator)) }),
+      /does not verify for address/,
+    )
     await assert.rejects(signDelegation({ ...base, nowSeconds: 1_950_000_000n }), /is in the past/)
     await assert.rejects(signDelegation({ ...base, delegator: validator.address }), /is the validator itself/)
   })
@@ -117,7 +165,10 @@ describe('delegation (local)', () => {
       signature: `0x${'22'.repeat(65)}`,
     }
     assert.equal(parseDelegationFile(good, 'f.json').deadlineIso, '2030-03-17T17:46:40.000Z')
-    assert.throws(() => parseDelegationFile({ ...good, signature: '0x1234' }, 'f.json'), /f\.json: signature is not 65 bytes/)
+    assert.throws(
+      () => parseDelegationFile({ ...good, signature: '0x1234' }, 'f.json'),
+      /f\.json: signature is not 65 bytes/,
+    )
     assert.throws(() => parseDelegationFile({ ...good, nonce: 1 }, 'f.json'), /nonce is not a decimal string/)
     assert.throws(() => parseDelegationFile({ ...good, type: 'x' }, 'f.json'), /type is not/)
     assert.throws(() => parseDelegationFile({ ...good, validator: '0x12' }, 'f.json'), /validator is not a 20-byte/)

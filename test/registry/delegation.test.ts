@@ -19,7 +19,14 @@ import { mint } from '../../src/lib/registry/mint.js'
 import { readValidatorStatus } from '../../src/lib/registry/read-validator-status.js'
 import { signDelegation } from '../../src/lib/registry/sign-delegation.js'
 import { unstake } from '../../src/lib/registry/unstake.js'
-import { anvil, localSigner, newValidatorKeys, startTestChain, type TestChain, type ValidatorKeys } from './devnet-fixture.js'
+import {
+  anvil,
+  localSigner,
+  newValidatorKeys,
+  startTestChain,
+  type TestChain,
+  type ValidatorKeys,
+} from './devnet-fixture.js'
 
 async function refused(p: Promise<unknown>, code: string, exitCode: number): Promise<TnvError> {
   const err = (await p.then(
@@ -58,7 +65,7 @@ describe('delegation (library, devnet chain)', () => {
     })
   }
 
-  it('the local EIP-712 digest equals the registry\'s delegationDigest', async () => {
+  it("the local EIP-712 digest equals the registry's delegationDigest", async () => {
     const keys = newValidatorKeys()
     const { inputs, digest } = await readDelegationDigest(t.ctx, {
       blsPubkey: keys.blsPubkey,
@@ -76,7 +83,7 @@ describe('delegation (library, devnet chain)', () => {
     assert.equal(computeDelegationDigest(inputs), onChain)
   })
 
-  it('a delegator stakes with the validator\'s signature; the validator is delegated', async () => {
+  it("a delegator stakes with the validator's signature; the validator is delegated", async () => {
     const keys = newValidatorKeys()
     const { file, chain } = await sign(0, 1, keys)
     assert.equal(chain?.chainId, 911329)
@@ -94,10 +101,18 @@ describe('delegation (library, devnet chain)', () => {
   it('refuses a signature made for another delegator, and a tampered one', async () => {
     const keys = newValidatorKeys()
     const { file } = await sign(2, 3, keys)
-    const other = await refused(delegateStake(t.ctx, { signer: acct(5), authority: { kind: 'signature', file } }), 'InvalidDelegationSignature', ExitCode.Reverted)
+    const other = await refused(
+      delegateStake(t.ctx, { signer: acct(5), authority: { kind: 'signature', file } }),
+      'InvalidDelegationSignature',
+      ExitCode.Reverted,
+    )
     assert.match(other.message, /for delegator 0x/)
     const tampered = { ...file, deadline: (BigInt(file.deadline) + 1n).toString() }
-    await refused(delegateStake(t.ctx, { signer: acct(3), authority: { kind: 'signature', file: tampered } }), 'InvalidDelegationSignature', ExitCode.Reverted)
+    await refused(
+      delegateStake(t.ctx, { signer: acct(3), authority: { kind: 'signature', file: tampered } }),
+      'InvalidDelegationSignature',
+      ExitCode.Reverted,
+    )
   })
 
   it('refuses an expired signature (DelegationExpired remedy)', async () => {
@@ -105,7 +120,11 @@ describe('delegation (library, devnet chain)', () => {
     const { file } = await sign(2, 3, keys, 60n)
     await anvil(t, 'evm_increaseTime', [120])
     await anvil(t, 'evm_mine', [])
-    const err = await refused(delegateStake(t.ctx, { signer: acct(3), authority: { kind: 'signature', file } }), 'DelegationExpired', ExitCode.Reverted)
+    const err = await refused(
+      delegateStake(t.ctx, { signer: acct(3), authority: { kind: 'signature', file } }),
+      'DelegationExpired',
+      ExitCode.Reverted,
+    )
     assert.match(err.render(), /later deadline/)
   })
 
@@ -115,35 +134,62 @@ describe('delegation (library, devnet chain)', () => {
     const revoke = await increaseNonce(t.ctx, { signer: acct(2) })
     assert.equal(revoke.outcome, 'sent')
     assert.equal(BigInt(revoke.newNonce), BigInt(revoke.previousNonce) + 1n)
-    const err = await refused(delegateStake(t.ctx, { signer: acct(3), authority: { kind: 'signature', file } }), 'DelegationRevoked', ExitCode.Reverted)
+    const err = await refused(
+      delegateStake(t.ctx, { signer: acct(3), authority: { kind: 'signature', file } }),
+      'DelegationRevoked',
+      ExitCode.Reverted,
+    )
     assert.match(err.message, /nonce 0.*now has nonce 1/)
   })
 
   it('refuses a signature bound to an old stake version', async () => {
     const keys = newValidatorKeys()
     const { file } = await sign(2, 3, keys)
-    const wallet = createWalletClient({ account: privateKeyToAccount(t.chain.governance.privateKey), transport: http(t.chain.engineHttpUrl) })
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(t.chain.governance.privateKey),
+      transport: http(t.chain.engineHttpUrl),
+    })
     const hash = await wallet.writeContract({
       chain: null,
       address: t.chain.registry,
       abi: consensusRegistryAbi,
       functionName: 'setStakeConfig',
-      args: [{ stakeAmount: parseEther('1000000'), minWithdrawAmount: parseEther('1000'), epochIssuance: parseEther('10000'), epochDuration: 100 }],
+      args: [
+        {
+          stakeAmount: parseEther('1000000'),
+          minWithdrawAmount: parseEther('1000'),
+          epochIssuance: parseEther('10000'),
+          epochDuration: 100,
+        },
+      ],
     })
     await t.ctx.client.waitForTransactionReceipt({ hash })
     await t.chain.advanceEpoch()
-    const err = await refused(delegateStake(t.ctx, { signer: acct(3), authority: { kind: 'signature', file } }), 'DelegationStakeVersion', ExitCode.Reverted)
+    const err = await refused(
+      delegateStake(t.ctx, { signer: acct(3), authority: { kind: 'signature', file } }),
+      'DelegationStakeVersion',
+      ExitCode.Reverted,
+    )
     assert.match(err.message, /stake version 0, but the current epoch's stake version is 1/)
     // a fresh signature in the new epoch works
     const fresh = await sign(2, 3, keys)
-    assert.equal((await delegateStake(t.ctx, { signer: acct(3), authority: { kind: 'signature', file: fresh.file } })).outcome, 'sent')
+    assert.equal(
+      (await delegateStake(t.ctx, { signer: acct(3), authority: { kind: 'signature', file: fresh.file } })).outcome,
+      'sent',
+    )
   })
 
   it('governance delegates without a signature; others may not', async () => {
     const keys = newValidatorKeys()
     const v = acct(4)
     const deadline = (await now()) + 600n
-    const authority = { kind: 'owner' as const, validator: v.address, blsPubkey: keys.blsPubkey, proofOfPossession: keys.popFor(v.address), deadline }
+    const authority = {
+      kind: 'owner' as const,
+      validator: v.address,
+      blsPubkey: keys.blsPubkey,
+      proofOfPossession: keys.popFor(v.address),
+      deadline,
+    }
     await refused(delegateStake(t.ctx, { signer: acct(5), authority }), 'NotRegistryOwner', ExitCode.BadKeys)
     await anvil(t, 'anvil_setBalance', [gov().address, `0x${parseEther('1').toString(16)}`])
     await refused(delegateStake(t.ctx, { signer: gov(), authority }), 'InsufficientFunds', ExitCode.InsufficientFunds)
@@ -164,7 +210,10 @@ describe('delegation (library, devnet chain)', () => {
     assert.equal(r.outcome, 'sent')
     assert.equal(r.recipient, delegator.address)
     assert.equal(r.refundCredited, parseEther('1000000').toString())
-    assert.equal((await readValidatorStatus(t.ctx, { address: delegator.address })).refund, parseEther('1000000').toString())
+    assert.equal(
+      (await readValidatorStatus(t.ctx, { address: delegator.address })).refund,
+      parseEther('1000000').toString(),
+    )
     await anvil(t, 'anvil_setCode', [delegator.address, '0x'])
     const before = await t.ctx.client.getBalance({ address: delegator.address })
     const claim = await claimRefund(t.ctx, { signer: delegator })

@@ -6,16 +6,16 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { Address, Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { startDevnetChain } from '../../src/devnet/chain/start.js'
+import type { DevnetChain } from '../../src/devnet/chain/types.js'
 import { createChainClient } from '../../src/lib/chain/client.js'
 import type { ChainTarget } from '../../src/lib/chain/resolve-target.js'
 import type { Signer } from '../../src/lib/chain/signer.js'
 import { blsKeyGen, blsPublicKey } from '../../src/lib/keys/bls.js'
 import { signProofOfPossession } from '../../src/lib/keys/pop.js'
 import type { RegistryContext } from '../../src/lib/registry/types.js'
-import { startDevnetChain } from '../../src/devnet/chain/start.js'
-import type { DevnetChain } from '../../src/devnet/chain/types.js'
 import { tempDir } from '../helpers/cli.js'
-import { privateKeyToAccount } from 'viem/accounts'
 
 export type TestChain = {
   chain: DevnetChain

@@ -6,7 +6,11 @@
 import { createServer, type Server } from 'node:http'
 import { freePort } from '../helpers/ports.js'
 
-export type RpcReply = { result: unknown } | { error: { code: number; message: string; data?: unknown } } | { http: number } | { hang: true }
+export type RpcReply =
+  | { result: unknown }
+  | { error: { code: number; message: string; data?: unknown } }
+  | { http: number }
+  | { hang: true }
 export type RpcHandler = (method: string, params: unknown[], n: number) => RpcReply
 
 export type FakeRpc = {
@@ -26,7 +30,9 @@ export async function startFakeRpc(handler: RpcHandler): Promise<FakeRpc> {
     })
     req.on('end', () => {
       fake.httpRequests++
-      const parsed = JSON.parse(body) as { id: number; method: string; params?: unknown[] } | { id: number; method: string; params?: unknown[] }[]
+      const parsed = JSON.parse(body) as
+        | { id: number; method: string; params?: unknown[] }
+        | { id: number; method: string; params?: unknown[] }[]
       const list = Array.isArray(parsed) ? parsed : [parsed]
       const out: unknown[] = []
       for (const r of list) {

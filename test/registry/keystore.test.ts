@@ -46,7 +46,9 @@ function nodeKeystore(secretHex: string, password: string, kdf: 'scrypt' | 'pbkd
   const ciphertext = Buffer.concat([cipher.update(Buffer.from(secretHex.slice(2), 'hex')), cipher.final()])
   const mac = Buffer.from(keccak_256(Buffer.concat([dk.subarray(16, 32), ciphertext])))
   return {
-    address: privateKeyToAddress(secretHex as `0x${string}`).slice(2).toLowerCase(),
+    address: privateKeyToAddress(secretHex as `0x${string}`)
+      .slice(2)
+      .toLowerCase(),
     crypto: {
       cipher: 'aes-128-ctr',
       ciphertext: ciphertext.toString('hex'),
@@ -67,22 +69,19 @@ describe('keystore', () => {
   const { dir, cleanup } = tempDir('tnv-keystore-')
   after(cleanup)
 
-  it('decrypts the pbkdf2 test vector, whose key is the vector\'s address', async () => {
+  it("decrypts the pbkdf2 test vector, whose key is the vector's address", async () => {
     const key = await decryptKeystore(parseKeystore(PBKDF2_VECTOR, 'v.json'), 'testpassword', 'v.json')
     assert.equal(key, SECRET)
     assert.equal(privateKeyToAddress(key).toLowerCase(), '0x008aeeda4d805471df9b2a5b0f38a0c3bcba786b')
   })
 
   it('refuses a wrong password with a MAC error that names the file and no secret', async () => {
-    await assert.rejects(
-      decryptKeystore(parseKeystore(PBKDF2_VECTOR, 'v.json'), 'wrong', 'v.json'),
-      (err: unknown) => {
-        assert.ok(err instanceof WrongKeystorePasswordError)
-        assert.match(err.render(), /v\.json/)
-        assert.doesNotMatch(err.render(), /7a28b5ba|wrong/)
-        return true
-      },
-    )
+    await assert.rejects(decryptKeystore(parseKeystore(PBKDF2_VECTOR, 'v.json'), 'wrong', 'v.json'), (err: unknown) => {
+      assert.ok(err instanceof WrongKeystorePasswordError)
+      assert.match(err.render(), /v\.json/)
+      assert.doesNotMatch(err.render(), /7a28b5ba|wrong/)
+      return true
+    })
   })
 
   for (const kdf of ['scrypt', 'pbkdf2'] as const) {
@@ -116,7 +115,10 @@ describe('keystore', () => {
     ['short iv', (k) => ({ ...k, crypto: { ...k.crypto, cipherparams: { iv: 'abcd' } } }), /expected 16 bytes, got 2/],
     [
       'n not a power of two',
-      (k) => ({ ...k, crypto: { ...k.crypto, kdf: 'scrypt', kdfparams: { dklen: 32, n: 1000, r: 8, p: 1, salt: 'aa' } } }),
+      (k) => ({
+        ...k,
+        crypto: { ...k.crypto, kdf: 'scrypt', kdfparams: { dklen: 32, n: 1000, r: 8, p: 1, salt: 'aa' } },
+      }),
       /not a power of two/,
     ],
     ['not an object', () => [], /not a JSON object/],

@@ -69,7 +69,11 @@ describe('registry lifecycle (library, devnet chain)', () => {
   it('stake refuses an address without a ConsensusNFT and sends nothing', async () => {
     const a = acct(0)
     const before = await nonceOf(a.address)
-    await refused(stake(t.ctx, { signer: a, blsPubkey: keysA.blsPubkey, proofOfPossession: keysA.popFor(a.address) }), 'NotWhitelisted', ExitCode.NotWhitelisted)
+    await refused(
+      stake(t.ctx, { signer: a, blsPubkey: keysA.blsPubkey, proofOfPossession: keysA.popFor(a.address) }),
+      'NotWhitelisted',
+      ExitCode.NotWhitelisted,
+    )
     assert.equal(await nonceOf(a.address), before)
   })
 
@@ -82,10 +86,15 @@ describe('registry lifecycle (library, devnet chain)', () => {
     for (const i of [2, 3, 4]) await mint(t.ctx, { signer: gov(), validator: acct(i).address })
   })
 
-  it('stake refuses a signer that is not node-info\'s execution address, and a PoP for another address', async () => {
+  it("stake refuses a signer that is not node-info's execution address, and a PoP for another address", async () => {
     const a = acct(0)
     await refused(
-      stake(t.ctx, { signer: a, blsPubkey: keysA.blsPubkey, proofOfPossession: keysA.popFor(a.address), executionAddress: acct(1).address }),
+      stake(t.ctx, {
+        signer: a,
+        blsPubkey: keysA.blsPubkey,
+        proofOfPossession: keysA.popFor(a.address),
+        executionAddress: acct(1).address,
+      }),
       'SignerMismatch',
       ExitCode.BadKeys,
     )
@@ -99,16 +108,30 @@ describe('registry lifecycle (library, devnet chain)', () => {
 
   it('the registry itself rejects the wrong amount (the getCurrentStakeConfig trap of rule 1)', async () => {
     // governance writes version 1 with a new amount: it applies from the next epoch only
-    const wallet = createWalletClient({ account: privateKeyToAccount(t.chain.governance.privateKey), transport: http(t.chain.engineHttpUrl) })
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(t.chain.governance.privateKey),
+      transport: http(t.chain.engineHttpUrl),
+    })
     const hash = await wallet.writeContract({
       chain: null,
       address: t.chain.registry,
       abi: consensusRegistryAbi,
       functionName: 'setStakeConfig',
-      args: [{ stakeAmount: parseEther('2000000'), minWithdrawAmount: parseEther('1000'), epochIssuance: parseEther('10000'), epochDuration: 100 }],
+      args: [
+        {
+          stakeAmount: parseEther('2000000'),
+          minWithdrawAmount: parseEther('1000'),
+          epochIssuance: parseEther('10000'),
+          epochDuration: 100,
+        },
+      ],
     })
     await t.ctx.client.waitForTransactionReceipt({ hash })
-    const newest = await t.ctx.client.readContract({ address: t.chain.registry, abi: registryAbi, functionName: 'getCurrentStakeConfig' })
+    const newest = await t.ctx.client.readContract({
+      address: t.chain.registry,
+      abi: registryAbi,
+      functionName: 'getCurrentStakeConfig',
+    })
     assert.equal(newest.stakeAmount, parseEther('2000000'))
     const a = acct(0)
     const account = await readAccountState(t.ctx.client, a.address)
@@ -119,7 +142,11 @@ describe('registry lifecycle (library, devnet chain)', () => {
         chain,
         signer: a,
         account,
-        data: encodeFunctionData({ abi: registryAbi, functionName: 'stake', args: [keysA.blsPubkey, { signature: keysA.popFor(a.address) }] }),
+        data: encodeFunctionData({
+          abi: registryAbi,
+          functionName: 'stake',
+          args: [keysA.blsPubkey, { signature: keysA.popFor(a.address) }],
+        }),
         value: newest.stakeAmount,
         action: 'stake',
         title: 'stake',
@@ -135,13 +162,18 @@ describe('registry lifecycle (library, devnet chain)', () => {
     const a = acct(0)
     const before = await nonceOf(a.address)
     await assert.rejects(
-      stake(t.ctx, { signer: a, blsPubkey: keysA.blsPubkey, proofOfPossession: keysA.popFor(a.address), confirm: async () => false }),
+      stake(t.ctx, {
+        signer: a,
+        blsPubkey: keysA.blsPubkey,
+        proofOfPossession: keysA.popFor(a.address),
+        confirm: async () => false,
+      }),
       AbortedError,
     )
     assert.equal(await nonceOf(a.address), before)
   })
 
-  it('stakes with the current version\'s amount, shows it in TEL and wei, and reports progress', async () => {
+  it("stakes with the current version's amount, shows it in TEL and wei, and reports progress", async () => {
     const a = acct(0)
     const events: RegistryEvent[] = []
     let plan: TransactionPlan | undefined
@@ -159,13 +191,20 @@ describe('registry lifecycle (library, devnet chain)', () => {
     assert.equal(r.outcome, 'sent')
     assert.equal(r.stakeVersion, 0)
     assert.equal(r.stakeAmount, parseEther('1000000').toString())
-    assert.ok(plan?.rows.some(([label, value]) => label === 'value' && value === '1,000,000 TEL (1000000000000000000000000 wei)'))
+    assert.ok(
+      plan?.rows.some(
+        ([label, value]) => label === 'value' && value === '1,000,000 TEL (1000000000000000000000000 wei)',
+      ),
+    )
     assert.equal(plan?.irreversible, false)
     assert.deepEqual(events.map((e) => e.type).slice(-2), ['sent', 'confirmed'])
     const s = await readValidatorStatus(t.ctx, { address: a.address })
     assert.equal(s.status, 'Staked')
     assert.equal(s.blsPubkey, keysA.blsPubkey)
-    assert.equal(await isBlsKeyRegistered({ client: t.ctx.client, registry: t.chain.registry, blsPubkey: keysA.blsPubkey }), true)
+    assert.equal(
+      await isBlsKeyRegistered({ client: t.ctx.client, registry: t.chain.registry, blsPubkey: keysA.blsPubkey }),
+      true,
+    )
   })
 
   it('staking again with the same key succeeds without sending', async () => {
@@ -203,7 +242,7 @@ describe('registry lifecycle (library, devnet chain)', () => {
     assert.equal(s.stakeAmount, parseEther('1000000').toString()) // the validator's own version
   })
 
-  it('a stake in the new epoch uses the new version\'s amount (rule 1)', async () => {
+  it("a stake in the new epoch uses the new version's amount (rule 1)", async () => {
     const c = acct(3)
     const keys = newValidatorKeys()
     const r = await stake(t.ctx, { signer: c, blsPubkey: keys.blsPubkey, proofOfPossession: keys.popFor(c.address) })
@@ -272,7 +311,10 @@ describe('registry lifecycle (library, devnet chain)', () => {
     assert.equal(s.unstakeEpoch, s.exitEpoch + 1)
     assert.equal(s.canUnstake, false)
     const err = await refused(unstake(t.ctx, { signer: a }), 'UnstakeNotEligible', ExitCode.WrongState)
-    assert.match(err.message, new RegExp(`exited in epoch ${s.exitEpoch}; unstake is accepted from epoch ${s.exitEpoch + 1}`))
+    assert.match(
+      err.message,
+      new RegExp(`exited in epoch ${s.exitEpoch}; unstake is accepted from epoch ${s.exitEpoch + 1}`),
+    )
     await t.chain.advanceEpoch()
     assert.equal((await readValidatorStatus(t.ctx, { address: a.address })).canUnstake, true)
   })
@@ -308,12 +350,18 @@ describe('registry lifecycle (library, devnet chain)', () => {
   it('checks the chain id before anything else', async () => {
     const wrong = { ...t.ctx, target: { ...t.target, expectedChainId: 2017, name: 'testnet' as const } }
     await assert.rejects(readValidatorStatus(wrong, { address: acct(0).address }), WrongChainError)
-    await assert.rejects(activate(wrong, { signer: acct(0) }), (e: unknown) => e instanceof WrongChainError && e.exitCode === ExitCode.WrongChain)
+    await assert.rejects(
+      activate(wrong, { signer: acct(0) }),
+      (e: unknown) => e instanceof WrongChainError && e.exitCode === ExitCode.WrongChain,
+    )
   })
 
   it('round trips: status = 2 batches; stake = 2 read batches + 1 simulation + 1 send + receipt polls', async () => {
     const counter = createRpcCounter()
-    const ctx = { ...t.ctx, client: createChainClient({ rpcUrl: t.target.rpcUrl, fetchFn: counter.fetch, retryCount: 0 }) }
+    const ctx = {
+      ...t.ctx,
+      client: createChainClient({ rpcUrl: t.target.rpcUrl, fetchFn: counter.fetch, retryCount: 0 }),
+    }
     await readValidatorStatus(ctx, { address: acct(4).address })
     assert.equal(counter.roundTrips, 2, JSON.stringify(counter.trips))
     counter.reset()
@@ -323,8 +371,15 @@ describe('registry lifecycle (library, devnet chain)', () => {
     assert.equal(r.outcome, 'sent')
     const trips = counter.trips.map((m) => m.join('+'))
     // then one receipt poll or more: the count depends on when the block lands, not on tnv
-    assert.deepEqual(trips.slice(1, 4), ['eth_call', 'eth_estimateGas', 'eth_sendRawTransaction'], JSON.stringify(counter.trips))
-    assert.ok(trips.length >= 5 && trips.slice(4).every((m) => m === 'eth_getTransactionReceipt'), JSON.stringify(counter.trips))
+    assert.deepEqual(
+      trips.slice(1, 4),
+      ['eth_call', 'eth_estimateGas', 'eth_sendRawTransaction'],
+      JSON.stringify(counter.trips),
+    )
+    assert.ok(
+      trips.length >= 5 && trips.slice(4).every((m) => m === 'eth_getTransactionReceipt'),
+      JSON.stringify(counter.trips),
+    )
     assert.equal(counter.methods.eth_chainId, 1)
   })
 })

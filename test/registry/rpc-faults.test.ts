@@ -9,7 +9,12 @@ import { describe, it } from 'node:test'
 import { keccak256 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { createChainClient } from '../../src/lib/chain/client.js'
-import { PendingTransactionConflictError, RpcUnreachableError, TransactionDroppedError, TransactionTimeoutError } from '../../src/lib/chain/errors.js'
+import {
+  PendingTransactionConflictError,
+  RpcUnreachableError,
+  TransactionDroppedError,
+  TransactionTimeoutError,
+} from '../../src/lib/chain/errors.js'
 import { createRpcCounter } from '../../src/lib/chain/rpc-counter.js'
 import { classifyRpcError, explainRpcError } from '../../src/lib/chain/rpc-errors.js'
 import { sendTransaction, signTransaction } from '../../src/lib/chain/send-transaction.js'
@@ -67,7 +72,10 @@ const receipt = (hash: string) => ({
   type: '0x2',
 })
 
-async function withFake<T>(handler: RpcHandler, fn: (url: string, fake: Awaited<ReturnType<typeof startFakeRpc>>) => Promise<T>) {
+async function withFake<T>(
+  handler: RpcHandler,
+  fn: (url: string, fake: Awaited<ReturnType<typeof startFakeRpc>>) => Promise<T>,
+) {
   const fake = await startFakeRpc(handler)
   try {
     return await fn(fake.url, fake)
@@ -92,7 +100,12 @@ describe('rpc transport', () => {
         assert.equal(fake.httpRequests, 1)
         assert.equal(counter.roundTrips, 1)
         assert.equal(counter.calls, 4)
-        assert.deepEqual(counter.trips[0]?.sort(), ['eth_blockNumber', 'eth_chainId', 'eth_getBalance', 'eth_getTransactionCount'])
+        assert.deepEqual(counter.trips[0]?.sort(), [
+          'eth_blockNumber',
+          'eth_chainId',
+          'eth_getBalance',
+          'eth_getTransactionCount',
+        ])
       },
     )
   })
@@ -133,14 +146,18 @@ describe('rpc transport', () => {
     await withFake(
       () => ({ error: { code: -32601, message: 'the method eth_chainId does not exist/is not available' } }),
       async (url) => {
-        const err = await createChainClient({ rpcUrl: url, retryCount: 0 }).getChainId().catch((e: unknown) => e)
+        const err = await createChainClient({ rpcUrl: url, retryCount: 0 })
+          .getChainId()
+          .catch((e: unknown) => e)
         assert.equal(classifyRpcError(err), 'method-missing')
       },
     )
     await withFake(
       () => ({ hang: true }),
       async (url) => {
-        const err = await createChainClient({ rpcUrl: url, retryCount: 0, timeoutMs: 150 }).getChainId().catch((e: unknown) => e)
+        const err = await createChainClient({ rpcUrl: url, retryCount: 0, timeoutMs: 150 })
+          .getChainId()
+          .catch((e: unknown) => e)
         assert.equal(classifyRpcError(err), 'timeout')
         assert.ok(explainRpcError(err, url) instanceof RpcUnreachableError)
       },
@@ -158,7 +175,11 @@ describe('rpc transport', () => {
             ? { result: txObject(hash) }
             : { result: null },
       async (url) => {
-        const sent = await sendTransaction(createChainClient({ rpcUrl: url, retryCount: 0 }), { account, tx, rpcUrl: url })
+        const sent = await sendTransaction(createChainClient({ rpcUrl: url, retryCount: 0 }), {
+          account,
+          tx,
+          rpcUrl: url,
+        })
         assert.deepEqual(sent, { status: 'sent', hash, raw })
       },
     )
@@ -169,7 +190,11 @@ describe('rpc transport', () => {
       (method) =>
         method === 'eth_sendRawTransaction' ? { error: { code: -32000, message: 'nonce too low' } } : { result: null },
       async (url, fake) => {
-        const sent = await sendTransaction(createChainClient({ rpcUrl: url, retryCount: 0 }), { account, tx, rpcUrl: url })
+        const sent = await sendTransaction(createChainClient({ rpcUrl: url, retryCount: 0 }), {
+          account,
+          tx,
+          rpcUrl: url,
+        })
         assert.deepEqual(sent, { status: 'nonce-used' })
         assert.equal(fake.calls.eth_sendRawTransaction, 1)
       },
@@ -180,7 +205,11 @@ describe('rpc transport', () => {
     await withFake(
       () => ({ error: { code: -32000, message: 'already known' } }),
       async (url) => {
-        const sent = await sendTransaction(createChainClient({ rpcUrl: url, retryCount: 0 }), { account, tx, rpcUrl: url })
+        const sent = await sendTransaction(createChainClient({ rpcUrl: url, retryCount: 0 }), {
+          account,
+          tx,
+          rpcUrl: url,
+        })
         assert.equal(sent.status, 'sent')
       },
     )
@@ -203,7 +232,8 @@ describe('rpc transport', () => {
     const hash = keccak256(raw)
     await withFake(
       (method, _p, n) => {
-        if (method === 'eth_getTransactionReceipt') return n < 13 ? (n === 3 ? { http: 503 } : { result: null }) : { result: receipt(hash) }
+        if (method === 'eth_getTransactionReceipt')
+          return n < 13 ? (n === 3 ? { http: 503 } : { result: null }) : { result: receipt(hash) }
         if (method === 'eth_getTransactionByHash') return { result: null } // dropped from the pool
         if (method === 'eth_sendRawTransaction') return { result: hash }
         return { result: null }
@@ -236,9 +266,19 @@ describe('rpc transport', () => {
       async (url) => {
         const client = createChainClient({ rpcUrl: url, retryCount: 0 })
         await assert.rejects(
-          waitForReceipt(client, { hash, raw, from: account.address, nonce: 7, rpcUrl: url, pollMs: 5, timeoutMs: 100 }),
+          waitForReceipt(client, {
+            hash,
+            raw,
+            from: account.address,
+            nonce: 7,
+            rpcUrl: url,
+            pollMs: 5,
+            timeoutMs: 100,
+          }),
           (err: unknown) =>
-            err instanceof TransactionTimeoutError && err.exitCode === ExitCode.Timeout && err.render().includes(`cast receipt ${hash}`),
+            err instanceof TransactionTimeoutError &&
+            err.exitCode === ExitCode.Timeout &&
+            err.render().includes(`cast receipt ${hash}`),
         )
       },
     )

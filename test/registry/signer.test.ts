@@ -35,12 +35,15 @@ describe('signer', () => {
   })
 
   it('a malformed key is refused without echoing it', async () => {
-    await assert.rejects(resolveSigner({ action: 'stake', env: { TN_PRIVATE_KEY: 'deadbeefcafe' } }), (err: unknown) => {
-      assert.ok(err instanceof Error)
-      assert.match(err.message, /from TN_PRIVATE_KEY is not a valid/)
-      assert.doesNotMatch(err.message, /deadbeefcafe/)
-      return true
-    })
+    await assert.rejects(
+      resolveSigner({ action: 'stake', env: { TN_PRIVATE_KEY: 'deadbeefcafe' } }),
+      (err: unknown) => {
+        assert.ok(err instanceof Error)
+        assert.match(err.message, /from TN_PRIVATE_KEY is not a valid/)
+        assert.doesNotMatch(err.message, /deadbeefcafe/)
+        return true
+      },
+    )
     const zero = `0x${'00'.repeat(32)}`
     await assert.rejects(resolveSigner({ action: 'stake', privateKey: zero, env: {} }), /--private-key is not a valid/)
   })
@@ -70,23 +73,32 @@ describe('signer', () => {
     })
   })
 
-  it('--unsigned takes --from, else the key\'s address, else the command\'s default, else refuses', async () => {
+  it("--unsigned takes --from, else the key's address, else the command's default, else refuses", async () => {
     const a = await resolveSigner({ action: 'stake', unsigned: true, from: ADDR_A, env: {} })
     assert.deepEqual(a.signer, { type: 'unsigned', address: ADDR_A })
     const b = await resolveSigner({ action: 'stake', unsigned: true, keystore, env: {} }) // no password needed
     assert.deepEqual(b.signer, { type: 'unsigned', address: ADDR_B })
     const c = await resolveSigner({ action: 'stake', unsigned: true, defaultFrom: ADDR_B, env: {} })
     assert.equal(c.signer.address, ADDR_B)
-    await assert.rejects(resolveSigner({ action: 'stake', unsigned: true, env: {} }), /--unsigned needs the sender's address/)
+    await assert.rejects(
+      resolveSigner({ action: 'stake', unsigned: true, env: {} }),
+      /--unsigned needs the sender's address/,
+    )
   })
 
   it('--from must match the key', async () => {
-    await assert.rejects(resolveSigner({ action: 'stake', privateKey: KEY_A, from: ADDR_B, env: {} }), /is not the signer's address/)
+    await assert.rejects(
+      resolveSigner({ action: 'stake', privateKey: KEY_A, from: ADDR_B, env: {} }),
+      /is not the signer's address/,
+    )
   })
 
   it('the fallback key (devnet governance) is used only when nothing else is given', async () => {
     const fallbackKey = { privateKey: KEY_A, source: 'the devnet governance key' }
     assert.equal((await resolveSigner({ action: 'mint', fallbackKey, env: {} })).signer.address, ADDR_A)
-    assert.equal((await resolveSigner({ action: 'mint', fallbackKey, env: { TN_PRIVATE_KEY: KEY_B } })).signer.address, ADDR_B)
+    assert.equal(
+      (await resolveSigner({ action: 'mint', fallbackKey, env: { TN_PRIVATE_KEY: KEY_B } })).signer.address,
+      ADDR_B,
+    )
   })
 })

@@ -19,7 +19,10 @@ describe('transaction helpers', () => {
       maxFeePerGas: 21n,
       maxPriorityFeePerGas: 1n,
     })
-    assert.deepEqual(feesFrom({ baseFeePerGas: null, maxPriorityFeePerGas: null, gasPrice: 7n }), { type: 'legacy', gasPrice: 7n })
+    assert.deepEqual(feesFrom({ baseFeePerGas: null, maxPriorityFeePerGas: null, gasPrice: 7n }), {
+      type: 'legacy',
+      gasPrice: 7n,
+    })
     assert.equal(feesFrom({ baseFeePerGas: 10n, maxPriorityFeePerGas: null, gasPrice: null }), null)
     assert.equal(gasWithMargin(100_000n), 120_000n)
   })

@@ -60,7 +60,7 @@ Safe to repeat: if the validator already staked with this key, it says so and se
       import('../../lib/registry/deadline.js'),
       import('../../lib/chain/units.js'),
     ])
-    const { UsageError } = await import('../../lib/errors.js')
+    const { DelegationSignatureRequiredError } = await import('../../lib/registry/errors.js')
     const note = (line: string) => this.note(line)
     let authority: Parameters<typeof delegateStake>[1]['authority']
     if (flags.signature !== undefined)
@@ -74,10 +74,7 @@ Safe to repeat: if the validator already staked with this key, it says so and se
         proofOfPossession: keys.proofOfPossession,
         deadline: parseDeadline(flags.deadline, BigInt(Math.floor(Date.now() / 1000))),
       }
-    } else
-      throw new UsageError("delegateStake needs the validator's signature file.", {
-        fix: 'Ask the validator to run `tnv delegation sign --delegator YOUR_ADDRESS --out delegation.json`, then pass --signature delegation.json (governance: --validator ADDRESS instead).',
-      })
+    } else throw new DelegationSignatureRequiredError()
     const ctx = await support.openRegistryContext(flags)
     const defaultFrom = authority.kind === 'signature' ? authority.file.delegator : undefined
     const signer = await support.signerFromFlags(flags, { action: 'delegateStake', defaultFrom }, note)

@@ -35,9 +35,18 @@ export default class ChangePassphrase extends KeytoolCommand {
           ...(newSource === 'stdin' ? { stdin: await this.stdin() } : {}),
         })) ?? '',
     })
-    this.logLine(`Re-encrypted the BLS key with the new passphrase (fresh salt and nonce, 1,000,000 PBKDF2 iterations).`)
-    if (r.backupDir) this.logLine(`The previous key file is kept in ${r.backupDir}; delete it once you are sure of the new passphrase.`)
+    this.logLine(
+      `Re-encrypted the BLS key with the new passphrase (fresh salt and nonce, 1,000,000 PBKDF2 iterations).`,
+    )
+    if (r.backupDir)
+      this.logLine(
+        `The previous key file is kept in ${r.backupDir}; delete it once you are sure of the new passphrase.`,
+      )
     this.out(r.keyFile)
-    return { keyFile: r.keyFile, previousKeyFile: r.previousKeyFile, ...(r.backupDir ? { backupDir: r.backupDir } : {}) }
+    return {
+      keyFile: r.keyFile,
+      previousKeyFile: r.previousKeyFile,
+      ...(r.backupDir ? { backupDir: r.backupDir } : {}),
+    }
   }
 }

@@ -15,7 +15,7 @@ export type ExportStakingArgsResult = {
 export default class ExportStakingArgs extends KeytoolCommand {
   static override summary = 'Print the two stake() arguments (BLS public key, proof of possession) from node-info.yaml.'
   static override description =
-    'Reads only node-info.yaml, never the BLS key. Before printing, it checks that the proof of possession verifies for the file\'s public key and execution address (the registry rejects a stake whose proof does not). --calldata prints the complete calldata of stake(bytes,(bytes)) and nothing else; --json prints the arguments and the calldata as fields.'
+    "Reads only node-info.yaml, never the BLS key. Before printing, it checks that the proof of possession verifies for the file's public key and execution address (the registry rejects a stake whose proof does not). --calldata prints the complete calldata of stake(bytes,(bytes)) and nothing else; --json prints the arguments and the calldata as fields."
   static override examples = [
     '<%= config.bin %> <%= command.id %> --node-info ~/.local/share/telcoin-network --bls-passphrase-source no-passphrase',
     'cast send 0x07e17e17e17e17e17e17e17e17e17e17e17e17e1 --value 1000000ether "$(<%= config.bin %> <%= command.id %> --node-info ./node1 --calldata --bls-passphrase-source no-passphrase)"',
@@ -36,18 +36,29 @@ export default class ExportStakingArgs extends KeytoolCommand {
     const { flags } = await this.parse(ExportStakingArgs)
     this.quiet = flags.quiet || flags.calldata
     if (flags.calldata && flags.json)
-      throw new UsageError('--calldata and --json cannot be used together: --calldata prints only the calldata, --json prints all fields (the calldata included).', {
-        fix: 'Pass one of them.',
-      })
+      throw new UsageError(
+        '--calldata and --json cannot be used together: --calldata prints only the calldata, --json prints all fields (the calldata included).',
+        {
+          fix: 'Pass one of them.',
+        },
+      )
     const { requirePassphraseSource } = await import('../../lib/passphrase/read-passphrase.js')
     requirePassphraseSource({ source: flags['bls-passphrase-source'] })
     const { exportStakingArgs } = await import('../../lib/keys/export-staking-args.js')
     const r = await exportStakingArgs({ nodeInfo: flags['node-info'] ?? flags.datadir })
     if (flags.calldata) this.out(r.calldata)
     else {
-      this.logLine(`Staking arguments for ConsensusRegistry.stake(bytes,(bytes)) from ${r.nodeInfo}; the proof of possession verifies for ${r.executionAddress}:`)
+      this.logLine(
+        `Staking arguments for ConsensusRegistry.stake(bytes,(bytes)) from ${r.nodeInfo}; the proof of possession verifies for ${r.executionAddress}:`,
+      )
       this.out(`blsPubkey: ${r.blsPubkey}\nproofOfPossession: ${r.proofOfPossession}`)
     }
-    return { blsPubkey: r.blsPubkey, proofOfPossession: r.proofOfPossession, calldata: r.calldata, executionAddress: r.executionAddress, nodeInfo: r.nodeInfo }
+    return {
+      blsPubkey: r.blsPubkey,
+      proofOfPossession: r.proofOfPossession,
+      calldata: r.calldata,
+      executionAddress: r.executionAddress,
+      nodeInfo: r.nodeInfo,
+    }
   }
 }

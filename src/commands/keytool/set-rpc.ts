@@ -34,18 +34,32 @@ export default class SetRpc extends KeytoolCommand {
     const { flags } = await this.parse(SetRpc)
     this.quiet = flags.quiet
     if (flags.clear && (flags.http !== undefined || flags.ws !== undefined))
-      throw new UsageError('--clear conflicts with --http and --ws: it removes the endpoints.', { fix: 'Pass either --clear, or --http [--ws].' })
+      throw new UsageError('--clear conflicts with --http and --ws: it removes the endpoints.', {
+        fix: 'Pass either --clear, or --http [--ws].',
+      })
     if (!flags.clear && flags.http === undefined && flags.ws === undefined)
       throw new UsageError('set-rpc needs --http <url> (optionally with --ws <url>), or --clear.', {
         fix: 'e.g. `tnv keytool set-rpc --http https://rpc.example.org`, or `tnv keytool set-rpc --clear`.',
       })
-    const [{ checkRpcEndpoints }, { setWorkerRpc }] = await Promise.all([import('../../lib/nodeinfo/rpc-url.js'), import('../../lib/keys/set-rpc.js')])
-    const rpc = flags.clear ? null : (checkRpcEndpoints({ http: flags.http, ws: flags.ws }, { http: '--http', ws: '--ws' }) ?? null)
+    const [{ checkRpcEndpoints }, { setWorkerRpc }] = await Promise.all([
+      import('../../lib/nodeinfo/rpc-url.js'),
+      import('../../lib/keys/set-rpc.js'),
+    ])
+    const rpc = flags.clear
+      ? null
+      : (checkRpcEndpoints({ http: flags.http, ws: flags.ws }, { http: '--http', ws: '--ws' }) ?? null)
     const r = await setWorkerRpc({ datadir: flags.datadir, worker: flags.worker, rpc })
     const describe = (e: RpcEndpoints | null) => (e ? (e.ws ? `http ${e.http}, ws ${e.ws}` : `http ${e.http}`) : 'none')
     if (!r.changed) this.logLine(`Worker ${r.worker} already advertises ${describe(r.rpc)}; nothing was changed.`)
     else this.logLine(`Updated ${r.nodeInfo}${r.backupDir ? ` (previous file kept in ${r.backupDir})` : ''}.`)
     this.out(`worker ${r.worker} rpc: ${describe(r.rpc)}`)
-    return { nodeInfo: r.nodeInfo, worker: r.worker, rpc: r.rpc, previous: r.previous, changed: r.changed, ...(r.backupDir ? { backupDir: r.backupDir } : {}) }
+    return {
+      nodeInfo: r.nodeInfo,
+      worker: r.worker,
+      rpc: r.rpc,
+      previous: r.previous,
+      changed: r.changed,
+      ...(r.backupDir ? { backupDir: r.backupDir } : {}),
+    }
   }
 }

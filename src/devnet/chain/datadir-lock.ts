@@ -5,6 +5,7 @@
 import { promises as fs, readFileSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { DevnetAlreadyRunningError } from './errors.js'
+import { onProcessExit } from './exit-hooks.js'
 
 export const LOCK_FILE = 'chain.lock'
 
@@ -42,12 +43,12 @@ export async function acquireDatadirLock(datadir: string): Promise<() => Promise
       // already gone
     }
   }
-  process.on('exit', releaseSync)
+  const forgetExitHook = onProcessExit(releaseSync)
   let released = false
   return async () => {
     if (released) return
     released = true
-    process.removeListener('exit', releaseSync)
+    forgetExitHook()
     releaseSync()
   }
 }

@@ -8,6 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { resolveAnvilBinary } from './anvil-binary.js'
 import { AnvilStartError } from './errors.js'
+import { onProcessExit } from './exit-hooks.js'
 
 export type SpawnAnvilParameters = {
   port: number
@@ -94,16 +95,13 @@ export async function spawnAnvil(params: SpawnAnvilParameters): Promise<AnvilPro
   child.stderr?.on('data', (chunk: string) => {
     tail = (tail + chunk).slice(-TAIL_BYTES)
   })
-  const killOnExit = () => {
-    child.kill('SIGTERM')
-  }
-  process.on('exit', killOnExit)
+  const forgetExitHook = onProcessExit(() => child.kill('SIGTERM'))
   const exited = new Promise<AnvilExit>((resolve) => {
     child.on('error', (err) => {
       tail += `\n${err.message}`
     })
     child.on('close', (code, signal) => {
-      process.removeListener('exit', killOnExit)
+      forgetExitHook()
       resolve({ code, signal, stderrTail: tail })
     })
   })

@@ -134,6 +134,7 @@ async function startLocked(params: StartDevnetChainParameters, r: Resolved): Pro
     chainId: DEVNET_CHAIN_ID,
     engineHttpUrl: anvil.httpUrl,
     engineWsUrl: anvil.wsUrl,
+    enginePid: anvil.pid,
     registry: REGISTRY_ADDRESS,
     issuance: ISSUANCE_ADDRESS,
     blsVerifier: BLS_VERIFIER_ADDRESS,

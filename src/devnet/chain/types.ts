@@ -33,6 +33,8 @@ export type DevnetChain = {
   /** anvil's own endpoint (internal: the reference node fronts it; tests may use it directly). */
   engineHttpUrl: string
   engineWsUrl: string
+  /** anvil's process id (for status displays; stop it with stop()). */
+  enginePid: number
   registry: Address
   issuance: Address
   blsVerifier: Address

@@ -17,6 +17,8 @@ export type CreateChainClientParameters = {
   /** Retries of a failed request (exponential backoff from `retryDelayMs`). Default 3. */
   retryCount?: number | undefined
   retryDelayMs?: number | undefined
+  /** JSON-RPC batching (default true); off only to measure what batching saves (bench). */
+  batch?: boolean | undefined
 }
 
 /**
@@ -28,10 +30,11 @@ export function createChainClient({
   timeoutMs = 15_000,
   retryCount = 3,
   retryDelayMs = 300,
+  batch = true,
 }: CreateChainClientParameters): ChainClient {
   return createPublicClient({
     transport: http(rpcUrl, {
-      batch: true,
+      batch,
       timeout: timeoutMs,
       retryCount,
       retryDelay: retryDelayMs,

@@ -3,7 +3,8 @@ import bs58 from 'bs58'
 import { BLS_SECRET_LENGTH } from './bls.js'
 
 export function formatBlsKey(secret: Uint8Array): string {
-  if (secret.length !== BLS_SECRET_LENGTH) throw new RangeError(`BLS secret key: expected 32 bytes, got ${secret.length}`)
+  if (secret.length !== BLS_SECRET_LENGTH)
+    throw new RangeError(`BLS secret key: expected 32 bytes, got ${secret.length}`)
   return bs58.encode(secret)
 }
 
@@ -15,6 +16,7 @@ export function parseBlsKey(text: string): { ok: true; secret: Uint8Array } | { 
   } catch {
     return { ok: false, reason: 'it is not base58' }
   }
-  if (bytes.length !== BLS_SECRET_LENGTH) return { ok: false, reason: `it holds ${bytes.length} bytes instead of 32 (truncated?)` }
+  if (bytes.length !== BLS_SECRET_LENGTH)
+    return { ok: false, reason: `it holds ${bytes.length} bytes instead of 32 (truncated?)` }
   return { ok: true, secret: bytes }
 }

@@ -19,7 +19,17 @@ export const KW_READ_ITERATIONS = [1, KW_ITERATIONS] as const
 export type BlsKwParts = { salt: Uint8Array; nonce: Uint8Array; ciphertext: Uint8Array }
 
 /** Encrypts the secret under an already derived wrapping key; returns the bls.kw text. */
-export function sealBlsSecret({ secret, wrappingKey, salt, nonce }: { secret: Uint8Array; wrappingKey: Uint8Array; salt: Uint8Array; nonce: Uint8Array }): string {
+export function sealBlsSecret({
+  secret,
+  wrappingKey,
+  salt,
+  nonce,
+}: {
+  secret: Uint8Array
+  wrappingKey: Uint8Array
+  salt: Uint8Array
+  nonce: Uint8Array
+}): string {
   if (secret.length !== 32) throw new RangeError(`BLS secret key: expected 32 bytes, got ${secret.length}`)
   const ciphertext = gcmsiv(wrappingKey, nonce).encrypt(secret)
   return formatBlsKw({ salt, nonce, ciphertext })
@@ -38,7 +48,13 @@ export function unsealBlsSecret({ ciphertext, nonce }: BlsKwParts, wrappingKey: 
  * Encrypts a secret with a passphrase (1,000,000 iterations, fresh salt and nonce).
  * @example const text = await encryptBlsSecret({ secret, passphrase })
  */
-export async function encryptBlsSecret({ secret, passphrase }: { secret: Uint8Array; passphrase: string }): Promise<string> {
+export async function encryptBlsSecret({
+  secret,
+  passphrase,
+}: {
+  secret: Uint8Array
+  passphrase: string
+}): Promise<string> {
   const { salt, nonce } = freshKwParameters()
   const wrappingKey = await deriveWrappingKey(passphrase, salt, KW_ITERATIONS)
   try {

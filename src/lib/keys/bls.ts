@@ -45,7 +45,8 @@ export function blsKeyGen(ikm: Uint8Array, keyInfo: Uint8Array = new Uint8Array(
 
 /** Throws unless `secret` is 32 bytes encoding an integer in [1, r). */
 export function assertBlsSecret(secret: Uint8Array): void {
-  if (secret.length !== BLS_SECRET_LENGTH) throw new RangeError(`BLS secret key: expected 32 bytes, got ${secret.length}`)
+  if (secret.length !== BLS_SECRET_LENGTH)
+    throw new RangeError(`BLS secret key: expected 32 bytes, got ${secret.length}`)
   const n = BigInt(`0x${Buffer.from(secret).toString('hex')}`)
   if (n === 0n || n >= BLS_CURVE_ORDER) throw new RangeError('BLS secret key: not in the range [1, r)')
 }

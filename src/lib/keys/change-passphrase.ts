@@ -27,7 +27,11 @@ export type ChangePassphraseReturnType = {
 }
 
 /** @example await changePassphrase({ datadir, openKey, newPassphrase: async () => next }) */
-export async function changePassphrase({ datadir, openKey, newPassphrase }: ChangePassphraseParameters): Promise<ChangePassphraseReturnType> {
+export async function changePassphrase({
+  datadir,
+  openKey,
+  newPassphrase,
+}: ChangePassphraseParameters): Promise<ChangePassphraseReturnType> {
   const paths = datadirPaths(datadir)
   const key = await openKey()
   try {
@@ -35,7 +39,8 @@ export async function changePassphrase({ datadir, openKey, newPassphrase }: Chan
     const passphrase = await newPassphrase()
     const text = await encryptBlsSecret({ secret: key.secret, passphrase })
     const check = await decryptBlsKw(text, passphrase)
-    if (!check.ok || Buffer.compare(check.secret, key.secret) !== 0) throw new Error('the re-wrapped key does not open again') // a bug, never expected
+    if (!check.ok || Buffer.compare(check.secret, key.secret) !== 0)
+      throw new Error('the re-wrapped key does not open again') // a bug, never expected
     check.secret.fill(0)
     const staged = await stageFile(paths.blsKw, text, KEY_FILE_MODE)
     const replacements: FileReplacement[] = [{ kind: 'file', target: paths.blsKw, staged }]

@@ -34,7 +34,12 @@ export type RunKeysDemoReturnType = {
 }
 
 /** @example const { staking } = await runKeysDemo({ dir, address, log: console.log }) */
-export async function runKeysDemo({ dir, address, passphrase = 'tnv demo passphrase', log = () => {} }: RunKeysDemoParameters): Promise<RunKeysDemoReturnType> {
+export async function runKeysDemo({
+  dir,
+  address,
+  passphrase = 'tnv demo passphrase',
+  log = () => {},
+}: RunKeysDemoParameters): Promise<RunKeysDemoReturnType> {
   const datadir = join(dir, 'validator-1')
   // The env source reads TN_BLS_PASSPHRASE and removes it, here from a private environment.
   const env = (): NodeJS.ProcessEnv => ({ TN_BLS_PASSPHRASE: passphrase })
@@ -53,13 +58,22 @@ export async function runKeysDemo({ dir, address, passphrase = 'tnv demo passphr
   const identity = await describeNode({ datadir })
   for (const line of formatIdentity(identity, [
     ['PoP valid', identity.proofOfPossessionValid ? `yes, for ${identity.executionAddress}` : 'NO'],
-    ['key file', identity.keyFile ? `${identity.keyFile.encrypted ? 'encrypted' : 'NOT encrypted'}, mode ${identity.keyFile.mode}` : 'none'],
+    [
+      'key file',
+      identity.keyFile
+        ? `${identity.keyFile.encrypted ? 'encrypted' : 'NOT encrypted'}, mode ${identity.keyFile.mode}`
+        : 'none',
+    ],
   ]))
     log(`  ${line}`)
 
   log(`$ TN_BLS_PASSPHRASE=… tnv keytool verify --datadir ${datadir}`)
-  const verification = await verifyNodeKeys({ datadir, openKey: () => openBlsKey({ datadir, source: 'env', env: env() }) })
-  for (const c of verification.checks) log(`  ${c.ok ? 'ok  ' : 'FAIL'}  ${c.field}  ${c.detail}`)
+  const verification = await verifyNodeKeys({
+    datadir,
+    openKey: () => openBlsKey({ datadir, source: 'env', env: env() }),
+  })
+  const width = Math.max(...verification.checks.map((c) => c.field.length))
+  for (const c of verification.checks) log(`  ${c.ok ? 'ok  ' : 'FAIL'}  ${c.field.padEnd(width)}  ${c.detail}`)
 
   log(`$ tnv keytool export-staking-args --node-info ${datadir}`)
   const staking = await exportStakingArgs({ nodeInfo: datadir })

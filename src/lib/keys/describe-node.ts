@@ -35,7 +35,9 @@ export async function describeNode({ datadir }: { datadir: string }): Promise<De
   }
   const dirMode = await modeOf(paths.nodeKeys)
   if (dirMode !== undefined && (dirMode & 0o077) !== 0)
-    warnings.push(`${paths.nodeKeys} has mode ${octal(dirMode)}; others can read it. Run: chmod ${octal(KEY_DIR_MODE)} ${paths.nodeKeys}`)
+    warnings.push(
+      `${paths.nodeKeys} has mode ${octal(dirMode)}; others can read it. Run: chmod ${octal(KEY_DIR_MODE)} ${paths.nodeKeys}`,
+    )
   let keyFile: DescribeNodeReturnType['keyFile'] = null
   for (const [p, encrypted] of [
     [paths.blsKw, true],
@@ -44,10 +46,15 @@ export async function describeNode({ datadir }: { datadir: string }): Promise<De
     const mode = await modeOf(p)
     if (mode === undefined) continue
     keyFile ??= { path: p, encrypted, mode: octal(mode) }
-    if ((mode & 0o077) !== 0) warnings.push(`${p} has mode ${octal(mode)}; others can read the key. Run: chmod ${octal(KEY_FILE_MODE)} ${p}`)
+    if ((mode & 0o077) !== 0)
+      warnings.push(`${p} has mode ${octal(mode)}; others can read the key. Run: chmod ${octal(KEY_FILE_MODE)} ${p}`)
   }
-  if (!keyFile) warnings.push(`${paths.nodeKeys} holds no BLS key (bls.kw or bls.key): this data directory cannot run a node.`)
-  else if (!keyFile.encrypted) warnings.push(`${keyFile.path} is not encrypted. Encrypt it: tnv keytool change-passphrase --bls-passphrase-source no-passphrase --new-passphrase-source ask`)
+  if (!keyFile)
+    warnings.push(`${paths.nodeKeys} holds no BLS key (bls.kw or bls.key): this data directory cannot run a node.`)
+  else if (!keyFile.encrypted)
+    warnings.push(
+      `${keyFile.path} is not encrypted. Encrypt it: tnv keytool change-passphrase --bls-passphrase-source no-passphrase --new-passphrase-source ask`,
+    )
   const seedFiles: FileState[] = []
   for (const p of [paths.primarySeed, ...info.workers.map((_, i) => paths.workerSeed(i))]) {
     const mode = await modeOf(p)
@@ -57,7 +64,11 @@ export async function describeNode({ datadir }: { datadir: string }): Promise<De
   return {
     nodeInfo: path,
     ...identityView(info),
-    proofOfPossessionValid: verifyProofOfPossession({ publicKey: info.blsPublicKey, proof: info.proofOfPossession, address: info.executionAddress }),
+    proofOfPossessionValid: verifyProofOfPossession({
+      publicKey: info.blsPublicKey,
+      proof: info.proofOfPossession,
+      address: info.executionAddress,
+    }),
     legacyWorkerMap: info.legacyWorkerMap === true,
     keyFile,
     nodeKeysDir: dirMode === undefined ? null : { path: paths.nodeKeys, mode: octal(dirMode) },

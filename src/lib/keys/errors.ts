@@ -17,7 +17,7 @@ export class KeyError extends TnvError {
 export class DatadirMissingError extends BadInputError {
   constructor(datadir: string) {
     super(`The data directory ${datadir} does not exist.`, {
-      fix: 'Pass --datadir <dir> pointing at the node\'s data directory (the one holding node-info.yaml and node-keys/), or make keys there first: `tnv keytool generate validator --address <address> --datadir <dir>`.',
+      fix: "Pass --datadir <dir> pointing at the node's data directory (the one holding node-info.yaml and node-keys/), or make keys there first: `tnv keytool generate validator --address <address> --datadir <dir>`.",
     })
   }
 }
@@ -25,9 +25,12 @@ export class DatadirMissingError extends BadInputError {
 /** `generate` without --force over a non-empty node-keys/ (the reference's message, kept word for word). */
 export class NodeKeysExistError extends UsageError {
   constructor(nodeKeysDir: string) {
-    super(`cannot overwrite node keys without passing --force: ${nodeKeysDir} already holds keys. Nothing was changed.`, {
-      fix: 'Never replace the keys of a validator that has staked: the registry binds its BLS key for good. Otherwise pass --force (the old keys and node-info.yaml are kept in a backup-<time>/ directory), or use a new --datadir.',
-    })
+    super(
+      `cannot overwrite node keys without passing --force: ${nodeKeysDir} already holds keys. Nothing was changed.`,
+      {
+        fix: 'Never replace the keys of a validator that has staked: the registry binds its BLS key for good. Otherwise pass --force (the old keys and node-info.yaml are kept in a backup-<time>/ directory), or use a new --datadir.',
+      },
+    )
   }
 }
 
@@ -77,33 +80,44 @@ export class WrongPassphraseError extends KeyError {
 /** The key on disk does not belong to node-info.yaml. */
 export class KeyMismatchError extends KeyError {
   constructor(nodeKeysDir: string, nodeInfoPath: string) {
-    super(`The BLS key in ${nodeKeysDir} is not the key recorded in ${nodeInfoPath} (their public keys differ), so the two belong to different nodes.`, {
-      fix: 'Check --datadir: node-info.yaml and node-keys/ must come from the same `keytool generate` run. Restore the matching pair from your backup.',
-    })
+    super(
+      `The BLS key in ${nodeKeysDir} is not the key recorded in ${nodeInfoPath} (their public keys differ), so the two belong to different nodes.`,
+      {
+        fix: 'Check --datadir: node-info.yaml and node-keys/ must come from the same `keytool generate` run. Restore the matching pair from your backup.',
+      },
+    )
   }
 }
 
 /** The PoP in node-info.yaml does not verify for its public key and execution address. */
 export class InvalidProofOfPossessionError extends KeyError {
   constructor(nodeInfoPath: string, address: string) {
-    super(`The proof of possession in ${nodeInfoPath} does not verify for its bls_public_key and execution_address ${address}; the registry would reject the stake with InvalidProofOfPossession.`, {
-      fix: `Re-sign it with the node's key: \`tnv keytool generate pop --address ${address} --datadir <dir>\`, then export the staking args again.`,
-    })
+    super(
+      `The proof of possession in ${nodeInfoPath} does not verify for its bls_public_key and execution_address ${address}; the registry would reject the stake with InvalidProofOfPossession.`,
+      {
+        fix: `Re-sign it with the node's key: \`tnv keytool generate pop --address ${address} --datadir <dir>\`, then export the staking args again.`,
+      },
+    )
   }
 }
 
 /** `keytool verify` found differences between the key and node-info.yaml. */
 export class KeysDoNotMatchError extends KeyError {
   constructor(datadir: string, mismatches: string[]) {
-    super(`${mismatches.length} check${mismatches.length === 1 ? '' : 's'} failed in ${datadir}: ${mismatches.join('; ')}.`, {
-      fix: 'node-info.yaml must be the one written with these keys: restore the matching pair from your backup, or re-sign the proof of possession with `tnv keytool generate pop --address <address>` when only it is wrong.',
-      details: mismatches,
-    })
+    super(
+      `${mismatches.length} check${mismatches.length === 1 ? '' : 's'} failed in ${datadir}: ${mismatches.join('; ')}.`,
+      {
+        fix: 'node-info.yaml must be the one written with these keys: restore the matching pair from your backup, or re-sign the proof of possession with `tnv keytool generate pop --address <address>` when only it is wrong.',
+        details: mismatches,
+      },
+    )
   }
 }
 
 export class DatadirNotADirectoryError extends BadInputError {
   constructor(datadir: string) {
-    super(`${datadir} is a file, not a data directory.`, { fix: 'Pass --datadir <dir> naming a directory (it is created when missing).' })
+    super(`${datadir} is a file, not a data directory.`, {
+      fix: 'Pass --datadir <dir> naming a directory (it is created when missing).',
+    })
   }
 }

@@ -23,8 +23,20 @@ export type ExportStakingArgsReturnType = StakingArgs & {
  */
 export async function exportStakingArgs({ nodeInfo }: { nodeInfo: string }): Promise<ExportStakingArgsReturnType> {
   const { path, info } = await readNodeInfo(nodeInfo)
-  if (!verifyProofOfPossession({ publicKey: info.blsPublicKey, proof: info.proofOfPossession, address: info.executionAddress }))
+  if (
+    !verifyProofOfPossession({
+      publicKey: info.blsPublicKey,
+      proof: info.proofOfPossession,
+      address: info.executionAddress,
+    })
+  )
     throw new InvalidProofOfPossessionError(path, info.executionAddress)
   const args = stakingArgs(info)
-  return { ...args, calldata: stakeCalldata(args.blsPubkey, args.proofOfPossession), executionAddress: info.executionAddress, nodeInfo: path, info }
+  return {
+    ...args,
+    calldata: stakeCalldata(args.blsPubkey, args.proofOfPossession),
+    executionAddress: info.executionAddress,
+    nodeInfo: path,
+    info,
+  }
 }

@@ -20,10 +20,17 @@ export type GenerateResult = IdentityView & {
 }
 
 export const KEY_MANAGEMENT_WARNING =
-  'Never replace the keys of a validator that has staked: the registry binds its BLS key for good and cannot replace it. If these were a staked validator\'s keys, put the backup back now; a staked validator that lost its keys must exit and unstake from its validator address, then onboard a new validator address with new keys.'
+  "Never replace the keys of a validator that has staked: the registry binds its BLS key for good and cannot replace it. If these were a staked validator's keys, put the backup back now; a staked validator that lost its keys must exit and unstake from its validator address, then onboard a new validator address with new keys."
 
 export abstract class GenerateKeysCommand extends KeytoolCommand {
-  static override flags = { ...addressFlag, ...p2pAddressFlags, ...generateFlags, ...datadirFlag, ...passphraseFlags, ...quietFlag }
+  static override flags = {
+    ...addressFlag,
+    ...p2pAddressFlags,
+    ...generateFlags,
+    ...datadirFlag,
+    ...passphraseFlags,
+    ...quietFlag,
+  }
 
   protected abstract readonly role: 'validator' | 'observer'
 
@@ -31,7 +38,13 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
     const { flags } = await this.parse(this.constructor as typeof GenerateKeysCommand)
     this.quiet = flags.quiet
     const source = flags['bls-passphrase-source']
-    const [{ parseExecutionAddress }, { checkRpcEndpoints }, { readPassphrase }, { generateNodeKeys }, { identityView, formatIdentity }] = await Promise.all([
+    const [
+      { parseExecutionAddress },
+      { checkRpcEndpoints },
+      { readPassphrase },
+      { generateNodeKeys },
+      { identityView, formatIdentity },
+    ] = await Promise.all([
       import('../nodeinfo/address.js'),
       import('../nodeinfo/rpc-url.js'),
       import('../passphrase/read-passphrase.js'),
@@ -39,7 +52,10 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
       import('./identity.js'),
     ])
     const address = parseExecutionAddress(flags.address, '--address')
-    const rpc = checkRpcEndpoints({ http: flags['rpc-http'], ws: flags['rpc-ws'] }, { http: '--rpc-http', ws: '--rpc-ws' })
+    const rpc = checkRpcEndpoints(
+      { http: flags['rpc-http'], ws: flags['rpc-ws'] },
+      { http: '--rpc-http', ws: '--rpc-ws' },
+    )
     const workerAddrs = flags['external-worker-addrs']
       ?.split(',')
       .map((a) => a.trim())
@@ -59,20 +75,33 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
     })
 
     const view = identityView(r.info)
-    const files = [r.keyFile, r.paths.primarySeed, ...r.info.workers.map((_, i) => r.paths.workerSeed(i))].map((p) => p.slice(r.paths.nodeKeys.length + 1))
+    const files = [r.keyFile, r.paths.primarySeed, ...r.info.workers.map((_, i) => r.paths.workerSeed(i))].map((p) =>
+      p.slice(r.paths.nodeKeys.length + 1),
+    )
     this.logLine(`Wrote ${this.role} keys to ${r.paths.datadir}: node-keys/ (${files.join(', ')}) and node-info.yaml.`)
-    this.logLine(r.encrypted ? 'The BLS key is encrypted with your passphrase (it cannot be recovered if lost).' : 'The BLS key is stored UNENCRYPTED (no-passphrase).')
+    this.logLine(
+      r.encrypted
+        ? 'The BLS key is encrypted with your passphrase (it cannot be recovered if lost).'
+        : 'The BLS key is stored UNENCRYPTED (no-passphrase).',
+    )
     this.out(formatIdentity(view).join('\n'))
     if (r.backupDir) {
       this.warnLine(`the previous keys and node-info.yaml were moved to ${r.backupDir}.`)
       this.warnLine(KEY_MANAGEMENT_WARNING)
     }
     if (r.localAddresses)
-      this.warnLine('no external address was given for some peers, so node-info.yaml holds local-only 127.0.0.1 addresses. Other validators cannot reach them: pass --external-primary-addr and --external-worker-addrs.')
-    if (flags.workers > 1) this.warnLine(`the reference node accepts only one worker at present; it will refuse this node-info.yaml with ${flags.workers} workers.`)
+      this.warnLine(
+        'no external address was given for some peers, so node-info.yaml holds local-only 127.0.0.1 addresses. Other validators cannot reach them: pass --external-primary-addr and --external-worker-addrs.',
+      )
+    if (flags.workers > 1)
+      this.warnLine(
+        `the reference node accepts only one worker at present; it will refuse this node-info.yaml with ${flags.workers} workers.`,
+      )
     if (this.role === 'validator') {
       this.logLine(`Next: back up ${r.paths.datadir} (above all node-keys/), then export the staking arguments:`)
-      this.logLine(`  tnv keytool export-staking-args --node-info ${r.paths.nodeInfo} --calldata --bls-passphrase-source no-passphrase`)
+      this.logLine(
+        `  tnv keytool export-staking-args --node-info ${r.paths.nodeInfo} --calldata --bls-passphrase-source no-passphrase`,
+      )
     }
     return {
       role: this.role,

@@ -80,17 +80,24 @@ export async function generateNodeKeys({
 }: GenerateNodeKeysParameters): Promise<GenerateNodeKeysReturnType> {
   // 1. Every check that needs no secret, before asking for the passphrase.
   if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS)
-    throw new UsageError(`--workers ${workers} is out of range: tnv writes 1 to ${MAX_WORKERS} workers (the reference node runs 1).`, { fix: 'Pass --workers 1.' })
+    throw new UsageError(
+      `--workers ${workers} is out of range: tnv writes 1 to ${MAX_WORKERS} workers (the reference node runs 1).`,
+      { fix: 'Pass --workers 1.' },
+    )
   if (externalPrimaryAddr !== undefined) assertNoPeerId(externalPrimaryAddr, '--external-primary-addr')
   if (externalWorkerAddrs !== undefined) {
     if (externalWorkerAddrs.length !== workers)
-      throw new UsageError(`--external-worker-addrs gives ${externalWorkerAddrs.length} address${externalWorkerAddrs.length === 1 ? '' : 'es'} for ${workers} worker${workers === 1 ? '' : 's'}.`, {
-        fix: 'Give one comma-separated address per worker, in worker order (or change --workers).',
-      })
+      throw new UsageError(
+        `--external-worker-addrs gives ${externalWorkerAddrs.length} address${externalWorkerAddrs.length === 1 ? '' : 'es'} for ${workers} worker${workers === 1 ? '' : 's'}.`,
+        {
+          fix: 'Give one comma-separated address per worker, in worker order (or change --workers).',
+        },
+      )
     externalWorkerAddrs.forEach((a, i) => assertNoPeerId(a, `--external-worker-addrs[${i}]`))
   }
   const paths = datadirPaths(datadir)
-  if ((await fs.stat(paths.datadir).catch(() => undefined))?.isDirectory() === false) throw new DatadirNotADirectoryError(paths.datadir)
+  if ((await fs.stat(paths.datadir).catch(() => undefined))?.isDirectory() === false)
+    throw new DatadirNotADirectoryError(paths.datadir)
   const keysPresent = ((await fs.readdir(paths.nodeKeys).catch(() => [])) as string[]).length > 0
   if (keysPresent && !force) throw new NodeKeysExistError(paths.nodeKeys)
   if (keysPresent && assertKeyReplaceable) {
@@ -106,16 +113,23 @@ export async function generateNodeKeys({
   const wrapping = passphrase === undefined ? undefined : deriveWrappingKey(passphrase, salt, KW_ITERATIONS)
   wrapping?.catch(() => {}) // awaited below; keep an early failure from being reported as unhandled
   // The curve, cipher and YAML code load only now, while PBKDF2 runs.
-  const [{ blsKeyGen, blsPublicKey }, { signProofOfPossession }, { deriveNetworkKeypair }, kw, { formatBlsKey }, { formatNodeInfo }, { encodeBase58 }] =
-    await Promise.all([
-      import('./bls.js'),
-      import('./pop.js'),
-      import('./network-key.js'),
-      import('./bls-kw.js'),
-      import('./bls-key.js'),
-      import('../nodeinfo/serialize.js'),
-      import('../nodeinfo/base58.js'),
-    ])
+  const [
+    { blsKeyGen, blsPublicKey },
+    { signProofOfPossession },
+    { deriveNetworkKeypair },
+    kw,
+    { formatBlsKey },
+    { formatNodeInfo },
+    { encodeBase58 },
+  ] = await Promise.all([
+    import('./bls.js'),
+    import('./pop.js'),
+    import('./network-key.js'),
+    import('./bls-kw.js'),
+    import('./bls-key.js'),
+    import('../nodeinfo/serialize.js'),
+    import('../nodeinfo/base58.js'),
+  ])
 
   const material = ikm ?? randomBytes(32)
   const secret = blsKeyGen(material)
@@ -124,7 +138,9 @@ export async function generateNodeKeys({
     const publicKey = blsPublicKey(secret)
     const proofOfPossession = signProofOfPossession(secret, address, publicKey)
     const primaryKeys = deriveNetworkKeypair(secret, Buffer.from(PRIMARY_SEED_TEXT))
-    const workerKeys = Array.from({ length: workers }, (_, i) => deriveNetworkKeypair(secret, Buffer.from(workerSeed(i).text)))
+    const workerKeys = Array.from({ length: workers }, (_, i) =>
+      deriveNetworkKeypair(secret, Buffer.from(workerSeed(i).text)),
+    )
     for (const k of [primaryKeys, ...workerKeys]) k.secretKey.fill(0)
 
     let localAddresses = false
@@ -186,10 +202,10 @@ export async function generateNodeKeys({
       await writeFileAtomic(join(stagedKeys.value, keyFile), await keyFileText(), { mode: KEY_FILE_MODE })
       await fsyncDir(stagedKeys.value)
     } catch (err) {
-      for (const r of [stagedKeys, stagedInfo]) if (r.status === 'fulfilled') await fs.rm(r.value, { recursive: true, force: true })
+      for (const r of [stagedKeys, stagedInfo])
+        if (r.status === 'fulfilled') await fs.rm(r.value, { recursive: true, force: true })
       throw err
     }
-
     // 4. Swap it all in (with a backup of what was there).
     ;({ backupDir } = await commitFiles({
       datadir: paths.datadir,
@@ -216,5 +232,9 @@ export async function generateNodeKeys({
 function assertNoPeerId(value: string, label: string): void {
   const addr = parseP2pAddress(value, label)
   if (addr.peerId)
-    throw new InvalidMultiaddrError(label, value, `already carries /p2p/${addr.peerId}, which cannot be the peer id of keys that are about to be made`)
+    throw new InvalidMultiaddrError(
+      label,
+      value,
+      `already carries /p2p/${addr.peerId}, which cannot be the peer id of keys that are about to be made`,
+    )
 }

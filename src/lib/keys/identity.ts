@@ -49,7 +49,11 @@ export function formatIdentity(view: IdentityView, extra: [string, string][] = [
     ['primary network key', view.primary.networkKey],
   ]
   for (const w of view.workers) {
-    rows.push([`worker ${w.index} address`, w.networkAddress], [`worker ${w.index} peer id`, w.peerId], [`worker ${w.index} network key`, w.networkKey])
+    rows.push(
+      [`worker ${w.index} address`, w.networkAddress],
+      [`worker ${w.index} peer id`, w.peerId],
+      [`worker ${w.index} network key`, w.networkKey],
+    )
     if (w.rpc) rows.push([`worker ${w.index} rpc`, w.rpc.ws ? `${w.rpc.http} (ws ${w.rpc.ws})` : w.rpc.http])
   }
   rows.push(...extra)

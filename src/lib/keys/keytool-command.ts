@@ -4,8 +4,9 @@
  * (stdout unless --json); `warnLine` = stderr, always (warnings are never part of the result).
  * Standard input is read through one shared line reader, closed when the command ends.
  */
-import type { PassphraseSource } from '../flags.js'
+
 import { BaseCommand } from '../base-command.js'
+import type { PassphraseSource } from '../flags.js'
 import type { StdinLines } from '../passphrase/stdin-lines.js'
 
 export abstract class KeytoolCommand extends BaseCommand {

@@ -15,7 +15,8 @@ export const addressFlag = {
 export const p2pAddressFlags = {
   'external-primary-addr': Flags.string({
     summary: 'Public multiaddr of the primary: /ip4/<ip>/udp/<port>/quic-v1 (also /ip6, /dns4, /dns6).',
-    description: 'Without it a local-only /ip4/127.0.0.1/udp/<free port>/quic-v1 is written, useful only on this machine.',
+    description:
+      'Without it a local-only /ip4/127.0.0.1/udp/<free port>/quic-v1 is written, useful only on this machine.',
     env: 'TN_EXTERNAL_PRIMARY_ADDR',
     helpValue: '<multiaddr>',
   }),
@@ -27,16 +28,27 @@ export const p2pAddressFlags = {
 }
 
 export const generateFlags = {
-  name: Flags.string({ summary: 'Node name (default: node- + base58 of the first 8 bytes of the BLS public key).', helpValue: '<name>' }),
+  name: Flags.string({
+    summary: 'Node name (default: node- + base58 of the first 8 bytes of the BLS public key).',
+    helpValue: '<name>',
+  }),
   workers: Flags.integer({
     summary: 'Number of workers (the reference node runs exactly 1).',
-    description: 'Worker 0 uses node-keys/worker.seed as the reference does; worker i >= 1 gets node-keys/worker-<i>.seed (see docs/keytool.md).',
+    description:
+      'Worker 0 uses node-keys/worker.seed as the reference does; worker i >= 1 gets node-keys/worker-<i>.seed (see docs/keytool.md).',
     default: 1,
     min: 1,
     max: 4,
   }),
-  'rpc-http': Flags.string({ summary: 'HTTP(S) RPC endpoint worker 0 advertises in node-info.yaml.', helpValue: '<url>' }),
-  'rpc-ws': Flags.string({ summary: 'WebSocket RPC endpoint worker 0 advertises (needs --rpc-http).', helpValue: '<url>', dependsOn: ['rpc-http'] }),
+  'rpc-http': Flags.string({
+    summary: 'HTTP(S) RPC endpoint worker 0 advertises in node-info.yaml.',
+    helpValue: '<url>',
+  }),
+  'rpc-ws': Flags.string({
+    summary: 'WebSocket RPC endpoint worker 0 advertises (needs --rpc-http).',
+    helpValue: '<url>',
+    dependsOn: ['rpc-http'],
+  }),
   force: Flags.boolean({
     summary: 'Replace existing keys (kept in a timestamped backup). Never for a validator that has staked.',
   }),

@@ -10,7 +10,13 @@ import { assertBlsSecret } from './bls.js'
 import { parseBlsKey } from './bls-key.js'
 import { decryptBlsKw, KW_LENGTH } from './bls-kw.js'
 import { assertDatadirExists, datadirPaths } from './datadir.js'
-import { KeyFileCorruptError, KeyFileEncryptedError, KeyFileMissingError, KeyFileUnencryptedError, WrongPassphraseError } from './errors.js'
+import {
+  KeyFileCorruptError,
+  KeyFileEncryptedError,
+  KeyFileMissingError,
+  KeyFileUnencryptedError,
+  WrongPassphraseError,
+} from './errors.js'
 
 export type OpenBlsKeyParameters = {
   datadir: string
@@ -35,7 +41,13 @@ export type OpenBlsKeyReturnType = {
  *   KeyFileCorruptError, WrongPassphraseError, and the passphrase source's errors
  * @example const { secret } = await openBlsKey({ datadir, source: 'env' })
  */
-export async function openBlsKey({ datadir, source, stdin, io, env }: OpenBlsKeyParameters): Promise<OpenBlsKeyReturnType> {
+export async function openBlsKey({
+  datadir,
+  source,
+  stdin,
+  io,
+  env,
+}: OpenBlsKeyParameters): Promise<OpenBlsKeyReturnType> {
   await assertDatadirExists(datadir)
   const paths = datadirPaths(datadir)
   const [kw, plain] = await Promise.all([readIfExists(paths.blsKw), readIfExists(paths.blsKey)])
@@ -49,12 +61,21 @@ export async function openBlsKey({ datadir, source, stdin, io, env }: OpenBlsKey
     return { secret: parsed.secret, path: paths.blsKey, encrypted: false }
   }
   if (kw === undefined) throw new KeyFileUnencryptedError(paths.blsKey)
-  const passphrase = await readPassphrase({ source, purpose: 'open', ...(stdin ? { stdin } : {}), ...(io ? { io } : {}), ...(env ? { env } : {}) })
+  const passphrase = await readPassphrase({
+    source,
+    purpose: 'open',
+    ...(stdin ? { stdin } : {}),
+    ...(io ? { io } : {}),
+    ...(env ? { env } : {}),
+  })
   const opened = await decryptBlsKw(kw, passphrase ?? '')
   if (!opened.ok) {
     if (opened.reason === 'not-base58') throw new KeyFileCorruptError(paths.blsKw, 'it is not base58 text')
     if (opened.reason === 'length')
-      throw new KeyFileCorruptError(paths.blsKw, `it holds ${opened.length} bytes instead of ${KW_LENGTH} (salt 12 + nonce 12 + ciphertext 48), so it was truncated or altered`)
+      throw new KeyFileCorruptError(
+        paths.blsKw,
+        `it holds ${opened.length} bytes instead of ${KW_LENGTH} (salt 12 + nonce 12 + ciphertext 48), so it was truncated or altered`,
+      )
     throw new WrongPassphraseError(paths.blsKw)
   }
   checkSecret(opened.secret, paths.blsKw)

@@ -12,7 +12,8 @@ const INTENT = Uint8Array.of(0, 0, 0)
 
 /** The 119-byte message a PoP signs. */
 export function popMessage(publicKey: Uint8Array, address: Hex): Uint8Array {
-  if (publicKey.length !== BLS_PUBLIC_KEY_LENGTH) throw new RangeError(`bls_public_key: expected 96 bytes, got ${publicKey.length}`)
+  if (publicKey.length !== BLS_PUBLIC_KEY_LENGTH)
+    throw new RangeError(`bls_public_key: expected 96 bytes, got ${publicKey.length}`)
   const addr = Buffer.from(address.slice(2), 'hex')
   if (addr.length !== 20) throw new RangeError(`execution_address: expected 20 bytes, got ${addr.length}`)
   const msg = new Uint8Array(POP_MESSAGE_LENGTH)
@@ -31,7 +32,15 @@ export function signProofOfPossession(secret: Uint8Array, address: Hex, publicKe
 }
 
 /** True when `proof` is a valid PoP of `publicKey` for `address`. Malformed input gives false. */
-export function verifyProofOfPossession({ publicKey, proof, address }: { publicKey: Uint8Array; proof: Uint8Array; address: Hex }): boolean {
+export function verifyProofOfPossession({
+  publicKey,
+  proof,
+  address,
+}: {
+  publicKey: Uint8Array
+  proof: Uint8Array
+  address: Hex
+}): boolean {
   if (publicKey.length !== BLS_PUBLIC_KEY_LENGTH) return false
   return blsVerify(proof, publicKey, popMessage(publicKey, address))
 }

@@ -35,7 +35,11 @@ export type ResignProofOfPossessionReturnType = {
 }
 
 /** @example await resignProofOfPossession({ datadir, address, openKey: () => openBlsKey({ datadir, source }) }) */
-export async function resignProofOfPossession({ datadir, address, openKey }: ResignProofOfPossessionParameters): Promise<ResignProofOfPossessionReturnType> {
+export async function resignProofOfPossession({
+  datadir,
+  address,
+  openKey,
+}: ResignProofOfPossessionParameters): Promise<ResignProofOfPossessionReturnType> {
   await assertDatadirExists(datadir)
   const paths = datadirPaths(datadir)
   const { path, info } = await readNodeInfo(paths.nodeInfo)
@@ -44,7 +48,11 @@ export async function resignProofOfPossession({ datadir, address, openKey }: Res
     const publicKey = blsPublicKey(key.secret)
     if (Buffer.compare(publicKey, info.blsPublicKey) !== 0) throw new KeyMismatchError(paths.nodeKeys, path)
     const { legacyWorkerMap, ...rest } = info
-    const next: NodeInfo = { ...rest, executionAddress: address, proofOfPossession: signProofOfPossession(key.secret, address, publicKey) }
+    const next: NodeInfo = {
+      ...rest,
+      executionAddress: address,
+      proofOfPossession: signProofOfPossession(key.secret, address, publicKey),
+    }
     const { changed, backupDir } = await writeNodeInfo({ datadir: paths.datadir, path, info: next })
     return {
       nodeInfo: path,

@@ -12,7 +12,8 @@ export const PRIMARY_SEED_TEXT = 'primary network keypair'
  * (`worker-<i>.seed`, "worker network keypair <i>"), see docs/decisions.md.
  */
 export function workerSeed(index: number): { file: string; text: string } {
-  if (!Number.isInteger(index) || index < 0) throw new RangeError(`worker index: expected an integer >= 0, got ${index}`)
+  if (!Number.isInteger(index) || index < 0)
+    throw new RangeError(`worker index: expected an integer >= 0, got ${index}`)
   return index === 0
     ? { file: 'worker.seed', text: 'worker network keypair' }
     : { file: `worker-${index}.seed`, text: `worker network keypair ${index}` }

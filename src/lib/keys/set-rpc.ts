@@ -32,12 +32,18 @@ export async function setWorkerRpc({ datadir, worker, rpc }: SetWorkerRpcParamet
   const { path, info } = await readNodeInfo(paths.nodeInfo)
   const current = info.workers[worker]
   if (!current)
-    throw new UsageError(`--worker ${worker} does not exist: ${path} lists ${info.workers.length} worker${info.workers.length === 1 ? '' : 's'} (0 to ${info.workers.length - 1}).`, {
-      fix: 'Pass --worker 0 for the first worker.',
-    })
+    throw new UsageError(
+      `--worker ${worker} does not exist: ${path} lists ${info.workers.length} worker${info.workers.length === 1 ? '' : 's'} (0 to ${info.workers.length - 1}).`,
+      {
+        fix: 'Pass --worker 0 for the first worker.',
+      },
+    )
   const { rpc: previous, ...peer } = current
   const { legacyWorkerMap, ...rest } = info
-  const next: NodeInfo = { ...rest, workers: info.workers.map((w, i) => (i === worker ? { ...peer, ...(rpc ? { rpc } : {}) } : w)) }
+  const next: NodeInfo = {
+    ...rest,
+    workers: info.workers.map((w, i) => (i === worker ? { ...peer, ...(rpc ? { rpc } : {}) } : w)),
+  }
   const { changed, backupDir } = await writeNodeInfo({ datadir: paths.datadir, path, info: next })
   return { nodeInfo: path, worker, rpc, previous: previous ?? null, changed, ...(backupDir ? { backupDir } : {}) }
 }

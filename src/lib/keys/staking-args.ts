@@ -34,7 +34,15 @@ export function stakeSelector(): Hex {
 export function stakeCalldata(blsPubkey: Hex, proofOfPossession: Hex): Hex {
   const pk = fromHex(blsPubkey, 'blsPubkey', BLS_PUBLIC_KEY_LENGTH)
   const pop = fromHex(proofOfPossession, 'proofOfPossession', BLS_SIGNATURE_LENGTH)
-  const words = [word(0x40), word(0x40 + 32 + BLS_PUBLIC_KEY_LENGTH), word(pk.length), padded(pk), word(0x20), word(pop.length), padded(pop)]
+  const words = [
+    word(0x40),
+    word(0x40 + 32 + BLS_PUBLIC_KEY_LENGTH),
+    word(pk.length),
+    padded(pk),
+    word(0x20),
+    word(pop.length),
+    padded(pop),
+  ]
   return `${stakeSelector()}${words.join('')}` as Hex
 }
 
@@ -46,7 +54,9 @@ function word(n: number): string {
 /** Bytes right-padded with zeros to a whole number of words, as hex without 0x. */
 function padded(bytes: Uint8Array): string {
   const len = Math.ceil(bytes.length / 32) * 32
-  return Buffer.from(bytes).toString('hex').padEnd(len * 2, '0')
+  return Buffer.from(bytes)
+    .toString('hex')
+    .padEnd(len * 2, '0')
 }
 
 function toHex(bytes: Uint8Array): Hex {
@@ -54,6 +64,7 @@ function toHex(bytes: Uint8Array): Hex {
 }
 
 function fromHex(hex: Hex, label: string, length: number): Uint8Array {
-  if (!/^0x[0-9a-fA-F]*$/.test(hex) || hex.length !== 2 + 2 * length) throw new RangeError(`${label}: expected ${length} bytes of 0x hex`)
+  if (!/^0x[0-9a-fA-F]*$/.test(hex) || hex.length !== 2 + 2 * length)
+    throw new RangeError(`${label}: expected ${length} bytes of 0x hex`)
   return Uint8Array.from(Buffer.from(hex.slice(2), 'hex'))
 }

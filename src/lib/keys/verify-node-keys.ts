@@ -9,9 +9,9 @@ import { blsPublicKey } from './bls.js'
 import { assertDatadirExists, datadirPaths } from './datadir.js'
 import { peerIdFromNetworkKey } from './libp2p.js'
 import { deriveNetworkKeypair } from './network-key.js'
-import { PRIMARY_SEED_FILE, workerSeed } from './seeds.js'
 import type { OpenBlsKeyReturnType } from './open-key.js'
 import { verifyProofOfPossession } from './pop.js'
+import { PRIMARY_SEED_FILE, workerSeed } from './seeds.js'
 
 export type KeyCheck = {
   /** What was checked, e.g. `bls_public_key`, `p2p_info.workers[0].network_key`. */
@@ -30,7 +30,13 @@ export type VerifyNodeKeysReturnType = {
 }
 
 /** @example const { ok, checks } = await verifyNodeKeys({ datadir, openKey: () => openBlsKey({ datadir, source }) }) */
-export async function verifyNodeKeys({ datadir, openKey }: { datadir: string; openKey: () => Promise<OpenBlsKeyReturnType> }): Promise<VerifyNodeKeysReturnType> {
+export async function verifyNodeKeys({
+  datadir,
+  openKey,
+}: {
+  datadir: string
+  openKey: () => Promise<OpenBlsKeyReturnType>
+}): Promise<VerifyNodeKeysReturnType> {
   await assertDatadirExists(datadir)
   const paths = datadirPaths(datadir)
   const { path, info } = await readNodeInfo(paths.nodeInfo)
@@ -44,20 +50,40 @@ export async function verifyNodeKeys({ datadir, openKey }: { datadir: string; op
       ok: pkOk,
       detail: pkOk ? 'matches the key in node-keys/' : 'differs from the public key of the key in node-keys/',
     })
-    const popOk = verifyProofOfPossession({ publicKey: info.blsPublicKey, proof: info.proofOfPossession, address: info.executionAddress })
+    const popOk = verifyProofOfPossession({
+      publicKey: info.blsPublicKey,
+      proof: info.proofOfPossession,
+      address: info.executionAddress,
+    })
     checks.push({
       field: 'proof_of_possession',
       ok: popOk,
-      detail: popOk ? `valid for ${info.executionAddress}` : `does not verify for bls_public_key and execution_address ${info.executionAddress}`,
+      detail: popOk
+        ? `valid for ${info.executionAddress}`
+        : `does not verify for bls_public_key and execution_address ${info.executionAddress}`,
     })
     const peers = [
-      { field: 'p2p_info.primary', seedFile: PRIMARY_SEED_FILE, seedPath: paths.primarySeed, networkKey: info.primary.networkKey },
-      ...info.workers.map((w, i) => ({ field: `p2p_info.workers[${i}]`, seedFile: workerSeed(i).file, seedPath: paths.workerSeed(i), networkKey: w.networkKey })),
+      {
+        field: 'p2p_info.primary',
+        seedFile: PRIMARY_SEED_FILE,
+        seedPath: paths.primarySeed,
+        networkKey: info.primary.networkKey,
+      },
+      ...info.workers.map((w, i) => ({
+        field: `p2p_info.workers[${i}]`,
+        seedFile: workerSeed(i).file,
+        seedPath: paths.workerSeed(i),
+        networkKey: w.networkKey,
+      })),
     ]
     for (const p of peers) {
       const seed = await fs.readFile(p.seedPath).catch(() => undefined)
       if (!seed) {
-        checks.push({ field: `${p.field}.network_key`, ok: false, detail: `node-keys/${p.seedFile} is missing, so the network key cannot be re-derived` })
+        checks.push({
+          field: `${p.field}.network_key`,
+          ok: false,
+          detail: `node-keys/${p.seedFile} is missing, so the network key cannot be re-derived`,
+        })
         continue
       }
       const derived = deriveNetworkKeypair(key.secret, seed)
@@ -74,5 +100,11 @@ export async function verifyNodeKeys({ datadir, openKey }: { datadir: string; op
   } finally {
     key.secret.fill(0)
   }
-  return { nodeInfo: path, keyFile: key.path, checks, ok: checks.every((c) => c.ok), ...(key.iterations !== undefined ? { iterations: key.iterations } : {}) }
+  return {
+    nodeInfo: path,
+    keyFile: key.path,
+    checks,
+    ok: checks.every((c) => c.ok),
+    ...(key.iterations !== undefined ? { iterations: key.iterations } : {}),
+  }
 }

@@ -10,9 +10,15 @@ export const KW_SALT_LENGTH = 12
 export const KW_NONCE_LENGTH = 12
 export const KW_ITERATIONS = 1_000_000
 
-export function deriveWrappingKey(passphrase: string, salt: Uint8Array, iterations: number = KW_ITERATIONS): Promise<Uint8Array> {
+export function deriveWrappingKey(
+  passphrase: string,
+  salt: Uint8Array,
+  iterations: number = KW_ITERATIONS,
+): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
-    pbkdf2(Buffer.from(passphrase, 'utf8'), salt, iterations, 32, 'sha256', (err, key) => (err ? reject(err) : resolve(key)))
+    pbkdf2(Buffer.from(passphrase, 'utf8'), salt, iterations, 32, 'sha256', (err, key) =>
+      err ? reject(err) : resolve(key),
+    )
   })
 }
 

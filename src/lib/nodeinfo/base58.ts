@@ -23,7 +23,11 @@ export function decodeBase58Field(path: string, field: string, text: string, len
   const bytes = tryDecodeBase58(text)
   if (!bytes) throw new NodeInfoFieldError(path, field, `"${shorten(text)}" is not base58`)
   if (bytes.length !== length)
-    throw new NodeInfoFieldError(path, field, `expected ${length} bytes, got ${bytes.length} (the value is truncated or belongs to another field)`)
+    throw new NodeInfoFieldError(
+      path,
+      field,
+      `expected ${length} bytes, got ${bytes.length} (the value is truncated or belongs to another field)`,
+    )
   return bytes
 }
 

@@ -35,9 +35,12 @@ export class NodeInfoFieldError extends BadInputError {
 /** An execution address that is not 20 bytes of hex (or `0`). */
 export class InvalidAddressError extends BadInputError {
   constructor(label: string, value: string) {
-    super(`${label}: "${value}" is not an execution address (20 bytes of hex, optionally 0x-prefixed, or 0 for the zero address).`, {
-      fix: 'Pass the validator\'s address as 0x followed by 40 hex digits, e.g. --address 0x1234…abcd.',
-    })
+    super(
+      `${label}: "${value}" is not an execution address (20 bytes of hex, optionally 0x-prefixed, or 0 for the zero address).`,
+      {
+        fix: "Pass the validator's address as 0x followed by 40 hex digits, e.g. --address 0x1234…abcd.",
+      },
+    )
   }
 }
 
@@ -54,7 +57,7 @@ export class InvalidAddressChecksumError extends BadInputError {
 export class InvalidMultiaddrError extends BadInputError {
   constructor(label: string, value: string, problem: string) {
     super(`${label}: "${value}" ${problem}.`, {
-      fix: 'Use the form /ip4/<ip>/udp/<port>/quic-v1 (or /ip6/, /dns4/, /dns6/), e.g. /ip4/203.0.113.10/udp/49590/quic-v1, without a /p2p/ part (keytool appends the node\'s own peer id).',
+      fix: "Use the form /ip4/<ip>/udp/<port>/quic-v1 (or /ip6/, /dns4/, /dns6/), e.g. /ip4/203.0.113.10/udp/49590/quic-v1, without a /p2p/ part (keytool appends the node's own peer id).",
     })
   }
 }

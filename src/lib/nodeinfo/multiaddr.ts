@@ -15,7 +15,8 @@ export type P2pAddress = {
   peerId?: string
 }
 
-const DNS_NAME = /^(?=.{1,253}$)([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*\.?$/
+const DNS_NAME =
+  /^(?=.{1,253}$)([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*\.?$/
 const PEER_ID = /^[1-9A-HJ-NP-Za-km-z]+$/
 
 /**
@@ -44,7 +45,8 @@ export function parseP2pAddress(value: string, label: string): P2pAddress {
   let peerId: string | undefined
   if (rest.length > 0) {
     const [p2p, id, ...more] = rest
-    if (p2p !== 'p2p' || !id || more.length > 0) fail(`has "/${rest.join('/')}" after /quic-v1; only /p2p/<peer id> may follow`)
+    if (p2p !== 'p2p' || !id || more.length > 0)
+      fail(`has "/${rest.join('/')}" after /quic-v1; only /p2p/<peer id> may follow`)
     if (!PEER_ID.test(id as string)) fail(`has a /p2p/ part "${id}" that is not a base58 peer id`)
     peerId = id
   }
@@ -63,6 +65,10 @@ export function formatP2pAddress({ protocol, host, port, peerId }: P2pAddress): 
 export function withPeerId(value: string, peerId: string, label: string): string {
   const addr = parseP2pAddress(value, label)
   if (addr.peerId && addr.peerId !== peerId)
-    throw new InvalidMultiaddrError(label, value, `already carries /p2p/${addr.peerId}, but these keys have peer id ${peerId}`)
+    throw new InvalidMultiaddrError(
+      label,
+      value,
+      `already carries /p2p/${addr.peerId}, but these keys have peer id ${peerId}`,
+    )
   return formatP2pAddress({ ...addr, peerId })
 }

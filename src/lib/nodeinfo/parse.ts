@@ -7,7 +7,14 @@ import { parse as parseYaml } from 'yaml'
 import { peerIdFromNetworkKey } from '../keys/libp2p.js'
 import { parseExecutionAddress } from './address.js'
 import { decodeBase58Field } from './base58.js'
-import { InvalidAddressChecksumError, InvalidAddressError, InvalidMultiaddrError, InvalidRpcUrlError, NodeInfoFieldError, NodeInfoSyntaxError } from './errors.js'
+import {
+  InvalidAddressChecksumError,
+  InvalidAddressError,
+  InvalidMultiaddrError,
+  InvalidRpcUrlError,
+  NodeInfoFieldError,
+  NodeInfoSyntaxError,
+} from './errors.js'
 import { parseP2pAddress } from './multiaddr.js'
 import { checkRpcUrl } from './rpc-url.js'
 import type { NodeInfo, PeerInfo, RpcEndpoints, WorkerInfo } from './types.js'
@@ -24,9 +31,17 @@ export function parseNodeInfo(text: string, path: string): NodeInfo {
   try {
     doc = parseYaml(text, { schema: 'failsafe', uniqueKeys: true, prettyErrors: false })
   } catch (err) {
-    throw new NodeInfoSyntaxError(path, err instanceof Error ? err.message.split('\n')[0] ?? 'parse error' : String(err))
+    throw new NodeInfoSyntaxError(
+      path,
+      err instanceof Error ? (err.message.split('\n')[0] ?? 'parse error') : String(err),
+    )
   }
-  if (!isMap(doc)) throw new NodeInfoFieldError(path, '(top level)', 'expected a map of fields (the file is empty or not a node-info.yaml)')
+  if (!isMap(doc))
+    throw new NodeInfoFieldError(
+      path,
+      '(top level)',
+      'expected a map of fields (the file is empty or not a node-info.yaml)',
+    )
   const field = (name: string) => requireString(path, name, doc[name])
 
   const name = field('name')
@@ -38,15 +53,28 @@ export function parseNodeInfo(text: string, path: string): NodeInfo {
   )
 
   const p2p = doc.p2p_info
-  if (!isMap(p2p)) throw new NodeInfoFieldError(path, 'p2p_info', p2p === undefined ? 'is missing' : 'expected a map with primary and workers')
+  if (!isMap(p2p))
+    throw new NodeInfoFieldError(
+      path,
+      'p2p_info',
+      p2p === undefined ? 'is missing' : 'expected a map with primary and workers',
+    )
   const primary = parsePeer(path, 'p2p_info.primary', p2p.primary)
   let workers: WorkerInfo[]
   let legacyWorkerMap = false
   if (p2p.workers !== undefined && p2p.worker !== undefined)
-    throw new NodeInfoFieldError(path, 'p2p_info', 'has both workers: and the legacy worker:; keep only the workers: list')
+    throw new NodeInfoFieldError(
+      path,
+      'p2p_info',
+      'has both workers: and the legacy worker:; keep only the workers: list',
+    )
   if (p2p.workers !== undefined) {
     if (!Array.isArray(p2p.workers) || p2p.workers.length === 0)
-      throw new NodeInfoFieldError(path, 'p2p_info.workers', 'expected a non-empty list of {network_address, network_key}')
+      throw new NodeInfoFieldError(
+        path,
+        'p2p_info.workers',
+        'expected a non-empty list of {network_address, network_key}',
+      )
     workers = p2p.workers.map((w, i) => parseWorker(path, `p2p_info.workers[${i}]`, w))
   } else if (p2p.worker !== undefined) {
     workers = [parseWorker(path, 'p2p_info.worker', p2p.worker)]
@@ -70,15 +98,28 @@ export function parseNodeInfo(text: string, path: string): NodeInfo {
 }
 
 function parsePeer(path: string, label: string, value: unknown): PeerInfo {
-  if (!isMap(value)) throw new NodeInfoFieldError(path, label, value === undefined ? 'is missing' : 'expected a map with network_address and network_key')
+  if (!isMap(value))
+    throw new NodeInfoFieldError(
+      path,
+      label,
+      value === undefined ? 'is missing' : 'expected a map with network_address and network_key',
+    )
   const networkKey = requireString(path, `${label}.network_key`, value.network_key)
   const peerId = peerIdFromNetworkKey(networkKey)
   if (!peerId)
-    throw new NodeInfoFieldError(path, `${label}.network_key`, `"${networkKey}" is not a base58 libp2p ed25519 public key (36 bytes starting 08 01 12 20)`)
+    throw new NodeInfoFieldError(
+      path,
+      `${label}.network_key`,
+      `"${networkKey}" is not a base58 libp2p ed25519 public key (36 bytes starting 08 01 12 20)`,
+    )
   const networkAddress = requireString(path, `${label}.network_address`, value.network_address)
   const addr = wrap(path, `${label}.network_address`, () => parseP2pAddress(networkAddress, `${label}.network_address`))
   if (addr.peerId && addr.peerId !== peerId)
-    throw new NodeInfoFieldError(path, `${label}.network_address`, `carries /p2p/${addr.peerId}, but network_key belongs to peer id ${peerId}`)
+    throw new NodeInfoFieldError(
+      path,
+      `${label}.network_address`,
+      `carries /p2p/${addr.peerId}, but network_key belongs to peer id ${peerId}`,
+    )
   return { networkAddress, networkKey }
 }
 

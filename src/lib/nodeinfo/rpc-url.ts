@@ -25,7 +25,11 @@ export function checkRpcUrl(value: string, kind: 'http' | 'ws', label: string): 
   }
   const allowed: readonly string[] = SCHEMES[kind]
   if (!allowed.includes(url.protocol))
-    throw new InvalidRpcUrlError(label, value, `has scheme ${url.protocol.replace(/:$/, '')}; ${kind === 'http' ? 'http or https' : 'ws or wss'} is required`)
+    throw new InvalidRpcUrlError(
+      label,
+      value,
+      `has scheme ${url.protocol.replace(/:$/, '')}; ${kind === 'http' ? 'http or https' : 'ws or wss'} is required`,
+    )
   if (!url.hostname) throw new InvalidRpcUrlError(label, value, 'has no host')
   return value
 }
@@ -40,5 +44,8 @@ export function checkRpcEndpoints(
     throw new UsageError(`${labels.ws} is given without ${labels.http}: a WebSocket endpoint needs an HTTP one.`, {
       fix: `Pass ${labels.http} <http(s) URL> as well.`,
     })
-  return { http: checkRpcUrl(http, 'http', labels.http), ...(ws !== undefined ? { ws: checkRpcUrl(ws, 'ws', labels.ws) } : {}) }
+  return {
+    http: checkRpcUrl(http, 'http', labels.http),
+    ...(ws !== undefined ? { ws: checkRpcUrl(ws, 'ws', labels.ws) } : {}),
+  }
 }

@@ -19,7 +19,11 @@ export type WriteNodeInfoReturnType = {
 }
 
 /** @example await writeNodeInfo({ datadir, path, info: { ...info, executionAddress } }) */
-export async function writeNodeInfo({ datadir, path, info }: WriteNodeInfoParameters): Promise<WriteNodeInfoReturnType> {
+export async function writeNodeInfo({
+  datadir,
+  path,
+  info,
+}: WriteNodeInfoParameters): Promise<WriteNodeInfoReturnType> {
   const text = formatNodeInfo(info)
   const current = await readFile(path, 'utf8').catch(() => undefined)
   if (current === text) return { changed: false }

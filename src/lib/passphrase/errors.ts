@@ -25,7 +25,9 @@ export class EmptyPassphraseError extends UsageError {
 /** The two prompted entries of a new passphrase differ. */
 export class PassphrasesDoNotMatchError extends UsageError {
   constructor() {
-    super('The two passphrases you typed do not match. Nothing was changed.', { fix: 'Run the command again and type the same passphrase twice.' })
+    super('The two passphrases you typed do not match. Nothing was changed.', {
+      fix: 'Run the command again and type the same passphrase twice.',
+    })
   }
 }
 
@@ -41,9 +43,12 @@ export class NoPassphraseOnStdinError extends UsageError {
 /** Source stdin while standard input is a terminal: the passphrase would be echoed. */
 export class StdinIsTerminalError extends UsageError {
   constructor(flag: string) {
-    super(`${flag} stdin reads the passphrase from standard input, which is a terminal here, so what you type would be shown.`, {
-      fix: `Use ${flag} ask for a hidden prompt, or pipe the passphrase in.`,
-    })
+    super(
+      `${flag} stdin reads the passphrase from standard input, which is a terminal here, so what you type would be shown.`,
+      {
+        fix: `Use ${flag} ask for a hidden prompt, or pipe the passphrase in.`,
+      },
+    )
   }
 }
 

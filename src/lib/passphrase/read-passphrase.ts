@@ -78,7 +78,11 @@ export async function readPassphrase({
     if (purpose === 'create' && passphrase !== '' && (await prompt.ask(`Repeat the new ${label}:`)) !== passphrase)
       throw new PassphrasesDoNotMatchError()
   }
-  if (purpose === 'create' && passphrase === '') throw new EmptyPassphraseError(source === 'env' ? envVar : source === 'stdin' ? 'standard input' : 'the prompt', flag)
+  if (purpose === 'create' && passphrase === '')
+    throw new EmptyPassphraseError(
+      source === 'env' ? envVar : source === 'stdin' ? 'standard input' : 'the prompt',
+      flag,
+    )
   return passphrase
 }
 
@@ -87,7 +91,12 @@ export async function readPassphrase({
  * every keytool command except set-rpc requires a passphrase source): env needs the variable
  * (it is removed, unused); the other sources are accepted without reading anything.
  */
-export function requirePassphraseSource({ source, envVar = PASSPHRASE_ENV, flag = PASSPHRASE_FLAG, env = process.env }: Pick<ReadPassphraseParameters, 'source' | 'envVar' | 'flag' | 'env'>): void {
+export function requirePassphraseSource({
+  source,
+  envVar = PASSPHRASE_ENV,
+  flag = PASSPHRASE_FLAG,
+  env = process.env,
+}: Pick<ReadPassphraseParameters, 'source' | 'envVar' | 'flag' | 'env'>): void {
   if (source !== 'env') return
   const present = env[envVar] !== undefined
   delete env[envVar]

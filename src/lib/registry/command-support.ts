@@ -10,7 +10,7 @@ import type { ChainFlagValues, SignerFlagValues } from '../chain/flags.js'
 import { askConfirm, isInteractive } from '../chain/prompt.js'
 import { resolveChainTarget } from '../chain/resolve-target.js'
 import { resolveSigner, type Signer } from '../chain/signer.js'
-import { UsageError } from '../errors.js'
+import { ConfirmationRequiredError } from './errors.js'
 import type { ConfirmFn, RegistryContext, Reporter, TxOutcome } from './types.js'
 
 export async function openRegistryContext(
@@ -88,10 +88,7 @@ export function createConfirm({ yes, note }: { yes: boolean; note: (line: string
     if (yes) return true
     if (isInteractive())
       return askConfirm(plan.irreversible ? 'This cannot be undone. Send it?' : 'Send it?', !plan.irreversible)
-    if (plan.irreversible)
-      throw new UsageError(`${plan.action} cannot be undone, and there is no terminal to confirm on.`, {
-        fix: 'Pass --yes to confirm it.',
-      })
+    if (plan.irreversible) throw new ConfirmationRequiredError(plan.action)
     return true
   }
 }

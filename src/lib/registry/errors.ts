@@ -5,7 +5,7 @@
  */
 
 import { formatTelAndWei } from '../chain/units.js'
-import { ExitCode, TnvError, type TnvErrorOptions } from '../errors.js'
+import { ExitCode, TnvError, type TnvErrorOptions, UsageError } from '../errors.js'
 
 type Extra = Pick<TnvErrorOptions, 'details' | 'cause'>
 
@@ -267,6 +267,22 @@ export class UnknownRevertError extends TnvError {
       fix: 'Nothing was sent. Check the state with `tnv validator status` and the endpoint with --rpc-url; run with DEBUG=1 for the raw error.',
       exitCode: ExitCode.Reverted,
       ...extra,
+    })
+  }
+}
+
+/** An irreversible step without --yes and without a terminal to confirm on. */
+export class ConfirmationRequiredError extends UsageError {
+  constructor(action: string) {
+    super(`${action} cannot be undone, and there is no terminal to confirm on.`, { fix: 'Pass --yes to confirm it.' })
+  }
+}
+
+/** `delegation stake` without the validator's signature file (and not as governance). */
+export class DelegationSignatureRequiredError extends UsageError {
+  constructor() {
+    super("delegateStake needs the validator's signature file.", {
+      fix: 'Ask the validator to run `tnv delegation sign --delegator YOUR_ADDRESS --out delegation.json`, then pass --signature delegation.json (governance: --validator ADDRESS instead).',
     })
   }
 }

@@ -25,24 +25,33 @@ export default class GeneratePop extends KeytoolCommand {
   async run(): Promise<GeneratePopResult> {
     const { flags } = await this.parse(GeneratePop)
     this.quiet = flags.quiet
-    const [{ parseExecutionAddress }, { resignProofOfPossession }, { identityView, formatIdentity }] = await Promise.all([
-      import('../../../lib/nodeinfo/address.js'),
-      import('../../../lib/keys/resign-pop.js'),
-      import('../../../lib/keys/identity.js'),
-    ])
+    const [{ parseExecutionAddress }, { resignProofOfPossession }, { identityView, formatIdentity }] =
+      await Promise.all([
+        import('../../../lib/nodeinfo/address.js'),
+        import('../../../lib/keys/resign-pop.js'),
+        import('../../../lib/keys/identity.js'),
+      ])
     const address = parseExecutionAddress(flags.address, '--address')
     const r = await resignProofOfPossession({
       datadir: flags.datadir,
       address,
       openKey: () => this.openKey(flags.datadir, flags['bls-passphrase-source']),
     })
-    if (r.addressChanged) this.warnLine(`the execution address changes from ${r.previousAddress} to ${address}. The staking arguments change with it: export them again, and make sure governance whitelisted ${address}.`)
+    if (r.addressChanged)
+      this.warnLine(
+        `the execution address changes from ${r.previousAddress} to ${address}. The staking arguments change with it: export them again, and make sure governance whitelisted ${address}.`,
+      )
     if (r.rewroteLegacyWorkerMap) this.logLine('The legacy worker: map was rewritten as a workers: list.')
-    if (r.changed) this.logLine(`Re-signed the proof of possession for ${address} in ${r.nodeInfo}${r.backupDir ? ` (previous file kept in ${r.backupDir})` : ''}.`)
+    if (r.changed)
+      this.logLine(
+        `Re-signed the proof of possession for ${address} in ${r.nodeInfo}${r.backupDir ? ` (previous file kept in ${r.backupDir})` : ''}.`,
+      )
     else this.logLine(`${r.nodeInfo} already holds the proof of possession for ${address}; nothing was changed.`)
     const view = identityView(r.info)
     this.out(formatIdentity(view).join('\n'))
-    this.logLine(`Next: tnv keytool export-staking-args --node-info ${r.nodeInfo} --calldata --bls-passphrase-source no-passphrase`)
+    this.logLine(
+      `Next: tnv keytool export-staking-args --node-info ${r.nodeInfo} --calldata --bls-passphrase-source no-passphrase`,
+    )
     return {
       nodeInfo: r.nodeInfo,
       ...view,

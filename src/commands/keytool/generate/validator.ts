@@ -1,7 +1,8 @@
 import { GenerateKeysCommand } from '../../../lib/keys/generate-command.js'
 
 export default class GenerateValidator extends GenerateKeysCommand {
-  static override summary = 'Generate a validator\'s keys: encrypted BLS key, proof of possession, network keys and node-info.yaml.'
+  static override summary =
+    "Generate a validator's keys: encrypted BLS key, proof of possession, network keys and node-info.yaml."
   static override description =
     'Writes <datadir>/node-keys/ (bls.kw, or bls.key with no-passphrase; primary.seed; worker.seed) and <datadir>/node-info.yaml, byte-compatible with the reference node. The proof of possession commits to --address, which must be the address governance whitelists. Refuses a non-empty node-keys/ unless --force (which keeps a timestamped backup). Never use --force for a validator that has staked: the registry binds its BLS key for good.'
   static override examples = [

@@ -1,0 +1,150 @@
+/**
+ * `tnv devnet start|status|advance-epoch|stop` end to end (the built CLI, no TTY), and
+ * `tnv rpc check` against the running reference node on all three transports.
+ */
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { existsSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, describe, it } from 'node:test'
+import { BIN, parseJson, runCli, tempDir } from '../helpers/cli.js'
+import { freePorts } from './helpers.js'
+
+type Status = {
+  chainId: number
+  rpcUrl: string
+  wsUrl: string
+  ipcPath: string
+  blockNumber: number
+  epoch: number
+  blocksToNextEpoch: number
+  nextEpochBlock: number
+  committee: string[]
+  governance: { address: string; privateKey: string }
+  accounts: { address: string; privateKey: string }[]
+  keysNotice: string
+}
+
+describe('tnv devnet', () => {
+  const tmp = tempDir('tnv-devnet-cmd-')
+  const dir = join(tmp.dir, 'devnet')
+  after(async () => {
+    await runCli(['devnet', 'stop', '--datadir', dir])
+    tmp.cleanup()
+  })
+
+  it('start --detach, status, advance-epoch, rpc check, stop; repeated start refused, repeated stop succeeds', async () => {
+    const [h, w] = await freePorts(2)
+    const flags = ['--http', '--http.port', String(h), '--ws', '--ws.port', String(w)]
+    const started = await runCli(['devnet', 'start', '--detach', '--json', '--datadir', dir, '--block-time', '0', '--epoch-blocks', '5', '--', ...flags])
+    assert.equal(started.code, 0, started.stderr)
+    const info = parseJson<{ rpcUrl: string; wsUrl: string; ipcPath: string; pid: number; logFile: string }>(started)
+    assert.equal(info.rpcUrl, `http://127.0.0.1:${h}`)
+    assert.equal(info.wsUrl, `ws://127.0.0.1:${w}`)
+    assert.equal(info.ipcPath, join(dir, 'tn.ipc'), 'IPC inside the devnet directory, not /tmp/tn.ipc')
+    assert.equal(info.logFile, join(dir, 'node.log'))
+
+    const again = await runCli(['devnet', 'start', '--detach', '--datadir', dir])
+    assert.equal(again.code, 25)
+    assert.match(again.stderr, /already runs for .* \(pid \d+, http:\/\/127\.0\.0\.1:\d+\).*tnv devnet stop --datadir/)
+
+    const status = await runCli(['devnet', 'status', '--json', '--datadir', dir])
+    assert.equal(status.code, 0, status.stderr)
+    const s = parseJson<Status>(status)
+    assert.equal(s.chainId, 911329)
+    assert.equal(s.rpcUrl, info.rpcUrl)
+    assert.equal(typeof s.blockNumber, 'number')
+    assert.equal(s.committee.length, 4)
+    assert.match(s.governance.address, /^0x[0-9a-fA-F]{40}$/)
+    assert.match(s.governance.privateKey, /^0x[0-9a-f]{64}$/)
+    assert.ok(s.accounts.length >= 1)
+    assert.match(s.accounts[0]?.privateKey ?? '', /^0x[0-9a-f]{64}$/)
+    assert.match(s.keysNotice, /PUBLIC/)
+    assert.equal(s.nextEpochBlock - s.blockNumber, s.blocksToNextEpoch)
+
+    const human = await runCli(['devnet', 'status', '--datadir', dir])
+    assert.match(human.stdout, /PUBLIC DEVNET KEYS/)
+    assert.match(human.stdout, /blocks to go/)
+
+    const advanced = await runCli(['devnet', 'advance-epoch', '--json', '--datadir', dir])
+    assert.equal(advanced.code, 0, advanced.stderr)
+    const a = parseJson<{ epoch: number; blockNumber: number }>(advanced)
+    assert.equal(a.epoch, s.epoch + 1)
+    assert.equal(parseJson<Status>(await runCli(['devnet', 'status', '--json', '--datadir', dir])).epoch, a.epoch)
+
+    const check = await runCli(['rpc', 'check', '--json', '--http', info.rpcUrl, '--ws', info.wsUrl, '--ipc', info.ipcPath, '--expect', '--', ...flags, '--ipcpath', info.ipcPath])
+    assert.equal(check.code, 0, `${check.stdout}\n${check.stderr}`)
+    assert.equal(parseJson<{ ok: boolean }>(check).ok, true)
+
+    const stopped = await runCli(['devnet', 'stop', '--json', '--datadir', dir])
+    assert.equal(stopped.code, 0, stopped.stderr)
+    assert.deepEqual(parseJson<{ stopped: boolean; pid: number }>(stopped).pid, info.pid)
+    assert.equal(existsSync(join(dir, 'devnet.json')), false)
+    const twice = await runCli(['devnet', 'stop', '--datadir', dir])
+    assert.equal(twice.code, 0)
+    assert.match(twice.stdout, /No devnet is running .*nothing to stop/)
+    const none = await runCli(['devnet', 'status', '--datadir', dir])
+    assert.equal(none.code, 23)
+    assert.match(none.stderr, /No devnet is running for .*tnv devnet start --detach/)
+
+    // the stopped devnet resumes where it was
+    const resumed = await runCli(['devnet', 'start', '--detach', '--json', '--datadir', dir, '--', ...flags])
+    assert.equal(resumed.code, 0, resumed.stderr)
+    const r = parseJson<Status>(await runCli(['devnet', 'status', '--json', '--datadir', dir]))
+    assert.ok(r.epoch >= a.epoch)
+    assert.ok(r.blockNumber >= a.blockNumber)
+    assert.equal((await runCli(['devnet', 'stop', '--datadir', dir])).code, 0)
+  })
+
+  it('foreground start: logs on stderr, ready summary on stdout, Ctrl-C (SIGINT to the group) stops it cleanly', async () => {
+    const fg = join(tmp.dir, 'foreground')
+    const [h] = await freePorts(1)
+    const child = spawn(process.execPath, [BIN, 'devnet', 'start', '--datadir', fg, '--block-time', '0', '--', '--http', '--http.port', String(h)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout?.on('data', (d) => {
+      stdout += d
+    })
+    child.stderr?.on('data', (d) => {
+      stderr += d
+    })
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)))
+    for (let i = 0; i < 600 && !stdout.includes('Ctrl-C stops it'); i++) await new Promise((r) => setTimeout(r, 100))
+    assert.match(stdout, new RegExp(`http +http://127\\.0\\.0\\.1:${h}`))
+    assert.match(stderr, /node \| .*worker rpc endpoints resolved/)
+    assert.ok(existsSync(join(fg, 'devnet.json')))
+    process.kill(-(child.pid as number), 'SIGINT')
+    assert.equal(await exited, 0, stderr)
+    assert.match(stderr, /node stopped; the chain is saved/)
+    assert.doesNotMatch(stderr, /second signal/)
+    assert.equal(existsSync(join(fg, 'devnet.json')), false)
+  })
+
+  it('a runtime file left by a dead node is cleaned up', async () => {
+    const stale = join(tmp.dir, 'stale')
+    const dead = spawn(process.execPath, ['-e', ''])
+    await new Promise((r) => dead.once('exit', r))
+    const { mkdirSync } = await import('node:fs')
+    mkdirSync(stale, { recursive: true })
+    writeFileSync(join(stale, 'devnet.json'), JSON.stringify({ pid: dead.pid, chainId: 911329, rpcUrl: 'http://127.0.0.1:1' }))
+    const status = await runCli(['devnet', 'status', '--datadir', stale])
+    assert.equal(status.code, 23)
+    assert.equal(existsSync(join(stale, 'devnet.json')), false)
+  })
+
+  it('node flags are checked with the resolver before anything starts', async () => {
+    const [p] = await freePorts(1)
+    const r = await runCli(['devnet', 'start', '--detach', '--datadir', join(tmp.dir, 'bad'), '--', '--http', '--ws', '--http.port', String(p), '--ws.port', String(p), '--ws.api', 'eth'])
+    assert.equal(r.code, 25)
+    assert.match(r.stderr, /refuses to start.*HTTP and WS share/)
+    const misplaced = await runCli(['devnet', 'start', '--datadir', join(tmp.dir, 'bad'), '--http'])
+    assert.equal(misplaced.code, 2)
+    assert.match(misplaced.stderr, /node flags go after `--`/)
+    const own = await runCli(['devnet', 'start', '--datadir', join(tmp.dir, 'bad'), '--', '--chain', 'adiri'])
+    assert.equal(own.code, 2)
+    assert.match(own.stderr, /--chain is set by `tnv devnet start`/)
+  })
+})
