@@ -42,7 +42,9 @@ function load(url: string, body: string, total: number, connections = CONNECTION
   const u = new URL(url)
   const payload = Buffer.from(body)
   const request = Buffer.concat([
-    Buffer.from(`POST / HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\nContent-Length: ${payload.length}\r\n\r\n`),
+    Buffer.from(
+      `POST / HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\nContent-Length: ${payload.length}\r\n\r\n`,
+    ),
     payload,
   ])
   const latencies = new Float64Array(total)
@@ -95,7 +97,11 @@ async function firstAnswer(url: string, t0: bigint, child: ChildProcess): Promis
   for (;;) {
     if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode} before answering`)
     try {
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}' })
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}',
+      })
       if (res.ok) {
         await res.text()
         return Number(process.hrtime.bigint() - t0) / 1e6
@@ -121,12 +127,26 @@ try {
   // --- start to first answer -------------------------------------------------------------
   const bare = await freePort()
   let t0 = process.hrtime.bigint()
-  const anvilChild = spawn(ANVIL, ['--port', String(bare), '--chain-id', '911329', '--hardfork', 'prague', '--silent'], { stdio: 'ignore' })
+  const anvilChild = spawn(
+    ANVIL,
+    ['--port', String(bare), '--chain-id', '911329', '--hardfork', 'prague', '--silent'],
+    { stdio: 'ignore' },
+  )
   const anvilStart = await firstAnswer(`http://127.0.0.1:${bare}`, t0, anvilChild)
   await stop(anvilChild)
 
   const port = await freePort()
-  const nodeArgs = ['node', '--datadir', join(work, 'devnet'), '--http', '--http.port', String(port), '--ipcdisable', '--devnet.block-time', '0']
+  const nodeArgs = [
+    'node',
+    '--datadir',
+    join(work, 'devnet'),
+    '--http',
+    '--http.port',
+    String(port),
+    '--ipcdisable',
+    '--devnet.block-time',
+    '0',
+  ]
   t0 = process.hrtime.bigint()
   let node = spawn(process.execPath, [NODE_BIN, ...nodeArgs], { stdio: 'ignore' })
   const nodeFresh = await firstAnswer(`http://127.0.0.1:${port}`, t0, node)
@@ -134,16 +154,21 @@ try {
   t0 = process.hrtime.bigint()
   node = spawn(process.execPath, [NODE_BIN, ...nodeArgs], { stdio: 'ignore' })
   const nodeResumed = await firstAnswer(`http://127.0.0.1:${port}`, t0, node)
-  for (let i = 0; i < 100 && !readFileSyncSafe(join(work, 'devnet', 'devnet.json')); i++) await new Promise((r) => setTimeout(r, 20))
+  for (let i = 0; i < 100 && !readFileSyncSafe(join(work, 'devnet', 'devnet.json')); i++)
+    await new Promise((r) => setTimeout(r, 20))
 
   // the node's own engine: the anvil child of the node process
-  const enginePid = execFileSync('pgrep', ['-P', String(node.pid)], { encoding: 'utf8' }).trim().split('\n')[0]
+  const enginePid = execFileSync('pgrep', ['-P', String(node.pid)], { encoding: 'utf8' })
+    .trim()
+    .split('\n')[0]
   const cmdline = readFileSync(`/proc/${enginePid}/cmdline`, 'utf8').split('\0')
   const enginePort = cmdline[cmdline.indexOf('--port') + 1]
   const engineUrl = `http://127.0.0.1:${enginePort}`
   const nodeUrl = `http://127.0.0.1:${port}`
 
-  console.log(`start to first answer: anvil ${anvilStart.toFixed(0)} ms; node ${nodeFresh.toFixed(0)} ms fresh (chain bootstrapped), ${nodeResumed.toFixed(0)} ms resumed`)
+  console.log(
+    `start to first answer: anvil ${anvilStart.toFixed(0)} ms; node ${nodeFresh.toFixed(0)} ms fresh (chain bootstrapped), ${nodeResumed.toFixed(0)} ms resumed`,
+  )
 
   const cases = [
     ['eth_blockNumber', '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}'],

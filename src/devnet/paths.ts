@@ -9,7 +9,8 @@ import type { Address, Hex } from 'viem'
 /** Default devnet directory: $TNV_DEVNET_DIR, else $XDG_DATA_HOME/tnv/devnet, else ~/.local/share/tnv/devnet. */
 export function defaultDevnetDir(env = process.env): string {
   if (env.TNV_DEVNET_DIR) return env.TNV_DEVNET_DIR
-  const base = env.XDG_DATA_HOME && env.XDG_DATA_HOME.length > 0 ? env.XDG_DATA_HOME : join(homedir(), '.local', 'share')
+  const base =
+    env.XDG_DATA_HOME && env.XDG_DATA_HOME.length > 0 ? env.XDG_DATA_HOME : join(homedir(), '.local', 'share')
   return join(base, 'tnv', 'devnet')
 }
 
@@ -29,4 +30,10 @@ export type DevnetRuntimeInfo = {
   accounts: { address: Address; privateKey: Hex }[]
   epochBlocks: number
   startedAt: string
+  /**
+   * The execution engine (anvil) behind the devnet node, for reference nodes that join this
+   * devnet (`node --chain devnet`). Internal: never a public endpoint. Absent in files written
+   * before it was added.
+   */
+  engine?: { httpUrl: string; wsUrl: string }
 }

@@ -4,16 +4,19 @@
  * stdout in the node's format; SIGINT/SIGTERM stop it cleanly with the chain saved; if the
  * engine dies the node exits non-zero.
  */
-import { TnvError } from '../lib/errors.js'
-import { CLIENT_VERSION, type RunningReferenceNode, startReferenceNode } from '../devnet/node/start-node.js'
+
 import { createNodeLogger } from '../devnet/node/log.js'
+import { CLIENT_VERSION, type RunningReferenceNode, startReferenceNode } from '../devnet/node/start-node.js'
+import { TnvError } from '../lib/errors.js'
 
 const USAGE = `${CLIENT_VERSION}: the tnv reference node (the devnet chain behind the node's JSON-RPC server)
 
 Usage: tnv-node node [--datadir <dir>] [--chain dev] [RPC flags] [--workers N]
 
-  --datadir <dir>            the devnet lives here (chain state, devnet.json); default: the node's datadir
-  --chain dev                the local devnet (default). adiri/testnet need the real binary
+  --datadir <dir>            the node's data directory; with --chain dev the devnet lives here
+  --chain dev                run a devnet chain of this node's own in --datadir (default)
+  --chain devnet             join the devnet \`tnv devnet start\` runs ($TNV_DEVNET_DIR or the default dir)
+                             (adiri/testnet need the real telcoin-network binary)
   --http --http.addr --http.port --http.api --http.corsdomain
   --ws --ws.addr --ws.port --ws.api --ws.origins
   --ipcpath <path> | --ipcdisable
@@ -41,14 +44,22 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${CLIENT_VERSION}\n`)
     return
   }
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help' || flags.includes('--help')) {
+  if (
+    command === undefined ||
+    command === '--help' ||
+    command === '-h' ||
+    command === 'help' ||
+    flags.includes('--help')
+  ) {
     process.stdout.write(USAGE)
     if (command === undefined) process.exitCode = 2
     return
   }
   const log = createNodeLogger()
   if (command !== 'node') {
-    log.error(`unknown command ${JSON.stringify(command)}: the reference node runs only \`node\``, { usage: 'tnv-node node --help' })
+    log.error(`unknown command ${JSON.stringify(command)}: the reference node runs only \`node\``, {
+      usage: 'tnv-node node --help',
+    })
     process.exitCode = 2
     return
   }

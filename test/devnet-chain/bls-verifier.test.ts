@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { bls12_381 } from '@noble/curves/bls12-381.js'
-import { type Address, bytesToHex, type Hex, hexToBytes, numberToBytes } from 'viem'
+import { type Address, bytesToHex, encodeFunctionData, type Hex, hexToBytes, numberToBytes } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { blsVerifierAbi } from '../../src/devnet/chain/abi.js'
 import { BLS_DST, proofOfPossessionMessage } from '../../src/devnet/chain/bls.js'
@@ -42,7 +42,7 @@ function flipBit(bytes: Uint8Array, bit: number): Uint8Array {
 }
 
 function randomInt(n: number): number {
-  return crypto.getRandomValues(new Uint32Array(1))[0]! % n
+  return (crypto.getRandomValues(new Uint32Array(1))[0] ?? 0) % n
 }
 
 function be48(v: bigint): Uint8Array {
@@ -255,6 +255,17 @@ describe('blsVerify at 0x…b151 (EVM BLS12-381 verifier)', () => {
     assert.equal(await verify(signature, g2Bytes(g2Off), message), false, 'public key outside G2')
     assert.equal(await verify(g1Bytes(forgedSig), publicKey, message), false, 'signature + G1 cofactor torsion')
     assert.equal(await verify(signature, g2Bytes(forgedPk), message), false, 'public key + G2 cofactor torsion')
+  })
+
+  it('runs out of gas (reverts) rather than answering false when given too little gas', async () => {
+    const data = encodeFunctionData({
+      abi: blsVerifierAbi,
+      functionName: 'blsVerify',
+      args: [bytesToHex(signature), bytesToHex(publicKey), bytesToHex(message)],
+    })
+    await assert.rejects(dn.client.call({ to: BLS_VERIFIER_ADDRESS, data, gas: 120_000n }))
+    const enough = await dn.client.call({ to: BLS_VERIFIER_ADDRESS, data, gas: 300_000n })
+    assert.equal(BigInt(enough.data ?? '0x0'), 1n)
   })
 
   it('answers false, without reverting, to the empty message and to a long one', async () => {

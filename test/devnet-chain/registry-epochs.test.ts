@@ -25,6 +25,11 @@ const EPOCHS = 30
 /** Every validator's account (genesis ones from the public devnet secrets). */
 const accounts = new Map<Address, DevnetAccount>()
 
+function must<T>(value: T | undefined, what: string): T {
+  assert.ok(value !== undefined, `missing ${what}`)
+  return value
+}
+
 const byAddress = (a: Address, b: Address) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0)
 
 function assertSortedUnique(committee: readonly Address[], label: string) {
@@ -64,24 +69,26 @@ describe('registry over many epochs', () => {
       [7, [4]],
       [10, [5]],
     ])
+    const joiner = (i: number) => must(joiners[i], `joiner ${i}`)
+    const accountOf = (a: Address) => must(accounts.get(a), `account of ${a}`)
     const exitAt = new Map<number, Address[]>([
-      [8, [joiners[0]!.address]],
-      [12, [dn.chain.genesisValidators[1]!, joiners[2]!.address]],
-      [20, [joiners[3]!.address]],
+      [8, [joiner(0).address]],
+      [12, [must(dn.chain.genesisValidators[1], 'genesis validator 1'), joiner(2).address]],
+      [20, [joiner(3).address]],
     ])
     const unstaked = new Set<Address>()
 
     for (let step = 0; step < EPOCHS; step++) {
       const epoch = await currentEpoch(dn)
       for (const i of stakeAt.get(step) ?? [])
-        await dn.registry(joiners[i]!, 'stake', stakeArgs(joiners[i]!.address), STAKE)
-      for (const i of activateAt.get(step) ?? []) await dn.registry(joiners[i]!, 'activate', [])
-      for (const a of exitAt.get(step) ?? []) await dn.registry(accounts.get(a)!, 'beginExit', [])
+        await dn.registry(joiner(i), 'stake', stakeArgs(joiner(i).address), STAKE)
+      for (const i of activateAt.get(step) ?? []) await dn.registry(joiner(i), 'activate', [])
+      for (const a of exitAt.get(step) ?? []) await dn.registry(accountOf(a), 'beginExit', [])
       // unstake exited validators as soon as allowed
       for (const a of everyone) {
         const v = await validatorOf(dn, a)
         if (v.currentStatus === Status.Exited && !v.isRetired && epoch >= v.exitEpoch + 1) {
-          await dn.registry(accounts.get(a)!, 'unstake', [a, false])
+          await dn.registry(accountOf(a), 'unstake', [a, false])
           unstaked.add(a)
         }
       }

@@ -134,7 +134,12 @@ describe('registry lifecycle', () => {
       'InvalidProofOfPossession',
     )
     await expectRevert(
-      dn.registry(v, 'stake', [GENESIS_VALIDATORS[0]!.blsPublicKey, { signature: key.proofOfPossession }], STAKE),
+      dn.registry(
+        v,
+        'stake',
+        [GENESIS_VALIDATORS[0]?.blsPublicKey ?? '0x', { signature: key.proofOfPossession }],
+        STAKE,
+      ),
       'DuplicateBLSPubkey',
     )
 

@@ -86,7 +86,9 @@ describe('registry rewards, refunds, shortfall and stake versions', () => {
     await dn.chain.advanceEpoch()
     const after = await Promise.all(committee.map((a) => rewardsOf(dn, a)))
     const share = (ISSUANCE_PER_EPOCH + dustBefore) / BigInt(committee.length)
-    after.forEach((r, i) => assert.equal(r - (before[i] ?? 0n), share, `${committee[i]} in epoch ${epoch}`))
+    after.forEach((r, i) => {
+      assert.equal(r - (before[i] ?? 0n), share, `${committee[i]} in epoch ${epoch}`)
+    })
     assert.equal(
       await dn.read('undistributedIssuance'),
       ISSUANCE_PER_EPOCH + dustBefore - share * BigInt(committee.length),

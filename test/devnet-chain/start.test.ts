@@ -10,11 +10,12 @@ import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import { createPublicClient, http, type PublicClient, parseEther } from 'viem'
 import { consensusRegistryAbi } from '../../src/devnet/chain/abi.js'
-import { anvilMine } from '../../src/devnet/chain/anvil-rpc.js'
+import { anvilMine, anvilSetBalance } from '../../src/devnet/chain/anvil-rpc.js'
 import { loadContractArtifact } from '../../src/devnet/chain/artifacts.js'
 import {
   DevnetAlreadyRunningError,
   DevnetStoppedError,
+  DevnetTransactionError,
   InvalidDevnetParameterError,
 } from '../../src/devnet/chain/errors.js'
 import { startDevnetChain } from '../../src/devnet/chain/start.js'
@@ -132,7 +133,8 @@ describe('startDevnetChain', () => {
           }),
         ),
       )
-      assert.equal(cur!.blockHeight - prev!.blockHeight, 5n, `epoch ${e - 1} lasted 5 blocks`)
+      assert.ok(prev && cur)
+      assert.equal(cur.blockHeight - prev.blockHeight, 5n, `epoch ${e - 1} lasted 5 blocks`)
     }
     const results = await Promise.all([chain.advanceEpoch(), chain.advanceEpoch(), chain.advanceEpoch()])
     assert.deepEqual([...results].sort(), [info.epochId + 1, info.epochId + 2, info.epochId + 3])
@@ -145,6 +147,26 @@ describe('startDevnetChain', () => {
     const { epochId } = await epochOf(client)
     await anvilMine(client, 3) // past the boundary without the loop's help
     await eventually(async () => (await epochOf(client)).epochId > epochId, 'the loop to conclude the epoch')
+  })
+
+  it('reports background failures to onProtocolError and recovers once the cause is gone', async () => {
+    const errors: Error[] = []
+    const chain = await start({
+      datadir: datadir(),
+      blockTime: 0,
+      epochBlocks: 3,
+      onProtocolError: (e) => errors.push(e),
+    })
+    const client = clientFor(chain)
+    await anvilSetBalance(client, chain.system.address, 0n) // the system account cannot pay for concludeEpoch
+    const { epochId } = await epochOf(client)
+    await anvilMine(client, 3)
+    await eventually(async () => errors.length > 0, 'a reported failure')
+    assert.ok(errors[0] instanceof DevnetTransactionError)
+    assert.match(errors[0].message, new RegExp(`conclude epoch ${epochId}`))
+    assert.equal((await epochOf(client)).epochId, epochId)
+    await anvilSetBalance(client, chain.system.address, parseEther('1000'))
+    await eventually(async () => (await epochOf(client)).epochId > epochId, 'the loop to recover')
   })
 
   it('with blockTime the chain advances while idle, and epochs with it', async () => {

@@ -5,7 +5,16 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { createJwt } from '../../src/lib/rpc/jwt.js'
 import { tempDir } from '../helpers/cli.js'
-import { type Engine, freePorts, httpPost, IpcClient, startAnvil, startTestGateway, type TestGateway, WsClient } from './helpers.js'
+import {
+  type Engine,
+  freePorts,
+  httpPost,
+  IpcClient,
+  startAnvil,
+  startTestGateway,
+  type TestGateway,
+  WsClient,
+} from './helpers.js'
 
 const CHAIN_ID = '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}'
 
@@ -29,7 +38,18 @@ describe('reference node: access', () => {
     before(async () => {
       const [h, w] = await freePorts(2)
       t = await startTestGateway(
-        ['--http', '--http.port', String(h), '--ws', '--ws.port', String(w), '--ipcpath', join(tmp.dir, 'jwt.ipc'), '--rpc.jwtsecret', secret],
+        [
+          '--http',
+          '--http.port',
+          String(h),
+          '--ws',
+          '--ws.port',
+          String(w),
+          '--ipcpath',
+          join(tmp.dir, 'jwt.ipc'),
+          '--rpc.jwtsecret',
+          secret,
+        ],
         engine,
         secret,
       )
@@ -59,7 +79,10 @@ describe('reference node: access', () => {
 
     it('WS: the upgrade is refused with 401 without a valid token, accepted with one', async () => {
       await assert.rejects(WsClient.open(ws), /HTTP 401/)
-      await assert.rejects(WsClient.open(ws, { authorization: `Bearer ${await createJwt(randomBytes(32).toString('hex'))}` }), /HTTP 401/)
+      await assert.rejects(
+        WsClient.open(ws, { authorization: `Bearer ${await createJwt(randomBytes(32).toString('hex'))}` }),
+        /HTTP 401/,
+      )
       const client = await WsClient.open(ws, { authorization: `Bearer ${await createJwt(secret)}` })
       try {
         assert.equal((await client.rpc('eth_chainId')).result, '0xde7e1')
@@ -107,12 +130,26 @@ describe('reference node: access', () => {
     after(() => t.close())
 
     it('a preflight is answered only for an allowed origin', async () => {
-      const ok = await httpPost(http, '', { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' }, 'OPTIONS')
+      const ok = await httpPost(
+        http,
+        '',
+        {
+          origin: 'https://app.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type',
+        },
+        'OPTIONS',
+      )
       assert.equal(ok.status, 204)
       assert.equal(ok.headers['access-control-allow-origin'], 'https://app.example')
       assert.match(String(ok.headers['access-control-allow-methods']), /POST/)
       assert.equal(ok.headers['access-control-allow-headers'], 'content-type')
-      const bad = await httpPost(http, '', { origin: 'https://evil.example', 'access-control-request-method': 'POST' }, 'OPTIONS')
+      const bad = await httpPost(
+        http,
+        '',
+        { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+        'OPTIONS',
+      )
       assert.equal(bad.status, 403)
       assert.equal(bad.headers['access-control-allow-origin'], undefined)
     })
@@ -143,7 +180,17 @@ describe('reference node: access', () => {
       try {
         const url = plain.gateway.endpoints[0]?.http as string
         assert.equal((await httpPost(url, CHAIN_ID, { origin: 'https://app.example' })).status, 403)
-        assert.equal((await httpPost(url, '', { origin: 'https://app.example', 'access-control-request-method': 'POST' }, 'OPTIONS')).status, 403)
+        assert.equal(
+          (
+            await httpPost(
+              url,
+              '',
+              { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+              'OPTIONS',
+            )
+          ).status,
+          403,
+        )
         assert.equal((await httpPost(url, CHAIN_ID)).status, 200)
       } finally {
         await plain.close()

@@ -8,7 +8,7 @@ import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import { BIN, parseJson, runCli, tempDir } from '../helpers/cli.js'
-import { freePorts } from './helpers.js'
+import { call, freePorts, httpRpc, startNode } from './helpers.js'
 
 type Status = {
   chainId: number
@@ -36,7 +36,20 @@ describe('tnv devnet', () => {
   it('start --detach, status, advance-epoch, rpc check, stop; repeated start refused, repeated stop succeeds', async () => {
     const [h, w] = await freePorts(2)
     const flags = ['--http', '--http.port', String(h), '--ws', '--ws.port', String(w)]
-    const started = await runCli(['devnet', 'start', '--detach', '--json', '--datadir', dir, '--block-time', '0', '--epoch-blocks', '5', '--', ...flags])
+    const started = await runCli([
+      'devnet',
+      'start',
+      '--detach',
+      '--json',
+      '--datadir',
+      dir,
+      '--block-time',
+      '0',
+      '--epoch-blocks',
+      '5',
+      '--',
+      ...flags,
+    ])
     assert.equal(started.code, 0, started.stderr)
     const info = parseJson<{ rpcUrl: string; wsUrl: string; ipcPath: string; pid: number; logFile: string }>(started)
     assert.equal(info.rpcUrl, `http://127.0.0.1:${h}`)
@@ -72,7 +85,22 @@ describe('tnv devnet', () => {
     assert.equal(a.epoch, s.epoch + 1)
     assert.equal(parseJson<Status>(await runCli(['devnet', 'status', '--json', '--datadir', dir])).epoch, a.epoch)
 
-    const check = await runCli(['rpc', 'check', '--json', '--http', info.rpcUrl, '--ws', info.wsUrl, '--ipc', info.ipcPath, '--expect', '--', ...flags, '--ipcpath', info.ipcPath])
+    const check = await runCli([
+      'rpc',
+      'check',
+      '--json',
+      '--http',
+      info.rpcUrl,
+      '--ws',
+      info.wsUrl,
+      '--ipc',
+      info.ipcPath,
+      '--expect',
+      '--',
+      ...flags,
+      '--ipcpath',
+      info.ipcPath,
+    ])
     assert.equal(check.code, 0, `${check.stdout}\n${check.stderr}`)
     assert.equal(parseJson<{ ok: boolean }>(check).ok, true)
 
@@ -99,10 +127,14 @@ describe('tnv devnet', () => {
   it('foreground start: logs on stderr, ready summary on stdout, Ctrl-C (SIGINT to the group) stops it cleanly', async () => {
     const fg = join(tmp.dir, 'foreground')
     const [h] = await freePorts(1)
-    const child = spawn(process.execPath, [BIN, 'devnet', 'start', '--datadir', fg, '--block-time', '0', '--', '--http', '--http.port', String(h)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    })
+    const child = spawn(
+      process.execPath,
+      [BIN, 'devnet', 'start', '--datadir', fg, '--block-time', '0', '--', '--http', '--http.port', String(h)],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      },
+    )
     let stdout = ''
     let stderr = ''
     child.stdout?.on('data', (d) => {
@@ -123,13 +155,61 @@ describe('tnv devnet', () => {
     assert.equal(existsSync(join(fg, 'devnet.json')), false)
   })
 
+  it('a node started with --chain devnet joins the running devnet and stops when it stops', async () => {
+    const shared = join(tmp.dir, 'shared')
+    const [h, own] = await freePorts(2)
+    const env = { TNV_DEVNET_DIR: shared }
+    const none = startNode(
+      ['node', '--datadir', join(tmp.dir, 'validator'), '--chain', 'devnet', '--http', '--http.port', String(own)],
+      { ...process.env, ...env },
+    )
+    assert.notEqual(await none.exited, 0)
+    assert.match(none.out(), /none is running for .*tnv devnet start --detach/)
+
+    const devnet = await runCli(
+      ['devnet', 'start', '--detach', '--json', '--block-time', '0', '--', '--http', '--http.port', String(h)],
+      { env },
+    )
+    assert.equal(devnet.code, 0, devnet.stderr)
+    const info = parseJson<{ rpcUrl: string; engine?: unknown }>(devnet)
+    assert.equal(info.engine, undefined, 'the engine endpoint is not part of the output')
+    const follower = startNode(
+      [
+        'node',
+        '--datadir',
+        join(tmp.dir, 'validator'),
+        '--chain',
+        'devnet',
+        '--http',
+        '--http.port',
+        String(own),
+        '--http.api',
+        'eth,tn',
+        '--ipcdisable',
+      ],
+      { ...process.env, ...env },
+    )
+    await follower.waitFor('reference node started')
+    const mine = `http://127.0.0.1:${own}`
+    assert.equal((await runCli(['devnet', 'advance-epoch', '--datadir', shared])).code, 0)
+    assert.equal(await call(mine, 'eth_blockNumber'), await call(info.rpcUrl, 'eth_blockNumber'))
+    assert.equal(await call(mine, 'tn_getCurrentEpoch'), await call(info.rpcUrl, 'tn_getCurrentEpoch'))
+    assert.equal((await httpRpc(mine, 'net_version')).error?.code, -32601, "its own selection, not the devnet node's")
+    assert.equal((await runCli(['devnet', 'stop', '--datadir', shared])).code, 0)
+    assert.equal(await follower.exited, 1)
+    assert.match(follower.out(), /the devnet this node joined has stopped/)
+  })
+
   it('a runtime file left by a dead node is cleaned up', async () => {
     const stale = join(tmp.dir, 'stale')
     const dead = spawn(process.execPath, ['-e', ''])
     await new Promise((r) => dead.once('exit', r))
     const { mkdirSync } = await import('node:fs')
     mkdirSync(stale, { recursive: true })
-    writeFileSync(join(stale, 'devnet.json'), JSON.stringify({ pid: dead.pid, chainId: 911329, rpcUrl: 'http://127.0.0.1:1' }))
+    writeFileSync(
+      join(stale, 'devnet.json'),
+      JSON.stringify({ pid: dead.pid, chainId: 911329, rpcUrl: 'http://127.0.0.1:1' }),
+    )
     const status = await runCli(['devnet', 'status', '--datadir', stale])
     assert.equal(status.code, 23)
     assert.equal(existsSync(join(stale, 'devnet.json')), false)
@@ -137,7 +217,22 @@ describe('tnv devnet', () => {
 
   it('node flags are checked with the resolver before anything starts', async () => {
     const [p] = await freePorts(1)
-    const r = await runCli(['devnet', 'start', '--detach', '--datadir', join(tmp.dir, 'bad'), '--', '--http', '--ws', '--http.port', String(p), '--ws.port', String(p), '--ws.api', 'eth'])
+    const r = await runCli([
+      'devnet',
+      'start',
+      '--detach',
+      '--datadir',
+      join(tmp.dir, 'bad'),
+      '--',
+      '--http',
+      '--ws',
+      '--http.port',
+      String(p),
+      '--ws.port',
+      String(p),
+      '--ws.api',
+      'eth',
+    ])
     assert.equal(r.code, 25)
     assert.match(r.stderr, /refuses to start.*HTTP and WS share/)
     const misplaced = await runCli(['devnet', 'start', '--datadir', join(tmp.dir, 'bad'), '--http'])

@@ -14,9 +14,54 @@ import type { RpcPlan } from '../../src/lib/rpc/types.js'
 import { ROOT } from '../helpers/cli.js'
 import { freePort } from '../helpers/ports.js'
 
+export const NODE_BIN = join(ROOT, 'bin', 'tnv-node.js')
 export const ANVIL = join(ROOT, 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil')
 export const REGISTRY = '0x07E17e17E17e17E17e17E17E17E17e17e17E17e1' as const
 export const ISSUANCE = '0x07A07A07A07A07a07A07A07a07a07A07a07a07A0' as const
+
+export type NodeProc = {
+  child: ChildProcess
+  out: () => string
+  exited: Promise<number | null>
+  waitFor: (text: string, ms?: number) => Promise<string>
+}
+
+/** Runs bin/tnv-node.js with these arguments, collecting its output. */
+export function startNode(args: string[], env: NodeJS.ProcessEnv = process.env): NodeProc {
+  const child = spawn(process.execPath, [NODE_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env })
+  let out = ''
+  const waiters: (() => void)[] = []
+  for (const s of [child.stdout, child.stderr]) {
+    s?.setEncoding('utf8')
+    s?.on('data', (d: string) => {
+      out += d
+      for (const w of waiters.splice(0)) w()
+    })
+  }
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  let done = false
+  void exited.then(() => {
+    done = true
+    for (const w of waiters.splice(0)) w()
+  })
+  return {
+    child,
+    out: () => out,
+    exited,
+    async waitFor(text, ms = 60_000) {
+      const deadline = Date.now() + ms
+      while (!out.includes(text)) {
+        if (done) throw new Error(`the node exited before logging "${text}":\n${out}`)
+        if (Date.now() > deadline) throw new Error(`no "${text}" within ${ms} ms:\n${out}`)
+        await new Promise<void>((r) => {
+          waiters.push(r)
+          setTimeout(r, 250)
+        })
+      }
+      return out
+    },
+  }
+}
 
 export type Engine = { httpUrl: string; wsUrl: string; child: ChildProcess; stop(): Promise<void> }
 
@@ -52,7 +97,11 @@ export async function startAnvil(): Promise<Engine> {
 export type TestGateway = { gateway: Gateway; plan: RpcPlan; close(): Promise<void> }
 
 /** Starts the gateway with the plan of these node flags in front of `engine`. */
-export async function startTestGateway(flags: string[], engine: { httpUrl: string; wsUrl: string }, jwtSecretHex: string | null = null): Promise<TestGateway> {
+export async function startTestGateway(
+  flags: string[],
+  engine: { httpUrl: string; wsUrl: string },
+  jwtSecretHex: string | null = null,
+): Promise<TestGateway> {
   const plan = resolveRpcPlan(flags, { cpus: 4 })
   if (!plan.ok) throw new Error(`plan refused: ${plan.errors.join(' ')}`)
   const gateway = await startGateway({
@@ -75,7 +124,12 @@ export async function freePorts(count: number): Promise<number[]> {
   return [...ports]
 }
 
-export type HttpAnswer = { status: number; headers: Record<string, string | string[] | undefined>; text: string; json: unknown }
+export type HttpAnswer = {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  text: string
+  json: unknown
+}
 
 /** One HTTP request (a new connection each time). */
 export function httpPost(
@@ -85,33 +139,47 @@ export function httpPost(
   method = 'POST',
 ): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers: { 'content-type': 'application/json', ...headers }, agent: false }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8')
-        let json: unknown = null
-        try {
-          json = JSON.parse(text)
-        } catch {
-          // not JSON
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json })
-      })
-    })
+    const req = request(
+      url,
+      { method, headers: { 'content-type': 'application/json', ...headers }, agent: false },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8')
+          let json: unknown = null
+          try {
+            json = JSON.parse(text)
+          } catch {
+            // not JSON
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json })
+        })
+      },
+    )
     req.on('error', reject)
     req.end(body)
   })
 }
 
-export type RpcAnswer = { jsonrpc: string; id: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } }
+export type RpcAnswer = {
+  jsonrpc: string
+  id: unknown
+  result?: unknown
+  error?: { code: number; message: string; data?: unknown }
+}
 
 function body(method: string, params: unknown[] = [], id: number | string = 1): string {
   return JSON.stringify({ jsonrpc: '2.0', id, method, params })
 }
 
 /** A JSON-RPC call over HTTP; returns the answer object (result or error). */
-export async function httpRpc(url: string, method: string, params: unknown[] = [], headers: Record<string, string> = {}): Promise<RpcAnswer> {
+export async function httpRpc(
+  url: string,
+  method: string,
+  params: unknown[] = [],
+  headers: Record<string, string> = {},
+): Promise<RpcAnswer> {
   const r = await httpPost(url, body(method, params), headers)
   if (r.status !== 200) throw new Error(`HTTP ${r.status}: ${r.text}`)
   return r.json as RpcAnswer
@@ -157,7 +225,8 @@ export class WsClient {
         this.messages.splice(this.messages.indexOf(found), 1)
         return found
       }
-      if (Date.now() > deadline) throw new Error(`no matching WebSocket message in ${timeoutMs} ms; got ${JSON.stringify(this.messages)}`)
+      if (Date.now() > deadline)
+        throw new Error(`no matching WebSocket message in ${timeoutMs} ms; got ${JSON.stringify(this.messages)}`)
       await new Promise<void>((r) => {
         this.#waiters.push(r)
         setTimeout(r, 200)
@@ -165,7 +234,11 @@ export class WsClient {
     }
   }
 
-  async rpc(method: string, params: unknown[] = [], id: number | string = Math.floor(Math.random() * 1e9)): Promise<RpcAnswer> {
+  async rpc(
+    method: string,
+    params: unknown[] = [],
+    id: number | string = Math.floor(Math.random() * 1e9),
+  ): Promise<RpcAnswer> {
     this.send(body(method, params, id))
     return (await this.next((m) => (m as RpcAnswer).id === id)) as RpcAnswer
   }
@@ -224,7 +297,8 @@ export class IpcClient {
         this.messages.splice(this.messages.indexOf(found), 1)
         return found
       }
-      if (Date.now() > deadline || this.closed) throw new Error(`no matching IPC message; got ${JSON.stringify(this.messages)}`)
+      if (Date.now() > deadline || this.closed)
+        throw new Error(`no matching IPC message; got ${JSON.stringify(this.messages)}`)
       await new Promise<void>((r) => {
         this.#waiters.push(r)
         setTimeout(r, 200)
@@ -232,7 +306,11 @@ export class IpcClient {
     }
   }
 
-  async rpc(method: string, params: unknown[] = [], id: number | string = Math.floor(Math.random() * 1e9)): Promise<RpcAnswer> {
+  async rpc(
+    method: string,
+    params: unknown[] = [],
+    id: number | string = Math.floor(Math.random() * 1e9),
+  ): Promise<RpcAnswer> {
     this.write(body(method, params, id))
     return (await this.next((m) => (m as RpcAnswer).id === id)) as RpcAnswer
   }
@@ -278,7 +356,10 @@ export async function startFakeEngine(delayMs: number): Promise<FakeEngine> {
   let peak = 0
   let served = 0
   const isTracing = (m: string) =>
-    m.startsWith('debug_trace') || m.startsWith('debug_executionWitness') || m.startsWith('trace_') || m === 'eth_callBundle'
+    m.startsWith('debug_trace') ||
+    m.startsWith('debug_executionWitness') ||
+    m.startsWith('trace_') ||
+    m === 'eth_callBundle'
   const answer = async (req: { id: unknown; method: string }) => {
     if (req.method === 'eth_getBlockByNumber') return { jsonrpc: '2.0', id: req.id, result: { gasLimit: '0x1c9c380' } }
     if (!isTracing(req.method)) return { jsonrpc: '2.0', id: req.id, result: '0x1' }

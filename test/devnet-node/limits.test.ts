@@ -34,14 +34,37 @@ const BIG_CODE = '0x621199996000f3'
 const BIG = '0x00000000000000000000000000000000000b0b03'
 const SENDER = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266' // anvil's first default account (unlocked on the engine only)
 
+/** Calls the logger from an unlocked engine account and waits for the receipt. */
+async function sendLoggerTx(engineUrl: string): Promise<{ blockNumber: string }> {
+  const hash = await call(engineUrl, 'eth_sendTransaction', [{ from: SENDER, to: LOGGER, gas: '0x30000' }])
+  for (let tries = 0; tries < 200; tries++) {
+    const receipt = (await call(engineUrl, 'eth_getTransactionReceipt', [hash])) as { blockNumber: string } | null
+    if (receipt) return receipt
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  throw new Error(`no receipt for ${hash}`)
+}
+
 describe('reference node: limits', () => {
   let engine: Engine
   const tmp = tempDir('tnv-limits-')
   const gateways: TestGateway[] = []
-  async function gateway(flags: string[]): Promise<{ http: string; ws: string | null; ipc: string | null; t: TestGateway }> {
+  async function gateway(
+    flags: string[],
+  ): Promise<{ http: string; ws: string | null; ipc: string | null; t: TestGateway }> {
     const [h, w] = await freePorts(2)
     const t = await startTestGateway(
-      ['--http', '--http.port', String(h), '--ws', '--ws.port', String(w), '--ipcpath', join(tmp.dir, `g${h}.ipc`), ...flags],
+      [
+        '--http',
+        '--http.port',
+        String(h),
+        '--ws',
+        '--ws.port',
+        String(w),
+        '--ipcpath',
+        join(tmp.dir, `g${h}.ipc`),
+        ...flags,
+      ],
       engine,
     )
     gateways.push(t)
@@ -56,10 +79,7 @@ describe('reference node: limits', () => {
     await call(engine.httpUrl, 'anvil_setCode', [LOGGER, LOGGER_CODE])
     await call(engine.httpUrl, 'anvil_setCode', [BIG, BIG_CODE])
     let receipt: { blockNumber: string } | null = null
-    for (let i = 0; i < 5; i++) {
-      const hash = await call(engine.httpUrl, 'eth_sendTransaction', [{ from: SENDER, to: LOGGER, gas: '0x30000' }])
-      receipt = (await call(engine.httpUrl, 'eth_getTransactionReceipt', [hash])) as { blockNumber: string }
-    }
+    for (let i = 0; i < 5; i++) receipt = await sendLoggerTx(engine.httpUrl)
     logBlock = (receipt as { blockNumber: string }).blockNumber
   })
   after(async () => {
@@ -82,8 +102,13 @@ describe('reference node: limits', () => {
     assert.ok((await httpRpc(capped.http, 'eth_estimateGas', [{ to: BURNER }])).error)
     const estimate = (await httpRpc(open.http, 'eth_estimateGas', [{ to: BURNER }])).result as string
     assert.ok(BigInt(estimate) > 100_000n)
-    const traced = (await httpRpc(capped.http, 'debug_traceCall', [{ to: BURNER, gas: '0x989680' }, 'latest', { tracer: 'callTracer' }]))
-      .result as { gas: string; error?: string }
+    const traced = (
+      await httpRpc(capped.http, 'debug_traceCall', [
+        { to: BURNER, gas: '0x989680' },
+        'latest',
+        { tracer: 'callTracer' },
+      ])
+    ).result as { gas: string; error?: string }
     assert.equal(BigInt(traced.gas) + 21_000n, 100_000n, 'the call ran with the cap (minus the intrinsic 21000)')
     assert.match(traced.error ?? '', /gas/i)
   })
@@ -97,21 +122,27 @@ describe('reference node: limits', () => {
     assert.equal(many.error?.code, -32602)
     assert.match(many.error?.message ?? '', /max results 3 \(--rpc\.max-logs-per-response\): 4 logs/)
     const block = (await call(engine.httpUrl, 'eth_getBlockByNumber', [logBlock, false])) as { hash: string }
-    assert.match((await httpRpc(g.http, 'eth_getLogs', [{ blockHash: block.hash }])).error?.message ?? '', /max results 3/)
-    const few = await httpRpc(g.http, 'eth_getLogs', [{ fromBlock: logBlock, toBlock: logBlock, topics: [[`0x${'11'.repeat(32)}`]] }])
+    assert.match(
+      (await httpRpc(g.http, 'eth_getLogs', [{ blockHash: block.hash }])).error?.message ?? '',
+      /max results 3/,
+    )
+    const few = await httpRpc(g.http, 'eth_getLogs', [
+      { fromBlock: logBlock, toBlock: logBlock, topics: [[`0x${'11'.repeat(32)}`]] },
+    ])
     assert.deepEqual(few.result, [])
 
     const wide = await httpRpc(g.http, 'eth_newFilter', [{ fromBlock: '0x0', toBlock: 'latest' }])
     assert.match(wide.error?.message ?? '', /max block range 2/)
     const id = (await httpRpc(g.http, 'eth_newFilter', [{ fromBlock: 'latest', address: LOGGER }])).result as string
     assert.match(id, /^0x/)
-    await call(engine.httpUrl, 'eth_sendTransaction', [{ from: SENDER, to: LOGGER, gas: '0x30000' }])
+    await sendLoggerTx(engine.httpUrl)
     assert.match((await httpRpc(g.http, 'eth_getFilterChanges', [id])).error?.message ?? '', /max results 3/)
     assert.match((await httpRpc(g.http, 'eth_getFilterLogs', [id])).error?.message ?? '', /max results 3/)
     assert.equal((await httpRpc(g.http, 'eth_uninstallFilter', [id])).result, true)
 
     const unlimited = await gateway(['--rpc.max-blocks-per-filter', '0', '--rpc.max-logs-per-response', '0'])
-    const all = (await httpRpc(unlimited.http, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest' }])).result as unknown[]
+    const all = (await httpRpc(unlimited.http, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest' }]))
+      .result as unknown[]
     assert.equal(all.length, 24)
   })
 
@@ -128,7 +159,10 @@ describe('reference node: limits', () => {
     const g = await gateway(['--rpc.max-response-size', '1'])
     assert.equal(((await call(engine.httpUrl, 'eth_call', [{ to: BIG }, 'latest'])) as string).length, 2 + 2 * 0x119999)
     const a = await httpRpc(g.http, 'eth_call', [{ to: BIG }, 'latest'])
-    assert.deepEqual({ code: a.error?.code, message: a.error?.message }, { code: -32008, message: 'Response is too big' })
+    assert.deepEqual(
+      { code: a.error?.code, message: a.error?.message },
+      { code: -32008, message: 'Response is too big' },
+    )
     const ws = await WsClient.open(g.ws as string)
     try {
       assert.equal((await ws.rpc('eth_call', [{ to: BIG }, 'latest'])).error?.code, -32008)
@@ -141,7 +175,12 @@ describe('reference node: limits', () => {
 
   it('--rpc.max-request-size refuses a larger request on HTTP (413), WS (closed, 1009) and IPC (-32007)', async () => {
     const g = await gateway(['--rpc.max-request-size', '1'])
-    const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: BIG, data: `0x${'00'.repeat(700_000)}` }] })
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'eth_call',
+      params: [{ to: BIG, data: `0x${'00'.repeat(700_000)}` }],
+    })
     assert.ok(big.length > 1024 * 1024)
     assert.equal((await httpPost(g.http, big)).status, 413)
     const ws = await WsClient.open(g.ws as string)
@@ -163,10 +202,14 @@ describe('reference node: limits', () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 })
     const keepAlive = () =>
       new Promise<number>((resolve, reject) => {
-        const req = request(g.http, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
-          res.resume()
-          res.on('end', () => resolve(res.statusCode ?? 0))
-        })
+        const req = request(
+          g.http,
+          { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+          (res) => {
+            res.resume()
+            res.on('end', () => resolve(res.statusCode ?? 0))
+          },
+        )
         req.on('error', reject)
         req.end('{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}')
       })
@@ -184,7 +227,10 @@ describe('reference node: limits', () => {
     const ipc1 = await IpcClient.open(g.ipc as string)
     assert.equal((await ipc1.rpc('eth_chainId')).result, '0xde7e1')
     const ipc2 = await IpcClient.open(g.ipc as string)
-    assert.match(((await ipc2.next((m) => (m as RpcAnswer).error !== undefined)) as RpcAnswer).error?.message ?? '', /Too many connections/)
+    assert.match(
+      ((await ipc2.next((m) => (m as RpcAnswer).error !== undefined)) as RpcAnswer).error?.message ?? '',
+      /Too many connections/,
+    )
     ipc1.close()
     ipc2.close()
   })
@@ -220,10 +266,17 @@ describe('reference node: the tracing semaphore', () => {
       const [w0, w1] = t.gateway.endpoints
       assert.ok(w0?.http && w1?.http && w0.ws)
       const ws = await WsClient.open(w0.ws)
-      const methods = ['debug_traceTransaction', 'debug_traceCall', 'debug_executionWitness', 'trace_block', 'trace_replayTransaction', 'eth_callBundle']
+      const methods = [
+        'debug_traceTransaction',
+        'debug_traceCall',
+        'debug_executionWitness',
+        'trace_block',
+        'trace_replayTransaction',
+        'eth_callBundle',
+      ]
       const calls: Promise<RpcAnswer>[] = []
       methods.forEach((m, i) => {
-        calls.push(httpRpc(i % 2 ? w1.http as string : w0.http as string, m, []))
+        calls.push(httpRpc(i % 2 ? (w1.http as string) : (w0.http as string), m, []))
         calls.push(ws.rpc(m, []))
       })
       await new Promise((r) => setTimeout(r, 50))
@@ -250,7 +303,19 @@ describe('reference node: the tracing semaphore', () => {
   it('a client that leaves while waiting frees its place; nothing leaks', async () => {
     const fake = await startFakeEngine(200)
     const [h] = await freePorts(1)
-    const t = await startTestGateway(['--http', '--http.port', String(h), '--http.api', 'eth,debug', '--ipcdisable', '--rpc.max-tracing-requests', '1'], fake)
+    const t = await startTestGateway(
+      [
+        '--http',
+        '--http.port',
+        String(h),
+        '--http.api',
+        'eth,debug',
+        '--ipcdisable',
+        '--rpc.max-tracing-requests',
+        '1',
+      ],
+      fake,
+    )
     try {
       const url = t.gateway.endpoints[0]?.http as string
       const first = httpRpc(url, 'debug_traceTransaction', [])

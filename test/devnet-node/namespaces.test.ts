@@ -50,14 +50,20 @@ const ENGINE_METHODS = [
   '_',
 ]
 
-type Target = { transport: 'http' | 'ws' | 'ipc'; target: string; served: Namespace[]; rpcModules: Record<string, string> | null }
+type Target = {
+  transport: 'http' | 'ws' | 'ipc'
+  target: string
+  served: Namespace[]
+  rpcModules: Record<string, string> | null
+}
 
 function targetsOf(t: TestGateway): Target[] {
   const out: Target[] = []
   t.plan.workers.forEach((w, i) => {
     const e = t.gateway.endpoints[i]
     assert.ok(e)
-    if (e.http) out.push({ transport: 'http', target: e.http, served: w.http.namespaces, rpcModules: w.http.rpcModules })
+    if (e.http)
+      out.push({ transport: 'http', target: e.http, served: w.http.namespaces, rpcModules: w.http.rpcModules })
     if (e.ws) out.push({ transport: 'ws', target: e.ws, served: w.ws.namespaces, rpcModules: w.ws.rpcModules })
     if (e.ipc) out.push({ transport: 'ipc', target: e.ipc, served: w.ipc.namespaces, rpcModules: w.ipc.rpcModules })
   })
@@ -94,7 +100,11 @@ describe('reference node: namespaces per transport', () => {
     tmp.cleanup()
   })
 
-  async function withGateway(flags: (ports: number[], ipc: string) => string[], fn: (t: TestGateway) => Promise<void>, jwt: string | null = null) {
+  async function withGateway(
+    flags: (ports: number[], ipc: string) => string[],
+    fn: (t: TestGateway) => Promise<void>,
+    jwt: string | null = null,
+  ) {
     const ports = await freePorts(4)
     const t = await startTestGateway(flags(ports, join(tmp.dir, `tn-${ports[0]}.ipc`)), engine, jwt)
     try {
@@ -118,7 +128,10 @@ describe('reference node: namespaces per transport', () => {
         ] as const) {
           const modules = await rpcOver(transport, target, 'rpc_modules')
           assert.deepEqual(modules.result, { eth: '1.0', net: '1.0', web3: '1.0', rpc: '1.0', tn: '1.0' })
-          assert.equal((await rpcOver(transport, target, 'debug_traceTransaction', [`0x${'00'.repeat(32)}`])).error?.code, -32601)
+          assert.equal(
+            (await rpcOver(transport, target, 'debug_traceTransaction', [`0x${'00'.repeat(32)}`])).error?.code,
+            -32601,
+          )
         }
       },
     )
@@ -126,34 +139,83 @@ describe('reference node: namespaces per transport', () => {
 
   it('a list is served exactly: no tn without tn, namespaces named only on WS are not on HTTP, IPC keeps the default set', async () => {
     await withGateway(
-      ([h, w], ipc) => ['--http', '--http.port', String(h), '--http.api', 'eth,net,web3', '--ws', '--ws.port', String(w), '--ws.api', 'eth,tn,debug', '--ipcpath', ipc],
+      ([h, w], ipc) => [
+        '--http',
+        '--http.port',
+        String(h),
+        '--http.api',
+        'eth,net,web3',
+        '--ws',
+        '--ws.port',
+        String(w),
+        '--ws.api',
+        'eth,tn,debug',
+        '--ipcpath',
+        ipc,
+      ],
       async (t) => {
         await assertServesPlan(t)
         const [e] = t.gateway.endpoints
         assert.ok(e?.http && e.ws && e.ipc)
         assert.equal((await rpcOver('http', e.http, 'tn_nodeMode')).error?.code, -32601)
-        assert.equal((await rpcOver('http', e.http, 'debug_traceTransaction', [`0x${'00'.repeat(32)}`])).error?.code, -32601)
+        assert.equal(
+          (await rpcOver('http', e.http, 'debug_traceTransaction', [`0x${'00'.repeat(32)}`])).error?.code,
+          -32601,
+        )
         assert.equal((await rpcOver('ws', e.ws, 'tn_nodeMode')).result, 'observer')
         assert.equal((await rpcOver('ipc', e.ipc, 'tn_nodeMode')).result, 'observer')
         // rpc is served only on IPC here, so rpc_modules is built from IPC's (default) set
-        assert.deepEqual((await rpcOver('ipc', e.ipc, 'rpc_modules')).result, { eth: '1.0', net: '1.0', web3: '1.0', rpc: '1.0', tn: '1.0' })
+        assert.deepEqual((await rpcOver('ipc', e.ipc, 'rpc_modules')).result, {
+          eth: '1.0',
+          net: '1.0',
+          web3: '1.0',
+          rpc: '1.0',
+          tn: '1.0',
+        })
       },
     )
   })
 
-  it('none serves nothing; all never includes debug; rpc_modules everywhere is HTTP\'s list', async () => {
+  it("none serves nothing; all never includes debug; rpc_modules everywhere is HTTP's list", async () => {
     await withGateway(
-      ([h, w], ipc) => ['--http', '--http.port', String(h), '--http.api', 'none', '--ws', '--ws.port', String(w), '--ws.api', 'all,debug', '--ipcpath', ipc],
+      ([h, w], ipc) => [
+        '--http',
+        '--http.port',
+        String(h),
+        '--http.api',
+        'none',
+        '--ws',
+        '--ws.port',
+        String(w),
+        '--ws.api',
+        'all,debug',
+        '--ipcpath',
+        ipc,
+      ],
       async (t) => {
         await assertServesPlan(t)
         const [e] = t.gateway.endpoints
         assert.ok(e?.http && e.ws)
         assert.equal((await rpcOver('http', e.http, 'eth_chainId')).error?.code, -32601)
-        assert.equal((await rpcOver('ws', e.ws, 'debug_traceTransaction', [`0x${'00'.repeat(32)}`])).error?.code, -32601)
+        assert.equal(
+          (await rpcOver('ws', e.ws, 'debug_traceTransaction', [`0x${'00'.repeat(32)}`])).error?.code,
+          -32601,
+        )
       },
     )
     await withGateway(
-      ([h, w], ipc) => ['--http', '--http.port', String(h), '--http.api', 'eth,rpc,tn,trace', '--ws', '--ws.port', String(w), '--ipcpath', ipc],
+      ([h, w], ipc) => [
+        '--http',
+        '--http.port',
+        String(h),
+        '--http.api',
+        'eth,rpc,tn,trace',
+        '--ws',
+        '--ws.port',
+        String(w),
+        '--ipcpath',
+        ipc,
+      ],
       async (t) => {
         await assertServesPlan(t)
         const [e] = t.gateway.endpoints
@@ -173,7 +235,20 @@ describe('reference node: namespaces per transport', () => {
 
   it('HTTP and WS on one address and port: one server answers both protocols', async () => {
     await withGateway(
-      ([p], ipc) => ['--http', '--http.port', String(p), '--ws', '--ws.port', String(p), '--http.api', 'eth,rpc', '--ws.api', 'eth,rpc', '--ipcpath', ipc],
+      ([p], ipc) => [
+        '--http',
+        '--http.port',
+        String(p),
+        '--ws',
+        '--ws.port',
+        String(p),
+        '--http.api',
+        'eth,rpc',
+        '--ws.api',
+        'eth,rpc',
+        '--ipcpath',
+        ipc,
+      ],
       async (t) => {
         const [e] = t.gateway.endpoints
         assert.ok(e?.http && e.ws)
@@ -185,9 +260,22 @@ describe('reference node: namespaces per transport', () => {
     )
   })
 
-  it('workers: every worker serves the same selection on the resolver\'s derived endpoints', async () => {
+  it("workers: every worker serves the same selection on the resolver's derived endpoints", async () => {
     await withGateway(
-      ([h, w], ipc) => ['--http', '--http.port', String(h), '--ws', '--ws.port', String(w), '--http.api', 'eth,tn', '--ipcpath', ipc, '--workers', '3'],
+      ([h, w], ipc) => [
+        '--http',
+        '--http.port',
+        String(h),
+        '--ws',
+        '--ws.port',
+        String(w),
+        '--http.api',
+        'eth,tn',
+        '--ipcpath',
+        ipc,
+        '--workers',
+        '3',
+      ],
       async (t) => {
         assert.equal(t.gateway.endpoints.length, 3)
         t.plan.workers.forEach((w, i) => {
@@ -237,7 +325,9 @@ describe('reference node: namespaces per transport', () => {
         const url = t.gateway.endpoints[0]?.http as string
         assert.equal((await rpcOver('http', url, 'eth_syncing')).result, false)
         assert.deepEqual((await rpcOver('http', url, 'eth_accounts')).result, [])
-        const send = await rpcOver('http', url, 'eth_sendTransaction', [{ from: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266', to: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266' }])
+        const send = await rpcOver('http', url, 'eth_sendTransaction', [
+          { from: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266', to: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266' },
+        ])
         assert.equal(send.error?.code, -32000)
         assert.match(send.error?.message ?? '', /unknown account/)
         assert.equal((await rpcOver('http', url, 'web3_clientVersion')).result, 'tnv-reference-node/test')
@@ -312,7 +402,10 @@ describe('reference node: namespaces per transport', () => {
         assert.deepEqual((await httpPost(e.http, '{"jsonrpc":"2.0",')).json, parse)
         assert.deepEqual((await httpPost(e.http, '[]')).json, invalid)
         assert.deepEqual((await httpPost(e.http, '{"jsonrpc":"2.0","id":1}')).json, { ...invalid, id: 1 })
-        assert.deepEqual((await httpPost(e.http, '{"jsonrpc":"2.0","id":{"a":1},"method":"eth_chainId"}')).json, invalid)
+        assert.deepEqual(
+          (await httpPost(e.http, '{"jsonrpc":"2.0","id":{"a":1},"method":"eth_chainId"}')).json,
+          invalid,
+        )
         expectBatch((await httpPost(e.http, batch)).json as RpcAnswer[])
         const note = await httpPost(e.http, '{"jsonrpc":"2.0","method":"eth_chainId"}')
         assert.equal(note.status, 204)
@@ -343,7 +436,10 @@ describe('reference node: namespaces per transport', () => {
           ipcClient.write(batch)
           expectBatch((await ipcClient.next(Array.isArray)) as RpcAnswer[])
           ipcClient.write('{"jsonrpc":"2.0","id":9,"method":"web3_clientVersion","params":["{[\\"}"]}')
-          assert.equal(((await ipcClient.next((m) => (m as RpcAnswer).id === 9)) as RpcAnswer).result, 'tnv-reference-node/test')
+          assert.equal(
+            ((await ipcClient.next((m) => (m as RpcAnswer).id === 9)) as RpcAnswer).result,
+            'tnv-reference-node/test',
+          )
         } finally {
           ipcClient.close()
         }

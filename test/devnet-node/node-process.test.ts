@@ -4,7 +4,7 @@
  * with the chain saved and resumed, and an engine that dies. Needs `node scripts/build.mjs`.
  */
 import assert from 'node:assert/strict'
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { connect } from 'node:net'
 import { join } from 'node:path'
@@ -12,48 +12,8 @@ import { after, describe, it } from 'node:test'
 import { createWalletClient, http, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { DevnetRuntimeInfo } from '../../src/devnet/paths.js'
-import { ROOT, tempDir } from '../helpers/cli.js'
-import { call, freePorts, httpRpc, IpcClient, WsClient } from './helpers.js'
-
-const NODE_BIN = join(ROOT, 'bin', 'tnv-node.js')
-
-type NodeProc = { child: ChildProcess; out: () => string; exited: Promise<number | null>; waitFor: (text: string, ms?: number) => Promise<string> }
-
-function startNode(args: string[]): NodeProc {
-  const child = spawn(process.execPath, [NODE_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-  let out = ''
-  const waiters: (() => void)[] = []
-  for (const s of [child.stdout, child.stderr]) {
-    s?.setEncoding('utf8')
-    s?.on('data', (d: string) => {
-      out += d
-      for (const w of waiters.splice(0)) w()
-    })
-  }
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  let done = false
-  void exited.then(() => {
-    done = true
-    for (const w of waiters.splice(0)) w()
-  })
-  return {
-    child,
-    out: () => out,
-    exited,
-    async waitFor(text, ms = 60_000) {
-      const deadline = Date.now() + ms
-      while (!out.includes(text)) {
-        if (done) throw new Error(`the node exited before logging "${text}":\n${out}`)
-        if (Date.now() > deadline) throw new Error(`no "${text}" within ${ms} ms:\n${out}`)
-        await new Promise<void>((r) => {
-          waiters.push(r)
-          setTimeout(r, 250)
-        })
-      }
-      return out
-    },
-  }
-}
+import { tempDir } from '../helpers/cli.js'
+import { call, freePorts, httpRpc, IpcClient, startNode, WsClient } from './helpers.js'
 
 function isListening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -90,10 +50,23 @@ describe('reference node process', () => {
   const tmp = tempDir('tnv-node-proc-')
   after(() => tmp.cleanup())
 
-  it('refuses before anything listens, with the resolver\'s error; warnings come before listening', async () => {
+  it("refuses before anything listens, with the resolver's error; warnings come before listening", async () => {
     const [p] = await freePorts(1)
     const dir = join(tmp.dir, 'refused')
-    const refused = startNode(['node', '--datadir', dir, '--http', '--ws', '--http.port', String(p), '--ws.port', String(p), '--http.api', 'eth,net,web3', '--ipcdisable'])
+    const refused = startNode([
+      'node',
+      '--datadir',
+      dir,
+      '--http',
+      '--ws',
+      '--http.port',
+      String(p),
+      '--ws.port',
+      String(p),
+      '--http.api',
+      'eth,net,web3',
+      '--ipcdisable',
+    ])
     const code = await refused.exited
     assert.notEqual(code, 0)
     assert.match(refused.out(), /ERROR .*HTTP and WS share 127\.0\.0\.1:\d+.*refuses to start/)
@@ -141,7 +114,12 @@ describe('reference node process', () => {
     assert.ok(warnAt >= 0 && listenAt > warnAt, `the resolver's warning comes first:\n${log}`)
     assert.match(lines.find((l) => l.includes('--metrics')) ?? '', /WARN .*ignored/)
     const endpointsLine = lines[listenAt] as string
-    for (const ep of [`http://127.0.0.1:${h}`, `ws://127.0.0.1:${w}`, join(dir, 'tn.ipc'), join(dir, 'tn-worker1.ipc')]) {
+    for (const ep of [
+      `http://127.0.0.1:${h}`,
+      `ws://127.0.0.1:${w}`,
+      join(dir, 'tn.ipc'),
+      join(dir, 'tn-worker1.ipc'),
+    ]) {
       assert.ok(endpointsLine.includes(ep), `${ep} in ${endpointsLine}`)
     }
     const worker1Http = /worker1\.http=(\S+)/.exec(endpointsLine)?.[1] as string
@@ -155,7 +133,10 @@ describe('reference node process', () => {
       const epochInfo = (await call(url, 'tn_getCurrentEpochInfo')) as { committee: string[]; epochId: number }
       assert.equal(epochInfo.committee.length, 4)
       assert.equal(await call(url, 'tn_getCurrentEpoch'), epochInfo.epochId)
-      const v = (await call(url, 'tn_getValidator', [epochInfo.committee[0]])) as { currentStatus: string; validatorAddress: string }
+      const v = (await call(url, 'tn_getValidator', [epochInfo.committee[0]])) as {
+        currentStatus: string
+        validatorAddress: string
+      }
       assert.equal(v.currentStatus, 'Active')
       assert.equal(v.validatorAddress, epochInfo.committee[0])
       assert.equal(await call(url, 'tn_isValidator', [`0x${'ab'.repeat(96)}`]), false)
@@ -174,7 +155,10 @@ describe('reference node process', () => {
     // a transfer through the node, to find after the restart
     const [account] = runtime.accounts
     assert.ok(account)
-    const wallet = createWalletClient({ account: privateKeyToAccount(account.privateKey), transport: http(runtime.rpcUrl as string) })
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(account.privateKey),
+      transport: http(runtime.rpcUrl as string),
+    })
     const recipient = '0x000000000000000000000000000000000000dEaD'
     await wallet.sendTransaction({ to: recipient, value: parseEther('1.5'), chain: null })
     const balance = await call(runtime.rpcUrl as string, 'eth_getBalance', [recipient, 'latest'])
@@ -182,9 +166,16 @@ describe('reference node process', () => {
     const height = BigInt((await call(runtime.rpcUrl as string, 'eth_blockNumber')) as string)
 
     const engines = childPids(node.child.pid as number)
-    assert.ok(engines.length > 0, 'anvil runs as the node\'s child')
+    assert.ok(engines.length > 0, "anvil runs as the node's child")
+    // clients still connected (one subscribed) do not hold the shutdown up
+    const lingeringWs = await WsClient.open(`ws://127.0.0.1:${w}`)
+    assert.ok((await lingeringWs.rpc('eth_subscribe', ['newHeads'])).result)
+    const lingeringIpc = await IpcClient.open(join(dir, 'tn.ipc'))
+    assert.equal((await lingeringIpc.rpc('eth_chainId')).result, '0xde7e1')
     node.child.kill('SIGTERM')
     assert.equal(await node.exited, 0)
+    lingeringIpc.close()
+    await lingeringWs.close()
     assert.match(node.out(), /node stopped; the chain is saved/)
     assert.equal(existsSync(join(dir, 'devnet.json')), false)
     assert.equal(existsSync(join(dir, 'tn.ipc')), false)

@@ -10,7 +10,10 @@ import { freePort } from '../helpers/ports.js'
 function split(chunks: Buffer[], max = 1 << 20): { values: string[]; tooLarge: number } {
   const values: string[] = []
   let tooLarge = 0
-  const s = new JsonStreamSplitter({ onValue: (b) => values.push(b.toString('utf8')), onTooLarge: () => tooLarge++ }, max)
+  const s = new JsonStreamSplitter(
+    { onValue: (b) => values.push(b.toString('utf8')), onTooLarge: () => tooLarge++ },
+    max,
+  )
   for (const c of chunks) s.push(c)
   return { values, tooLarge }
 }
@@ -50,7 +53,18 @@ describe('method table', () => {
     assert.deepEqual(routeOf('debug_executionWitnessByBlockHash'), { namespace: 'debug', kind: 'tracing' })
     assert.deepEqual(routeOf('trace_filter'), { namespace: 'trace', kind: 'tracing' })
     assert.deepEqual(routeOf('tn_getValidator'), { namespace: 'tn', kind: 'local' })
-    for (const m of ['anvil_mine', 'evm_mine', 'hardhat_mine', 'ganache_snapshot', 'eth_sendUnsignedTransaction', 'tn_unknown', 'eth', 'eth_', '_x', 'ETH_chainId']) {
+    for (const m of [
+      'anvil_mine',
+      'evm_mine',
+      'hardhat_mine',
+      'ganache_snapshot',
+      'eth_sendUnsignedTransaction',
+      'tn_unknown',
+      'eth',
+      'eth_',
+      '_x',
+      'ETH_chainId',
+    ]) {
       assert.equal(routeOf(m), null, m)
     }
   })
@@ -74,7 +88,7 @@ describe('engine client', () => {
     return { url: `http://127.0.0.1:${port}`, bodies, close: () => new Promise<void>((r) => server.close(() => r())) }
   }
 
-  it('sends the client\'s bytes as they are when alone, and batches light requests that arrive together', async () => {
+  it("sends the client's bytes as they are when alone, and batches light requests that arrive together", async () => {
     const engine = await fakeEngine((body, res) => {
       const msg = JSON.parse(body)
       const answer = (m: { id: unknown; method: string }) => ({ jsonrpc: '2.0', id: m.id, result: m.method })
@@ -91,7 +105,10 @@ describe('engine client', () => {
       assert.equal(alone.raw?.toString(), '{"jsonrpc":"2.0","id":"mine","result":"eth_chainId"}')
       assert.equal(engine.bodies.at(-1), raw.toString())
       const many = await Promise.all(['a_1', 'b_2', 'c_3'].map((m) => client.send(m, [], null, true)))
-      assert.deepEqual(many.map((a) => a.object?.result), ['a_1', 'b_2', 'c_3'])
+      assert.deepEqual(
+        many.map((a) => a.object?.result),
+        ['a_1', 'b_2', 'c_3'],
+      )
       assert.ok(Array.isArray(JSON.parse(engine.bodies.at(-1) as string)), 'the three went as one batch')
       assert.equal(await client.call('eth_blockNumber', []), 'eth_blockNumber')
     } finally {

@@ -28,7 +28,7 @@ function runOnTty(args: string[], answers: [RegExp, string][]): Promise<{ code: 
     child.stdout.on('data', (d) => {
       output += d
       const next = pending[0]
-      if (next && next[0].test(output)) {
+      if (next?.[0].test(output)) {
         pending.shift()
         output += '\n<typed>\n'
         child.stdin.write(`${next[1]}\r`)

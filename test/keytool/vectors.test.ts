@@ -187,9 +187,10 @@ describe('final exponentiation with precomputed Frobenius constants', () => {
 
   it('constants equal ξ^((p^k - 1)/3), ξ^(2(p^k - 1)/3) and ξ^((p^k - 1)/6), computed directly', () => {
     const e = (k: number) => Fp.ORDER ** BigInt(k) - 1n
-    FROBENIUS_V1.forEach((v, i) => assert.ok(Fp2.eql(v, Fp2.pow(xi, e(i + 1) / 3n)), `V1[${i + 1}]`))
-    FROBENIUS_V2.forEach((v, i) => assert.ok(Fp2.eql(v, Fp2.pow(xi, (2n * e(i + 1)) / 3n)), `V2[${i + 1}]`))
-    FROBENIUS_W.forEach((v, i) => assert.ok(Fp2.eql(v, Fp2.pow(xi, e(i + 1) / 6n)), `W[${i + 1}]`))
+    for (const [i, v] of FROBENIUS_V1.entries()) assert.ok(Fp2.eql(v, Fp2.pow(xi, e(i + 1) / 3n)), `V1[${i + 1}]`)
+    for (const [i, v] of FROBENIUS_V2.entries())
+      assert.ok(Fp2.eql(v, Fp2.pow(xi, (2n * e(i + 1)) / 3n)), `V2[${i + 1}]`)
+    for (const [i, v] of FROBENIUS_W.entries()) assert.ok(Fp2.eql(v, Fp2.pow(xi, e(i + 1) / 6n)), `W[${i + 1}]`)
   })
 
   it("the Frobenius maps agree with noble's Fp12.frobeniusMap", () => {

@@ -1,32 +1,37 @@
 /**
- * The staking commands end to end: the built CLI, spawned without a TTY, against a devnet
- * chain found through `--chain devnet` (the default) and its runtime file. Keys come from
+ * The staking commands end to end: the built CLI, spawned without a TTY, against the
+ * reference devnet (`tnv devnet start --detach`: the reference node's JSON-RPC gateway in
+ * front of the devnet chain), found through `--chain devnet` (the default) and the runtime
+ * file the node writes. Keys come from
  * `tnv keytool generate validator`; signers from TN_PRIVATE_KEY, --keystore and --unsigned
  * (whose output is decoded and sent by another signer). Exit codes and --json shapes are
  * asserted, and stdout carries nothing but the result.
  */
 import assert from 'node:assert/strict'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { createWalletClient, decodeFunctionData, type Hex, http, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import type { DevnetRuntimeInfo } from '../../src/devnet/paths.js'
+import { type ChainClient, createChainClient } from '../../src/lib/chain/client.js'
 import { ExitCode } from '../../src/lib/errors.js'
 import { stakingArgs } from '../../src/lib/keys/staking-args.js'
 import { readNodeInfo } from '../../src/lib/nodeinfo/read.js'
 import { registryAbi } from '../../src/lib/registry/abi.js'
 import { type CliResult, parseJson, runCli, tempDir } from '../helpers/cli.js'
-import { startTestChain, type TestChain } from './devnet-fixture.js'
+import { freePort } from '../helpers/ports.js'
 import { writeKeystore } from './keystore-fixture.js'
 
 type ErrorJson = { error: { code: string; message: string; fix?: string; exitCode: number } }
 
-describe('staking commands (CLI, devnet chain)', () => {
-  let t: TestChain
+describe('staking commands (CLI, reference devnet node)', () => {
   const { dir, cleanup } = tempDir('tnv-registry-cli-')
   const devnetDir = join(dir, 'devnet')
-  const key = (i: number) => (t.chain.accounts[i] as { privateKey: Hex }).privateKey
-  const addr = (i: number) => (t.chain.accounts[i] as { address: Hex }).address
+  let devnet: DevnetRuntimeInfo
+  let client: ChainClient
+  const key = (i: number) => (devnet.accounts[i] as { privateKey: Hex }).privateKey
+  const addr = (i: number) => (devnet.accounts[i] as { address: Hex }).address
   const datadir = (i: number) => join(dir, `validator-${i}`)
   const tnv = (args: string[], env: Record<string, string | undefined> = {}, input?: string): Promise<CliResult> =>
     runCli(args, { env: { TNV_DEVNET_DIR: devnetDir, TN_CHAIN: undefined, TN_RPC_URL: undefined, ...env }, input })
@@ -37,26 +42,31 @@ describe('staking commands (CLI, devnet chain)', () => {
     assert.equal(body.error.exitCode, exitCode)
     return body.error
   }
+  const advanceEpoch = async () => {
+    const r = await tnv(['devnet', 'advance-epoch', '--datadir', devnetDir])
+    assert.equal(r.code, 0, r.stderr)
+  }
 
   before(async () => {
-    t = await startTestChain({ epochBlocks: 100 })
-    mkdirSync(devnetDir, { recursive: true })
-    writeFileSync(
-      join(devnetDir, 'devnet.json'),
-      JSON.stringify({
-        pid: process.pid,
-        chainId: t.chain.chainId,
-        rpcUrl: t.chain.engineHttpUrl,
-        wsUrl: null,
-        ipcPath: null,
-        registry: t.chain.registry,
-        issuance: t.chain.issuance,
-        governance: t.chain.governance,
-        accounts: t.chain.accounts,
-        epochBlocks: t.chain.epochBlocks,
-        startedAt: new Date().toISOString(),
-      }),
-    )
+    const port = await freePort()
+    const started = await tnv([
+      'devnet',
+      'start',
+      '--detach',
+      '--datadir',
+      devnetDir,
+      '--epoch-blocks',
+      '100',
+      '--block-time',
+      '0',
+      '--',
+      '--http',
+      '--http.port',
+      String(port),
+    ])
+    assert.equal(started.code, 0, `${started.stdout}\n${started.stderr}`)
+    devnet = JSON.parse(readFileSync(join(devnetDir, 'devnet.json'), 'utf8')) as DevnetRuntimeInfo
+    client = createChainClient({ rpcUrl: devnet.rpcUrl as string })
     for (const i of [0, 2]) {
       const r = await runCli(
         ['keytool', 'generate', 'validator', '--address', addr(i), '--datadir', datadir(i), '-q'],
@@ -68,7 +78,7 @@ describe('staking commands (CLI, devnet chain)', () => {
     }
   })
   after(async () => {
-    await t?.stop()
+    await tnv(['devnet', 'stop', '--datadir', devnetDir])
     cleanup()
   })
 
@@ -120,7 +130,7 @@ describe('staking commands (CLI, devnet chain)', () => {
       ),
     )
     assert.match(r.stderr, /devnet governance key/)
-    assert.doesNotMatch(r.stdout + r.stderr, new RegExp(t.chain.governance.privateKey.slice(2)))
+    assert.doesNotMatch(r.stdout + r.stderr, new RegExp(devnet.governance.privateKey.slice(2)))
   })
 
   it("stake with a signer that is not node-info's execution address (exit 4)", async () => {
@@ -155,9 +165,12 @@ describe('staking commands (CLI, devnet chain)', () => {
     const args = stakingArgs(info)
     assert.deepEqual(call.args, [args.blsPubkey, { signature: args.proofOfPossession }])
     assert.equal(u.value, parseEther('1000000').toString())
-    assert.equal(await t.ctx.client.getTransactionCount({ address: addr(0) }), 0, 'nothing was sent')
+    assert.equal(await client.getTransactionCount({ address: addr(0) }), 0, 'nothing was sent')
     // another signer (a viem wallet holding the key) sends exactly these fields
-    const wallet = createWalletClient({ account: privateKeyToAccount(key(0)), transport: http(t.chain.engineHttpUrl) })
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(key(0)),
+      transport: http(devnet.rpcUrl as string),
+    })
     const hash = await wallet.sendTransaction({
       chain: null,
       to: u.to,
@@ -166,7 +179,7 @@ describe('staking commands (CLI, devnet chain)', () => {
       gas: BigInt(u.gas),
       nonce: u.nonce,
     })
-    assert.equal((await t.ctx.client.waitForTransactionReceipt({ hash })).status, 'success')
+    assert.equal((await client.waitForTransactionReceipt({ hash })).status, 'success')
     const s = parseJson<{ status: string }>(await tnv(['validator', 'status', '--address', addr(0), '--json']))
     assert.equal(s.status, 'Staked')
   })
@@ -175,7 +188,7 @@ describe('staking commands (CLI, devnet chain)', () => {
     const r = await tnv(['stake', '--datadir', datadir(0)], { TN_PRIVATE_KEY: key(0) })
     assert.equal(r.code, 0, r.stderr)
     assert.match(r.stdout, /already staked with this BLS key \(status Staked\); nothing was sent\./)
-    assert.equal(await t.ctx.client.getTransactionCount({ address: addr(0) }), 1)
+    assert.equal(await client.getTransactionCount({ address: addr(0) }), 1)
   })
 
   it('activate with a keystore (password from TN_KEYSTORE_PASSWORD)', async () => {
@@ -189,15 +202,15 @@ describe('staking commands (CLI, devnet chain)', () => {
   })
 
   it('exit is irreversible: refused without --yes and without a TTY, sent with --yes', async () => {
-    await t.chain.advanceEpoch()
+    await advanceEpoch()
     const r = await tnv(['exit', '--json'], { TN_PRIVATE_KEY: key(0) })
     const e = expectError(r, 'ConfirmationRequired', ExitCode.Usage)
     assert.match(`${e.message} ${e.fix}`, /beginExit cannot be undone.*--yes/)
-    const nonce = await t.ctx.client.getTransactionCount({ address: addr(0) })
+    const nonce = await client.getTransactionCount({ address: addr(0) })
     const ok = await tnv(['exit', '--yes', '--json'], { TN_PRIVATE_KEY: key(0) })
     assert.equal(ok.code, 0, ok.stderr)
     assert.equal(parseJson<{ outcome: string }>(ok).outcome, 'sent')
-    assert.equal(await t.ctx.client.getTransactionCount({ address: addr(0) }), nonce + 1)
+    assert.equal(await client.getTransactionCount({ address: addr(0) }), nonce + 1)
   })
 
   it('unstake while PendingExit is explained (exit 24); status shows it as a table', async () => {
@@ -224,7 +237,7 @@ describe('staking commands (CLI, devnet chain)', () => {
         '--chain',
         'testnet',
         '--rpc-url',
-        t.chain.engineHttpUrl,
+        devnet.rpcUrl as string,
         '--json',
       ]),
       'WrongChain',

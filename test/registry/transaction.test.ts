@@ -2,7 +2,13 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { decodeFunctionData, parseEther } from 'viem'
-import { feesFrom, gasWithMargin, maxCost, toUnsignedTransaction } from '../../src/lib/chain/transaction.js'
+import {
+  eip1559Fees,
+  feesFromGasPrice,
+  gasWithMargin,
+  maxCost,
+  toUnsignedTransaction,
+} from '../../src/lib/chain/transaction.js'
 import { formatTel, formatTelAndWei } from '../../src/lib/chain/units.js'
 import { registryAbi } from '../../src/lib/registry/abi.js'
 
@@ -14,16 +20,12 @@ describe('transaction helpers', () => {
   })
 
   it('picks EIP-1559 fees when the block has a base fee, legacy otherwise', () => {
-    assert.deepEqual(feesFrom({ baseFeePerGas: 10n, maxPriorityFeePerGas: 1n, gasPrice: null }), {
-      type: 'eip1559',
-      maxFeePerGas: 21n,
-      maxPriorityFeePerGas: 1n,
-    })
-    assert.deepEqual(feesFrom({ baseFeePerGas: null, maxPriorityFeePerGas: null, gasPrice: 7n }), {
-      type: 'legacy',
-      gasPrice: 7n,
-    })
-    assert.equal(feesFrom({ baseFeePerGas: 10n, maxPriorityFeePerGas: null, gasPrice: null }), null)
+    assert.deepEqual(eip1559Fees(10n, 1n), { type: 'eip1559', maxFeePerGas: 21n, maxPriorityFeePerGas: 1n })
+    assert.equal(eip1559Fees(null, 1n), null)
+    assert.equal(eip1559Fees(10n, null), null)
+    assert.deepEqual(feesFromGasPrice(null, 7n), { type: 'legacy', gasPrice: 7n })
+    assert.deepEqual(feesFromGasPrice(10n, 13n), { type: 'eip1559', maxFeePerGas: 23n, maxPriorityFeePerGas: 3n })
+    assert.deepEqual(feesFromGasPrice(10n, 5n), { type: 'eip1559', maxFeePerGas: 20n, maxPriorityFeePerGas: 0n })
     assert.equal(gasWithMargin(100_000n), 120_000n)
   })
 

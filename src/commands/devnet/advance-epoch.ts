@@ -1,12 +1,12 @@
-import { BaseCommand } from '../../lib/base-command.js'
 import { devnetDirFlag } from '../../devnet/node/cli-flags.js'
+import { BaseCommand } from '../../lib/base-command.js'
 
 export type AdvanceEpochResult = { datadir: string; epoch: number; blockNumber: number }
 
 export default class DevnetAdvanceEpoch extends BaseCommand {
-  static override summary = 'Conclude the devnet\'s current epoch now (for tests and rehearsals).'
+  static override summary = "Conclude the devnet's current epoch now (for tests and rehearsals)."
   static override description =
-    'Mines up to the current epoch\'s last block and concludes it, as the protocol does at an epoch boundary: validators waiting for the boundary move on (PendingActivation to Active, PendingExit to Exited when due), rewards are applied, and the next epoch\'s committee takes over. Prints the new epoch and block number.'
+    "Mines up to the current epoch's last block and concludes it, as the protocol does at an epoch boundary: validators waiting for the boundary move on (PendingActivation to Active, PendingExit to Exited when due), rewards are applied, and the next epoch's committee takes over. Prints the new epoch and block number."
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json']
   static override flags = { ...devnetDirFlag }
 

@@ -1,30 +1,53 @@
 import { Flags } from '@oclif/core'
-import { BaseCommand } from '../../lib/base-command.js'
 import { devnetDirFlag } from '../../devnet/node/cli-flags.js'
 import type { DevnetRuntimeInfo } from '../../devnet/paths.js'
+import { BaseCommand } from '../../lib/base-command.js'
 
 const EXAMPLE = 'tnv devnet start -- --http --http.port 8545 --http.api eth,net,web3,rpc,tn'
 
-export type DevnetStartResult = DevnetRuntimeInfo & { datadir: string; nodeArgs: string[]; logFile: string | null; keysNotice: string }
+export type DevnetStartResult = DevnetRuntimeInfo & {
+  datadir: string
+  nodeArgs: string[]
+  logFile: string | null
+  keysNotice: string
+}
 
 export default class DevnetStart extends BaseCommand {
   static override summary = 'Start the local devnet: the reference node on an embedded chain.'
-  static override description = `Runs the reference node (the devnet chain: anvil with the registry, the BLS verifier and the protocol loop, behind the node's JSON-RPC server) on the devnet directory. A directory that already holds a devnet resumes it.
+  static override description =
+    `Runs the reference node (the devnet chain: anvil with the registry, the BLS verifier and the protocol loop, behind the node's JSON-RPC server) on the devnet directory. A directory that already holds a devnet resumes it.
 
 The node's own flags go after \`--\`, exactly as the real node takes them. Without any, the devnet serves HTTP on 127.0.0.1:8545 and WS on 127.0.0.1:8546 (free ports when those are taken) and IPC at <datadir>/tn.ipc (not the node's default /tmp/tn.ipc, so it never takes a real node's socket). Node flags without --ipcpath get that same IPC path.
 
 Foreground by default: logs on stderr, Ctrl-C stops the node cleanly with the chain saved. With --detach the node keeps running in the background (log: <datadir>/node.log); stop it with \`tnv devnet stop\`. The dev accounts and governance key printed are PUBLIC devnet keys.`
   static override examples = [
-    { description: 'Start in the background with the default endpoints:', command: '<%= config.bin %> <%= command.id %> --detach' },
-    { description: 'Short epochs, blocks only on demand:', command: '<%= config.bin %> <%= command.id %> --detach --epoch-blocks 5 --block-time 0' },
-    { description: 'With node flags:', command: `<%= config.bin %> <%= command.id %> -- --http --http.port 9545 --ws --ws.port 9546 --workers 2` },
+    {
+      description: 'Start in the background with the default endpoints:',
+      command: '<%= config.bin %> <%= command.id %> --detach',
+    },
+    {
+      description: 'Short epochs, blocks only on demand:',
+      command: '<%= config.bin %> <%= command.id %> --detach --epoch-blocks 5 --block-time 0',
+    },
+    {
+      description: 'With node flags:',
+      command: `<%= config.bin %> <%= command.id %> -- --http --http.port 9545 --ws --ws.port 9546 --workers 2`,
+    },
   ]
   static override strict = false
   static override flags = {
     ...devnetDirFlag,
     detach: Flags.boolean({ summary: 'Leave the devnet running in the background (log: <datadir>/node.log).' }),
-    'epoch-blocks': Flags.integer({ summary: 'Blocks per epoch (a resumed devnet changes it from the next epoch).', min: 2, helpValue: '<n>' }),
-    'block-time': Flags.integer({ summary: 'Seconds between idle blocks; 0 = blocks only for transactions and on demand.', min: 0, helpValue: '<s>' }),
+    'epoch-blocks': Flags.integer({
+      summary: 'Blocks per epoch (a resumed devnet changes it from the next epoch).',
+      min: 2,
+      helpValue: '<n>',
+    }),
+    'block-time': Flags.integer({
+      summary: 'Seconds between idle blocks; 0 = blocks only for transactions and on demand.',
+      min: 0,
+      helpValue: '<s>',
+    }),
     'ready-timeout': Flags.integer({ summary: 'Seconds to wait for the node to serve.', default: 90, min: 1 }),
   }
 
@@ -44,7 +67,10 @@ Foreground by default: logs on stderr, Ctrl-C stops the node cleanly with the ch
     for (const own of ['--datadir', '--chain']) {
       if (named.includes(own)) {
         throw new UsageError(`${own} is set by \`tnv devnet start\` itself and cannot be given after \`--\`.`, {
-          fix: own === '--datadir' ? 'Give the devnet directory as --datadir before `--`.' : 'Remove it: the devnet is always --chain dev.',
+          fix:
+            own === '--datadir'
+              ? 'Give the devnet directory as --datadir before `--`.'
+              : 'Remove it: the devnet is always --chain dev.',
         })
       }
     }
@@ -78,8 +104,9 @@ Foreground by default: logs on stderr, Ctrl-C stops the node cleanly with the ch
       readyTimeoutMs: flags['ready-timeout'] * 1000,
       onLog: (line) => this.note(`  node | ${line}`),
     })
+    const { engine: _internal, ...info } = started.info
     const result: DevnetStartResult = {
-      ...started.info,
+      ...info,
       datadir: dir,
       nodeArgs: started.args,
       logFile: started.logFile,

@@ -1,10 +1,11 @@
-import { BaseCommand } from '../../lib/base-command.js'
 import { devnetDirFlag } from '../../devnet/node/cli-flags.js'
 import type { DevnetStatus } from '../../devnet/node/devnet-status.js'
+import { BaseCommand } from '../../lib/base-command.js'
 
 export default class DevnetStatusCommand extends BaseCommand {
   static override summary = 'Show the running devnet: endpoints, block, epoch, committee and the public dev keys.'
-  static override description = `Asks the devnet node of the directory (over its control socket) where it serves, the chain's block and epoch, the blocks left to the next epoch boundary, the committee, and the governance and funded dev accounts with their keys.
+  static override description =
+    `Asks the devnet node of the directory (over its control socket) where it serves, the chain's block and epoch, the blocks left to the next epoch boundary, the committee, and the governance and funded dev accounts with their keys.
 
 The keys are PUBLIC devnet keys, the same on every tnv devnet: use them only on the devnet. Exit code 23 when no devnet is running.`
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json']
@@ -32,7 +33,8 @@ The keys are PUBLIC devnet keys, the same on every tnv devnet: use them only on 
     this.out('')
     this.out(`PUBLIC DEVNET KEYS. ${s.keysNotice}`)
     this.out(`  governance   ${s.governance.address}  ${s.governance.privateKey}`)
-    s.accounts.forEach((a, i) => this.out(`  account ${String(i).padEnd(4)} ${a.address}  ${a.privateKey}`))
+    for (const [i, a] of s.accounts.entries())
+      this.out(`  account ${String(i).padEnd(4)} ${a.address}  ${a.privateKey}`)
     return s
   }
 }

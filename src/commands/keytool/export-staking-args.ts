@@ -42,9 +42,11 @@ export default class ExportStakingArgs extends KeytoolCommand {
           fix: 'Pass one of them.',
         },
       )
-    const { requirePassphraseSource } = await import('../../lib/passphrase/read-passphrase.js')
+    const [{ requirePassphraseSource }, { exportStakingArgs }] = await Promise.all([
+      import('../../lib/passphrase/read-passphrase.js'),
+      import('../../lib/keys/export-staking-args.js'),
+    ])
     requirePassphraseSource({ source: flags['bls-passphrase-source'] })
-    const { exportStakingArgs } = await import('../../lib/keys/export-staking-args.js')
     const r = await exportStakingArgs({ nodeInfo: flags['node-info'] ?? flags.datadir })
     if (flags.calldata) this.out(r.calldata)
     else {

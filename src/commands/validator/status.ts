@@ -57,7 +57,9 @@ export default class ValidatorStatusCommand extends BaseCommand {
           ? `from epoch ${s.unstakeEpoch}`
           : s.status === 'PendingExit'
             ? 'from exit epoch + 1, once Exited'
-            : 'after exit (tnv exit)'
+            : s.status === 'Undefined'
+              ? '-'
+              : 'after exit (tnv exit)'
     const rows: [string, string][] = [
       ['validator', s.address],
       ['network', `${s.chain.name} (chain id ${s.chain.chainId}, ${s.chain.rpcUrl})`],

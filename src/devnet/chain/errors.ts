@@ -21,7 +21,7 @@ export class AnvilNotFoundError extends TnvError {
 export class AnvilStartError extends TnvError {
   constructor(message: string, stderrTail: string, options: TnvErrorOptions = {}) {
     super(message, {
-      fix: 'Check the anvil output below; if the port is taken, start without --port (a free port is picked).',
+      fix: 'Check the anvil output below; if the port is taken, choose another port or let the devnet pick a free one.',
       details: stderrTail ? stderrTail.trim().split('\n').slice(-8) : [],
       ...options,
     })

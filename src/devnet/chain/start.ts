@@ -117,12 +117,14 @@ async function startLocked(params: StartDevnetChainParameters, r: Resolved): Pro
 
   let stopped = false
   let stopping: Promise<void> | undefined
+  let diedWith: AnvilExit | undefined
   const exitListeners: ((info: AnvilExit) => void)[] = []
   void anvil.exited.then(async (info) => {
     if (stopping) return
     stopped = true
     await loop.stop()
     await r.releaseLock()
+    diedWith = info
     for (const listener of exitListeners) listener(info)
   })
   const live = <T>(operation: string, fn: () => Promise<T>): Promise<T> => {
@@ -163,7 +165,8 @@ async function startLocked(params: StartDevnetChainParameters, r: Resolved): Pro
       return stopping
     },
     onEngineExit(listener) {
-      exitListeners.push(listener)
+      if (diedWith) queueMicrotask(() => listener(diedWith as AnvilExit))
+      else exitListeners.push(listener)
     },
   }
 }

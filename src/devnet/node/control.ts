@@ -62,7 +62,12 @@ export type ControlAnswer = { ok: true; result: unknown } | { ok: false; error: 
  * Sends one control request and waits for the answer.
  * @throws Error when the socket cannot be reached or does not answer in time
  */
-export function controlRequest(path: string, op: ControlOp, args: Record<string, unknown> = {}, timeoutMs = 120_000): Promise<ControlAnswer> {
+export function controlRequest(
+  path: string,
+  op: ControlOp,
+  args: Record<string, unknown> = {},
+  timeoutMs = 120_000,
+): Promise<ControlAnswer> {
   return new Promise((resolve, reject) => {
     const socket = connect(path)
     let buffer = ''

@@ -12,6 +12,7 @@ export async function askDevnet<T>(dir: string, op: ControlOp, args: Record<stri
   } catch (err) {
     throw new DevnetNotAnsweringError(dir, running.info.pid, (err as Error).message)
   }
-  if (!answer.ok) throw new DevnetControlError(op === 'advance-epoch' ? 'advance the epoch' : `answer ${op}`, answer.error)
+  if (!answer.ok)
+    throw new DevnetControlError(op === 'advance-epoch' ? 'advance the epoch' : `answer ${op}`, answer.error)
   return answer.result as T
 }

@@ -48,7 +48,13 @@ export type ReadDevnetStatusParameters = {
   tracing: DevnetStatus['tracing']
 }
 
-export async function readDevnetStatus({ chain, runtime, endpoints, datadir, tracing }: ReadDevnetStatusParameters): Promise<DevnetStatus> {
+export async function readDevnetStatus({
+  chain,
+  runtime,
+  endpoints,
+  datadir,
+  tracing,
+}: ReadDevnetStatusParameters): Promise<DevnetStatus> {
   const { createPublicClient, http } = await import('viem')
   const client = createPublicClient({ transport: http(chain.engineHttpUrl, { retryCount: 0 }) })
   const [blockNumber, info] = await Promise.all([

@@ -6,15 +6,14 @@
  */
 import type { Namespace, RpcLimits } from '../../lib/rpc/types.js'
 import {
+  type EngineClient,
   EngineResponseTooBigError,
   EngineRpcError,
   EngineUnavailableError,
-  type EngineAnswer,
-  type EngineClient,
 } from './engine-client.js'
 import {
-  engineAnswerResponse,
   ErrorCode,
+  engineAnswerResponse,
   errorResponse,
   INVALID_REQUEST_RESPONSE,
   isRelayableId,
@@ -79,16 +78,20 @@ export class Dispatcher {
   }
 
   /** Answers one message (a request or a batch); null when nothing is to be sent (notifications). */
-  async handle(body: Buffer | string, ctx: ConnectionContext): Promise<Answer | null> {
+  handle(body: Buffer | string, ctx: ConnectionContext): Promise<Answer | null> {
     let value: unknown
     try {
       value = JSON.parse(typeof body === 'string' ? body : body.toString('utf8'))
     } catch {
-      return PARSE_ERROR_RESPONSE
+      return Promise.resolve(PARSE_ERROR_RESPONSE)
     }
     if (!Array.isArray(value)) return this.#one(value, ctx, typeof body === 'string' ? null : body)
-    if (value.length === 0) return INVALID_REQUEST_RESPONSE
-    const answers = await Promise.all(value.map((v) => this.#one(v, ctx, null)))
+    return this.#batch(value, ctx)
+  }
+
+  async #batch(values: unknown[], ctx: ConnectionContext): Promise<Answer | null> {
+    if (values.length === 0) return INVALID_REQUEST_RESPONSE
+    const answers = await Promise.all(values.map((v) => this.#one(v, ctx, null)))
     const parts: string[] = []
     let size = 2
     for (const a of answers) {
@@ -102,23 +105,29 @@ export class Dispatcher {
     return `[${parts.join(',')}]`
   }
 
-  async #one(value: unknown, ctx: ConnectionContext, raw: Buffer | null): Promise<Answer | null> {
+  /** One request. Written without async frames: the relay path costs one promise per request. */
+  #one(value: unknown, ctx: ConnectionContext, raw: Buffer | null): Promise<Answer | null> {
     const req = validateRequest(value)
-    if (typeof req === 'string') return req
+    if (typeof req === 'string') return Promise.resolve(req)
     const route = routeOf(req.method)
     const notification = req.id === undefined
     if (!route || !ctx.served.has(route.namespace)) {
-      return notification ? null : errorResponse(req.id, ErrorCode.MethodNotFound, 'Method not found')
+      return Promise.resolve(notification ? null : errorResponse(req.id, ErrorCode.MethodNotFound, 'Method not found'))
     }
-    let answer: Answer
+    let pending: Promise<Answer>
     try {
-      answer = await this.#execute(req, route, ctx, isRelayableId(req.id) ? raw : null)
+      pending = this.#execute(req, route, ctx, isRelayableId(req.id) ? raw : null)
     } catch (err) {
-      answer = this.#errorAnswer(req.id, err)
+      pending = Promise.reject(err)
     }
-    if (notification) return null
-    if (typeof answer === 'string' && answer.length > this.#maxResponseBytes) return this.#tooBig(req.id)
-    return answer
+    return pending.then(
+      (answer) => {
+        if (notification) return null
+        if (typeof answer === 'string' && answer.length > this.#maxResponseBytes) return this.#tooBig(req.id)
+        return answer
+      },
+      (err: unknown) => (notification ? null : this.#errorAnswer(req.id, err)),
+    )
   }
 
   #tooBig(id: RpcId | undefined): string {
@@ -135,43 +144,70 @@ export class Dispatcher {
     if (err instanceof EngineRpcError) return engineAnswerResponse(id, { error: err.answer })
     if (err instanceof EngineResponseTooBigError) return this.#tooBig(id)
     if (err instanceof EngineUnavailableError) {
-      return errorResponse(id, ErrorCode.InternalError, 'Internal error', `execution engine unavailable: ${err.message}`)
+      return errorResponse(
+        id,
+        ErrorCode.InternalError,
+        'Internal error',
+        `execution engine unavailable: ${err.message}`,
+      )
     }
     return errorResponse(id, ErrorCode.InternalError, 'Internal error')
   }
 
-  #respond(id: RpcId | undefined, answer: EngineAnswer): Answer {
-    return answer.raw ?? engineAnswerResponse(id, answer.object)
-  }
-
-  async #execute(req: RpcRequest, route: MethodRoute, ctx: ConnectionContext, raw: Buffer | null): Promise<Answer> {
+  #execute(req: RpcRequest, route: MethodRoute, ctx: ConnectionContext, raw: Buffer | null): Promise<Answer> {
     const { engine } = this.#s
     const { method, id } = req
     const params = req.params ?? []
     switch (route.kind) {
       case 'relay':
-        return this.#respond(id, await engine.send(method, params, raw, true))
       case 'relaySolo':
-        return this.#respond(id, await engine.send(method, params, raw, false))
+        return engine
+          .send(method, params, raw, route.kind === 'relay')
+          .then((a) => a.raw ?? engineAnswerResponse(id, a.object))
       case 'gasCapped': {
         const capped = capCallGas(method, params, this.#gasCap, this.#s.engineCallGas)
         const light = method === 'eth_call' || method === 'eth_estimateGas'
-        return this.#respond(id, await engine.send(method, capped ?? params, capped ? null : raw, light))
+        return engine
+          .send(method, capped ?? params, capped ? null : raw, light)
+          .then((a) => a.raw ?? engineAnswerResponse(id, a.object))
       }
       case 'tracing':
         return this.#tracing(req, ctx, raw)
+      case 'subscribe':
+      case 'unsubscribe':
+        if (!ctx.subscriptions) {
+          throw new RpcAnswerError(
+            ErrorCode.NotificationsUnsupported,
+            `notifications not supported: ${method} needs a WebSocket or IPC connection`,
+          )
+        }
+        return ctx.subscriptions.request(req)
+      case 'local':
+        return this.#local(req, ctx)
+      default:
+        return this.#filters(req, route)
+    }
+  }
+
+  /** eth_getLogs and the filter methods, under --rpc.max-blocks-per-filter and --rpc.max-logs-per-response. */
+  async #filters(req: RpcRequest, route: MethodRoute): Promise<Answer> {
+    const { engine } = this.#s
+    const { method, id } = req
+    const params = (req.params ?? []) as unknown[]
+    switch (route.kind) {
       case 'getLogs': {
         const range = await filterRange(Array.isArray(params) ? params[0] : undefined, this.#head)
         checkFilterRange(range, this.#s.limits.maxBlocksPerFilter)
-        const logs = await engine.call(method, params as unknown[], false)
+        const logs = await engine.call(method, params, false)
         checkLogCount(logs, this.#s.limits.maxLogsPerResponse, range)
         return resultResponse(id, logs)
       }
       case 'newFilter': {
         const criteria = Array.isArray(params) ? params[0] : undefined
-        const explicit = typeof criteria === 'object' && criteria !== null
-        if (explicit) checkFilterRange(await filterRange(criteria, this.#head), this.#s.limits.maxBlocksPerFilter)
-        const filterId = await engine.call(method, params as unknown[])
+        if (typeof criteria === 'object' && criteria !== null) {
+          checkFilterRange(await filterRange(criteria, this.#head), this.#s.limits.maxBlocksPerFilter)
+        }
+        const filterId = await engine.call(method, params)
         if (typeof filterId === 'string') this.#logFilters.set(filterId.toLowerCase(), criteria)
         return resultResponse(id, filterId)
       }
@@ -184,26 +220,17 @@ export class Dispatcher {
           range = await filterRange(this.#logFilters.get(key), this.#head)
           checkFilterRange(range, this.#s.limits.maxBlocksPerFilter)
         }
-        const result = await engine.call(method, params as unknown[], false)
+        const result = await engine.call(method, params, false)
         if (isLogFilter) checkLogCount(result, this.#s.limits.maxLogsPerResponse, range)
         return resultResponse(id, result)
       }
       case 'uninstallFilter': {
-        const result = await engine.call(method, params as unknown[])
+        const result = await engine.call(method, params)
         if (Array.isArray(params) && typeof params[0] === 'string') this.#logFilters.delete(params[0].toLowerCase())
         return resultResponse(id, result)
       }
-      case 'subscribe':
-      case 'unsubscribe':
-        if (!ctx.subscriptions) {
-          throw new RpcAnswerError(
-            ErrorCode.NotificationsUnsupported,
-            `notifications not supported: ${method} needs a WebSocket or IPC connection`,
-          )
-        }
-        return ctx.subscriptions.request(req)
-      case 'local':
-        return this.#local(req, ctx)
+      default:
+        throw new RpcAnswerError(ErrorCode.InternalError, 'Internal error')
     }
   }
 
@@ -223,7 +250,8 @@ export class Dispatcher {
     }
     const release = await this.#s.tracing.acquire(ctx.gone)
     try {
-      return this.#respond(id, await this.#s.engine.send(method, params, raw, false))
+      const answer = await this.#s.engine.send(method, params, raw, false)
+      return answer.raw ?? engineAnswerResponse(id, answer.object)
     } finally {
       release()
     }

@@ -61,7 +61,13 @@ export class EngineClient {
   #scheduled = false
   #closed = false
 
-  constructor({ url, maxResponseBytes, maxBatch = 100, lightConnections = 4, maxConnections = 64 }: EngineClientParameters) {
+  constructor({
+    url,
+    maxResponseBytes,
+    maxBatch = 100,
+    lightConnections = 4,
+    maxConnections = 64,
+  }: EngineClientParameters) {
     const u = new URL(url)
     this.#host = u.hostname.replace(/^\[|\]$/g, '')
     this.#port = Number(u.port || 80)
@@ -79,7 +85,12 @@ export class EngineClient {
   send(method: string, params: unknown, raw: Buffer | null, batchable: boolean): Promise<EngineAnswer> {
     return new Promise((resolve, reject) => {
       if (this.#closed) return reject(new EngineUnavailableError('the node is shutting down'))
-      const job: Job = { method, params, raw, done: (err, answer) => (err ? reject(err) : resolve(answer as EngineAnswer)) }
+      const job: Job = {
+        method,
+        params,
+        raw,
+        done: (err, answer) => (err ? reject(err) : resolve(answer as EngineAnswer)),
+      }
       if (batchable) {
         this.#light.push(job)
         if (!this.#scheduled) {
@@ -302,10 +313,17 @@ class EngineConnection {
       let length: number | null = null
       if (cl !== null) {
         length = Number.parseInt(cl, 10)
-        if (!Number.isFinite(length) || length < 0) return this.#fail(new EngineUnavailableError('bad Content-Length from the engine'))
-        if (length > this.#limit) return this.#fail(new EngineResponseTooBigError(this.#limit))
+        if (!Number.isFinite(length) || length < 0) {
+          this.#fail(new EngineUnavailableError('bad Content-Length from the engine'))
+          return
+        }
+        if (length > this.#limit) {
+          this.#fail(new EngineResponseTooBigError(this.#limit))
+          return
+        }
       } else if (!headerValue(head, 'transfer-encoding')?.includes('chunked')) {
-        return this.#fail(new EngineUnavailableError('the engine answered without a body length'))
+        this.#fail(new EngineUnavailableError('the engine answered without a body length'))
+        return
       }
       this.#answer = {
         status: Number.parseInt(head.slice(9, 12), 10),
@@ -327,8 +345,14 @@ class EngineConnection {
       const buf = this.#chunks.length === 1 ? (this.#chunks[0] as Buffer) : Buffer.concat(this.#chunks, this.#size)
       this.#chunks = [buf]
       const decoded = decodeChunked(buf, answer.bodyStart, this.#limit)
-      if (decoded === 'too-big') return this.#fail(new EngineResponseTooBigError(this.#limit))
-      if (decoded === 'bad') return this.#fail(new EngineUnavailableError('bad chunked body from the engine'))
+      if (decoded === 'too-big') {
+        this.#fail(new EngineResponseTooBigError(this.#limit))
+        return
+      }
+      if (decoded === 'bad') {
+        this.#fail(new EngineUnavailableError('bad chunked body from the engine'))
+        return
+      }
       if (decoded === null) return
       body = decoded.body
       end = decoded.end
@@ -359,7 +383,11 @@ function headerValue(head: string, name: string): string | null {
 }
 
 /** Decodes a complete chunked body starting at `start`; null while incomplete. */
-function decodeChunked(buf: Buffer, start: number, limit: number): { body: Buffer; end: number } | null | 'too-big' | 'bad' {
+function decodeChunked(
+  buf: Buffer,
+  start: number,
+  limit: number,
+): { body: Buffer; end: number } | null | 'too-big' | 'bad' {
   const parts: Buffer[] = []
   let total = 0
   let at = start

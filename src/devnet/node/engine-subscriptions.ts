@@ -7,7 +7,14 @@
 import WebSocket from 'ws'
 import type { SubscriptionChannel } from './dispatch.js'
 import { EngineUnavailableError } from './engine-client.js'
-import { engineAnswerResponse, errorResponse, ErrorCode, type RpcId, type RpcRequest, resultResponse } from './jsonrpc.js'
+import {
+  ErrorCode,
+  engineAnswerResponse,
+  errorResponse,
+  type RpcId,
+  type RpcRequest,
+  resultResponse,
+} from './jsonrpc.js'
 
 /** jsonrpsee's code for "Too many subscriptions on the connection". */
 const TOO_MANY_SUBSCRIPTIONS = -32006
@@ -118,7 +125,9 @@ export class EngineSubscriptions implements SubscriptionChannel {
 
   #failPending(reason: string): void {
     for (const p of this.#pending.values()) {
-      p.resolve(errorResponse(p.clientId, ErrorCode.InternalError, 'Internal error', `execution engine unavailable: ${reason}`))
+      p.resolve(
+        errorResponse(p.clientId, ErrorCode.InternalError, 'Internal error', `execution engine unavailable: ${reason}`),
+      )
     }
     this.#pending.clear()
   }

@@ -27,7 +27,7 @@ export class TestNetworkUnavailableError extends TnvError {
 export class UnknownChainError extends UsageError {
   constructor(chain: string) {
     super(`--chain ${JSON.stringify(chain)} is not a chain the reference node knows.`, {
-      fix: 'Use --chain dev (the local devnet; the default). The test network (adiri) needs the real telcoin-network binary.',
+      fix: 'Use --chain dev (a devnet of its own in --datadir; the default) or --chain devnet (join the devnet `tnv devnet start` runs). The test network (adiri) needs the real telcoin-network binary.',
     })
   }
 }
@@ -67,7 +67,9 @@ export class DevnetNotAnsweringError extends TnvError {
 export class DevnetStartFailedError extends TnvError {
   constructor(reason: string, logTail: string, logFile: string | null) {
     super(`The devnet node did not start: ${reason}.`, {
-      fix: logFile ? `Read the log (${logFile}) for the cause, fix it and start again.` : 'Read the log above for the cause, fix it and start again.',
+      fix: logFile
+        ? `Read the log (${logFile}) for the cause, fix it and start again.`
+        : 'Read the log above for the cause, fix it and start again.',
       details: logTail ? logTail.split('\n').slice(-15) : [],
       exitCode: ExitCode.NodeConfig,
     })
@@ -89,6 +91,16 @@ export class DevnetControlError extends TnvError {
     super(`The devnet node could not ${op}: ${reason}.`, {
       fix: 'Check the node log; `tnv devnet status` shows whether the node is healthy.',
       exitCode: ExitCode.Internal,
+    })
+  }
+}
+
+/** `--chain devnet` but no devnet runs to join. */
+export class NoDevnetToJoinError extends TnvError {
+  constructor(dir: string) {
+    super(`--chain devnet joins the local devnet, but none is running for ${dir}.`, {
+      fix: `Start it first with \`tnv devnet start --detach\` (or set TNV_DEVNET_DIR to the directory of the one you run), or use --chain dev for a devnet of this node's own.`,
+      exitCode: ExitCode.NodeConfig,
     })
   }
 }

@@ -13,7 +13,7 @@ import { createJwtGate } from './access.js'
 import { Dispatcher } from './dispatch.js'
 import { EngineClient } from './engine-client.js'
 import { createIpcServer, prepareIpcPath } from './ipc-server.js'
-import { createNetServer, type ServedProtocol } from './net-server.js'
+import { createNetServer, type RpcServer, type ServedProtocol } from './net-server.js'
 import { Semaphore } from './semaphore.js'
 import { createTnMethods } from './tn-methods.js'
 
@@ -46,14 +46,22 @@ function urlHost(address: string): string {
   return address.includes(':') ? `[${address}]` : address
 }
 
-function protocolOf(namespaces: Namespace[], rpcModules: Record<string, string> | null, origins: string[] | null): ServedProtocol {
+function protocolOf(
+  namespaces: Namespace[],
+  rpcModules: Record<string, string> | null,
+  origins: string[] | null,
+): ServedProtocol {
   return { served: new Set(namespaces), rpcModules: rpcModules ? JSON.stringify(rpcModules) : null, origins }
 }
 
 function listenTcp(server: Server, port: number, address: string, what: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) =>
-      reject(new GatewayListenError(`${what} cannot listen on ${urlHost(address)}:${port}: ${err.code === 'EADDRINUSE' ? 'the port is in use' : err.message}`))
+      reject(
+        new GatewayListenError(
+          `${what} cannot listen on ${urlHost(address)}:${port}: ${err.code === 'EADDRINUSE' ? 'the port is in use' : err.message}`,
+        ),
+      )
     server.once('error', onError)
     server.listen({ port, host: address, exclusive: true }, () => {
       server.off('error', onError)
@@ -77,7 +85,11 @@ export async function startGateway(p: GatewayParameters): Promise<Gateway> {
   const { plan } = p
   const { limits } = plan
   const maxRequestBytes = limits.maxRequestSizeMb * 1024 * 1024
-  const engine = new EngineClient({ url: p.engine.httpUrl, maxResponseBytes: limits.maxResponseSizeMb * 1024 * 1024, lightConnections: Number(process.env.TNV_LC ?? 4) })
+  const engine = new EngineClient({
+    url: p.engine.httpUrl,
+    maxResponseBytes: limits.maxResponseSizeMb * 1024 * 1024,
+    lightConnections: Number(process.env.TNV_LC ?? 4),
+  })
   let engineCallGas: bigint | null = null
   try {
     const block = (await engine.call('eth_getBlockByNumber', ['latest', false])) as { gasLimit?: string } | null
@@ -92,7 +104,13 @@ export async function startGateway(p: GatewayParameters): Promise<Gateway> {
     limits,
     engineCallGas,
     clientVersion: p.clientVersion,
-    tn: createTnMethods({ engine, chainId: p.chainId, registry: p.registry, issuance: p.issuance, clientVersion: p.clientVersion }),
+    tn: createTnMethods({
+      engine,
+      chainId: p.chainId,
+      registry: p.registry,
+      issuance: p.issuance,
+      clientVersion: p.clientVersion,
+    }),
   })
   const jwt = createJwtGate(p.jwtSecretHex)
   const common = {
@@ -104,20 +122,12 @@ export async function startGateway(p: GatewayParameters): Promise<Gateway> {
     maxSubscriptions: p.maxSubscriptions,
   }
 
-  const httpServers: Server[] = []
-  const ipcServers: { server: NetServer; path: string }[] = []
+  const servers: RpcServer<Server | NetServer>[] = []
+  const ipcPaths: string[] = []
   const endpoints: WorkerEndpoints[] = []
   const close = async () => {
-    await Promise.all([
-      ...httpServers.map(
-        (s) =>
-          new Promise<void>((resolve) => {
-            s.close(() => resolve())
-            s.closeAllConnections()
-          }),
-      ),
-      ...ipcServers.map(({ server, path }) => new Promise<void>((resolve) => server.close(() => resolve())).then(() => fs.rm(path, { force: true }))),
-    ])
+    await Promise.all(servers.map((s) => s.shutdown()))
+    await Promise.all(ipcPaths.map((path) => fs.rm(path, { force: true })))
     engine.close()
   }
 
@@ -130,25 +140,27 @@ export async function startGateway(p: GatewayParameters): Promise<Gateway> {
       const httpProtocol = http.enabled
         ? protocolOf(http.namespaces, http.rpcModules, worker.sharedServer ? sharedOrigins : plan.httpCorsDomain)
         : null
-      const wsProtocol = ws.enabled ? protocolOf(ws.namespaces, ws.rpcModules, worker.sharedServer ? sharedOrigins : plan.wsOrigins) : null
+      const wsProtocol = ws.enabled
+        ? protocolOf(ws.namespaces, ws.rpcModules, worker.sharedServer ? sharedOrigins : plan.wsOrigins)
+        : null
       const endpoint: WorkerEndpoints = { worker: index, http: null, ws: null, ipc: null }
       if (worker.sharedServer && httpProtocol && wsProtocol) {
-        const server = createNetServer({ ...common, http: httpProtocol, ws: wsProtocol })
-        httpServers.push(server)
-        await listenTcp(server, http.port, http.address, label('HTTP and WS'))
+        const rpc = createNetServer({ ...common, http: httpProtocol, ws: wsProtocol })
+        servers.push(rpc)
+        await listenTcp(rpc.server, http.port, http.address, label('HTTP and WS'))
         endpoint.http = `http://${urlHost(http.address)}:${http.port}`
         endpoint.ws = `ws://${urlHost(ws.address)}:${ws.port}`
       } else {
         if (httpProtocol) {
-          const server = createNetServer({ ...common, http: httpProtocol, ws: null })
-          httpServers.push(server)
-          await listenTcp(server, http.port, http.address, label('HTTP'))
+          const rpc = createNetServer({ ...common, http: httpProtocol, ws: null })
+          servers.push(rpc)
+          await listenTcp(rpc.server, http.port, http.address, label('HTTP'))
           endpoint.http = `http://${urlHost(http.address)}:${http.port}`
         }
         if (wsProtocol) {
-          const server = createNetServer({ ...common, http: null, ws: wsProtocol })
-          httpServers.push(server)
-          await listenTcp(server, ws.port, ws.address, label('WS'))
+          const rpc = createNetServer({ ...common, http: null, ws: wsProtocol })
+          servers.push(rpc)
+          await listenTcp(rpc.server, ws.port, ws.address, label('WS'))
           endpoint.ws = `ws://${urlHost(ws.address)}:${ws.port}`
         }
       }
@@ -158,9 +170,10 @@ export async function startGateway(p: GatewayParameters): Promise<Gateway> {
         } catch (err) {
           throw new GatewayListenError(`${label('IPC')} cannot listen on ${ipc.path}: ${(err as Error).message}`)
         }
-        const server = createIpcServer({ ...common, protocol: protocolOf(ipc.namespaces, ipc.rpcModules, null) })
-        ipcServers.push({ server, path: ipc.path })
-        await listenIpc(server, ipc.path, label('IPC'))
+        const rpc = createIpcServer({ ...common, protocol: protocolOf(ipc.namespaces, ipc.rpcModules, null) })
+        servers.push(rpc)
+        ipcPaths.push(ipc.path)
+        await listenIpc(rpc.server, ipc.path, label('IPC'))
         await fs.chmod(ipc.path, 0o600)
         endpoint.ipc = ipc.path
       }

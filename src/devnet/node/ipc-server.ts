@@ -9,9 +9,9 @@ import { connect, createServer, type Server, type Socket } from 'node:net'
 import { dirname } from 'node:path'
 import type { ConnectionContext, Dispatcher } from './dispatch.js'
 import { EngineSubscriptions } from './engine-subscriptions.js'
-import { ErrorCode, errorResponse } from './jsonrpc.js'
 import { JsonStreamSplitter } from './json-stream.js'
-import type { ServedProtocol } from './net-server.js'
+import { ErrorCode, errorResponse } from './jsonrpc.js'
+import type { RpcServer, ServedProtocol } from './net-server.js'
 
 export type IpcServerParameters = {
   dispatcher: Dispatcher
@@ -25,12 +25,12 @@ export type IpcServerParameters = {
 /** A client that does not read its answers and lets this much pile up is dropped. */
 const MAX_IPC_BUFFERED_BYTES = 256 * 1024 * 1024
 
-export function createIpcServer(p: IpcServerParameters): Server {
-  let connections = 0
-  return createServer((socket) => {
-    connections++
-    socket.once('close', () => connections--)
-    if (connections > p.maxConnections) {
+export function createIpcServer(p: IpcServerParameters): RpcServer<Server> {
+  const sockets = new Set<Socket>()
+  const server = createServer((socket) => {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+    if (sockets.size > p.maxConnections) {
       socket.end(
         `${errorResponse(null, ErrorCode.ServerError, 'Too many connections', 'at most --rpc.max-connections connections at once')}\n`,
       )
@@ -38,6 +38,15 @@ export function createIpcServer(p: IpcServerParameters): Server {
     }
     serveIpcConnection(socket, p)
   })
+  return {
+    server,
+    shutdown: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy()
+        if (!server.listening) return resolve()
+        server.close(() => resolve())
+      }),
+  }
 }
 
 function serveIpcConnection(socket: Socket, p: IpcServerParameters): void {
@@ -78,7 +87,12 @@ function serveIpcConnection(socket: Socket, p: IpcServerParameters): void {
       },
       onTooLarge: () => {
         write(
-          errorResponse(null, ErrorCode.OversizedRequest, 'Request is too big', `larger than ${p.maxRequestBytes} bytes (--rpc.max-request-size)`),
+          errorResponse(
+            null,
+            ErrorCode.OversizedRequest,
+            'Request is too big',
+            `larger than ${p.maxRequestBytes} bytes (--rpc.max-request-size)`,
+          ),
         )
         socket.end()
       },

@@ -98,7 +98,10 @@ export class JsonStreamSplitter {
   #emit(chunk: Buffer, start: number, end: number): void {
     const piece = chunk.subarray(start, end)
     if (this.#parts.length === 0) {
-      if (piece.length > this.#maxBytes) return this.#events.onTooLarge()
+      if (piece.length > this.#maxBytes) {
+        this.#events.onTooLarge()
+        return
+      }
       this.#events.onValue(piece)
       return
     }
@@ -107,7 +110,10 @@ export class JsonStreamSplitter {
     const whole = Buffer.concat(this.#parts, total)
     this.#parts = []
     this.#partBytes = 0
-    if (total > this.#maxBytes) return this.#events.onTooLarge()
+    if (total > this.#maxBytes) {
+      this.#events.onTooLarge()
+      return
+    }
     this.#events.onValue(whole)
   }
 }

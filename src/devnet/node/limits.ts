@@ -63,7 +63,12 @@ export function isGasCappedMethod(method: string): boolean {
  * block gas limit) is already within it. Returns new params, or null when nothing changed
  * (so the client's bytes can travel unchanged).
  */
-export function capCallGas(method: string, params: unknown, cap: bigint, engineDefault: bigint | null): unknown[] | null {
+export function capCallGas(
+  method: string,
+  params: unknown,
+  cap: bigint,
+  engineDefault: bigint | null,
+): unknown[] | null {
   if (!Array.isArray(params)) return null
   const needsCap = (call: TxObject): boolean => {
     const given = toBigInt(call.gas ?? call.gasLimit)
@@ -94,7 +99,10 @@ function needsHead(ref: unknown): boolean {
 }
 
 /** The block range of a log filter, or null for a single-block (blockHash) or malformed filter. */
-export async function filterRange(filter: unknown, head: () => Promise<bigint>): Promise<{ from: bigint; to: bigint } | null> {
+export async function filterRange(
+  filter: unknown,
+  head: () => Promise<bigint>,
+): Promise<{ from: bigint; to: bigint } | null> {
   if (!isObject(filter) || filter.blockHash !== undefined) return null
   const h = needsHead(filter.fromBlock) || needsHead(filter.toBlock) ? await head() : 0n
   const from = blockNumberOf(filter.fromBlock, h)
@@ -136,7 +144,9 @@ export function checkLogCount(logs: unknown, max: number, range: { from: bigint;
   const firstOver = toBigInt((logs[max] as { blockNumber?: unknown } | undefined)?.blockNumber)
   const from = range?.from ?? toBigInt((logs[0] as { blockNumber?: unknown } | undefined)?.blockNumber)
   const retry =
-    from !== null && firstOver !== null && firstOver > from ? `; retry with the range ${from}-${firstOver - 1n}` : '; narrow the range or the address and topics'
+    from !== null && firstOver !== null && firstOver > from
+      ? `; retry with the range ${from}-${firstOver - 1n}`
+      : '; narrow the range or the address and topics'
   throw new RpcAnswerError(
     ErrorCode.InvalidParams,
     `query exceeds max results ${max} (--rpc.max-logs-per-response): ${logs.length} logs match${retry}`,

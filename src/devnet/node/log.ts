@@ -16,7 +16,12 @@ function formatValue(v: string | number | boolean | null): string {
   return /^[^\s"=]+$/.test(s) ? s : JSON.stringify(s)
 }
 
-export function formatLogLine(level: 'INFO' | 'WARN' | 'ERROR', message: string, fields: LogFields = {}, now = new Date()): string {
+export function formatLogLine(
+  level: 'INFO' | 'WARN' | 'ERROR',
+  message: string,
+  fields: LogFields = {},
+  now = new Date(),
+): string {
   const parts = Object.entries(fields)
     .filter((e): e is [string, string | number | boolean | null] => e[1] !== undefined)
     .map(([k, v]) => `${k}=${formatValue(v)}`)

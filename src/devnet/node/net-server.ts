@@ -4,7 +4,7 @@
  * Access (JWT, CORS, WS origins), the connection limit and the request-size limit are
  * checked here, before a request reaches the dispatcher.
  */
-import { createServer, type IncomingMessage, type Server, STATUS_CODES, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import WebSocket, { WebSocketServer } from 'ws'
 import type { Namespace } from '../../lib/rpc/types.js'
@@ -38,7 +38,14 @@ export type NetServerParameters = {
 const MAX_WS_BUFFERED_BYTES = 256 * 1024 * 1024
 const WS_HEARTBEAT_MS = 30_000
 
-export function createNetServer(p: NetServerParameters): Server {
+/** A listening-ready server and the way to end it with every client connection. */
+export type RpcServer<S> = {
+  server: S
+  /** Stops listening and ends every connection (WebSocket and keep-alive clients included). */
+  shutdown(): Promise<void>
+}
+
+export function createNetServer(p: NetServerParameters): RpcServer<Server> {
   const server = createServer({ keepAliveTimeout: 60_000, headersTimeout: 20_000, requestTimeout: 120_000 })
   const overLimit = new WeakSet<object>()
   let connections = 0
@@ -59,7 +66,8 @@ export function createNetServer(p: NetServerParameters): Server {
     const allowed = origin !== undefined && protocol !== null && originAllowed(origin, protocol.origins)
     if (req.method === 'OPTIONS') return preflight(req, res, origin, allowed)
     if (!httpCtx) return refuse(res, 400, 'this port serves JSON-RPC over WebSocket only: connect with ws://')
-    if (req.method !== 'POST') return refuse(res, 405, 'use POST with a JSON-RPC body', false, ['Allow', 'POST, OPTIONS'])
+    if (req.method !== 'POST')
+      return refuse(res, 405, 'use POST with a JSON-RPC body', false, ['Allow', 'POST, OPTIONS'])
     if (origin !== undefined && !allowed) return refuse(res, 403, `origin ${origin} is not allowed (--http.corsdomain)`)
     const type = req.headers['content-type']
     if (type === undefined || !type.toLowerCase().startsWith('application/json')) {
@@ -69,7 +77,10 @@ export function createNetServer(p: NetServerParameters): Server {
     if (length !== undefined && Number(length) > p.maxRequestBytes) return refuseTooLarge(req, res, p.maxRequestBytes)
     if (p.jwt) {
       p.jwt(req.headers.authorization).then(
-        (verdict) => (verdict.ok ? readBody(req, res, origin, allowed) : refuse(res, 401, `JWT bearer token refused: ${verdict.reason}`)),
+        (verdict) =>
+          verdict.ok
+            ? readBody(req, res, origin, allowed)
+            : refuse(res, 401, `JWT bearer token refused: ${verdict.reason}`),
         () => refuse(res, 500, 'JWT check failed'),
       )
     } else readBody(req, res, origin, allowed)
@@ -92,7 +103,14 @@ export function createNetServer(p: NetServerParameters): Server {
     req.on('end', () => {
       if (aborted) return
       const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)
-      const ctx: ConnectionContext = { ...(httpCtx as Omit<ConnectionContext, 'gone'>), gone: () => res.destroyed }
+      const base = httpCtx as Omit<ConnectionContext, 'gone'>
+      const ctx: ConnectionContext = {
+        transport: 'http',
+        served: base.served,
+        rpcModules: base.rpcModules,
+        subscriptions: null,
+        gone: () => res.destroyed,
+      }
       p.dispatcher.handle(body, ctx).then(
         (answer) => {
           if (res.destroyed) return
@@ -120,30 +138,43 @@ export function createNetServer(p: NetServerParameters): Server {
     })
   }
 
+  let terminateWebSockets = () => {}
   if (p.ws) {
     const ws = p.ws
     const wss = new WebSocketServer({ noServer: true, maxPayload: p.maxRequestBytes, perMessageDeflate: false })
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       if (overLimit.has(req.socket)) return refuseUpgrade(socket, 429, 'too many connections (--rpc.max-connections)')
       const origin = req.headers.origin
-      if (!originAllowed(origin, ws.origins)) return refuseUpgrade(socket, 403, `origin ${origin} is not allowed (--ws.origins)`)
+      if (!originAllowed(origin, ws.origins))
+        return refuseUpgrade(socket, 403, `origin ${origin} is not allowed (--ws.origins)`)
       const accept = () => wss.handleUpgrade(req, socket, head, (client) => serveWebSocket(client, ws, p))
       if (!p.jwt) return accept()
       p.jwt(req.headers.authorization).then(
-        (verdict) => (verdict.ok ? accept() : refuseUpgrade(socket, 401, `JWT bearer token refused: ${verdict.reason}`)),
+        (verdict) =>
+          verdict.ok ? accept() : refuseUpgrade(socket, 401, `JWT bearer token refused: ${verdict.reason}`),
         () => refuseUpgrade(socket, 500, 'JWT check failed'),
       )
     })
-    server.on('close', () => {
+    terminateWebSockets = () => {
       for (const client of wss.clients) client.terminate()
       wss.close()
-    })
+    }
   } else {
     server.on('upgrade', (_req: IncomingMessage, socket: Duplex) =>
       refuseUpgrade(socket, 400, 'WebSocket is not served on this port'),
     )
   }
-  return server
+  return {
+    server,
+    shutdown: () =>
+      new Promise<void>((resolve) => {
+        // upgraded sockets still count as the server's connections: end them, or close waits for them
+        terminateWebSockets()
+        if (!server.listening) return resolve()
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  }
 }
 
 function serveWebSocket(client: WebSocket, protocol: ServedProtocol, p: NetServerParameters): void {
@@ -201,7 +232,13 @@ function serveWebSocket(client: WebSocket, protocol: ServedProtocol, p: NetServe
 function refuse(res: ServerResponse, status: number, text: string, close = false, extra: string[] = []): void {
   if (res.headersSent || res.destroyed) return
   const body = `${status} ${STATUS_CODES[status]}: ${text}\n`
-  const headers = ['Content-Type', 'text/plain; charset=utf-8', 'Content-Length', String(Buffer.byteLength(body)), ...extra]
+  const headers = [
+    'Content-Type',
+    'text/plain; charset=utf-8',
+    'Content-Length',
+    String(Buffer.byteLength(body)),
+    ...extra,
+  ]
   if (close) headers.push('Connection', 'close')
   res.writeHead(status, headers)
   res.end(body)
@@ -215,7 +252,14 @@ function refuseTooLarge(req: IncomingMessage, res: ServerResponse, max: number):
 
 function preflight(req: IncomingMessage, res: ServerResponse, origin: string | undefined, allowed: boolean): void {
   if (origin === undefined || !allowed) {
-    return refuse(res, 403, origin === undefined ? 'a CORS preflight needs an Origin header' : `origin ${origin} is not allowed (--http.corsdomain)`)
+    refuse(
+      res,
+      403,
+      origin === undefined
+        ? 'a CORS preflight needs an Origin header'
+        : `origin ${origin} is not allowed (--http.corsdomain)`,
+    )
+    return
   }
   const requested = req.headers['access-control-request-headers']
   res.writeHead(204, [

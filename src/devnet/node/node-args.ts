@@ -8,8 +8,8 @@ import { NodeFlagError, TestNetworkUnavailableError, UnknownChainError } from '.
 
 export type NodeArgs = {
   datadir: string
-  /** The devnet (`dev`; `devnet` is accepted as an alias). */
-  chain: 'dev'
+  /** `dev`: run a devnet chain in --datadir. `devnet`: join the local devnet `tnv devnet start` runs. */
+  chain: 'dev' | 'devnet'
   /** --devnet.epoch-blocks: blocks per epoch (chain default when absent). */
   epochBlocks: number | undefined
   /** --devnet.block-time: seconds between idle blocks (chain default when absent). */
@@ -21,14 +21,15 @@ export type NodeArgs = {
 }
 
 const TEST_NETWORK = new Set(['adiri', 'testnet'])
-const DEV_CHAIN = new Set(['dev', 'devnet'])
 /** Real-node flags without a value that the reference node accepts and ignores. */
 const IGNORED_SWITCHES = new Set(['--with-unused-ports', '--observer', '-q', '--quiet'])
 
 function integer(flag: string, raw: string | undefined, min: number, max: number): number {
   const n = raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN
   if (!Number.isSafeInteger(n) || n < min || n > max) {
-    throw new NodeFlagError(`${flag} ${raw ?? ''} is not valid: give a whole number from ${min} to ${max}.`.replace('  ', ' '))
+    throw new NodeFlagError(
+      `${flag} ${raw ?? ''} is not valid: give a whole number from ${min} to ${max}.`.replace('  ', ' '),
+    )
   }
   return n
 }
@@ -50,11 +51,16 @@ export function parseNodeArgs(tokens: readonly string[], defaultDatadir: string)
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i] as string
     if (token === '--') {
-      if (i + 1 < tokens.length) throw new NodeFlagError(`Unexpected arguments after --: ${tokens.slice(i + 1).join(' ')}.`, { fix: 'Remove them.' })
+      if (i + 1 < tokens.length)
+        throw new NodeFlagError(`Unexpected arguments after --: ${tokens.slice(i + 1).join(' ')}.`, {
+          fix: 'Remove them.',
+        })
       break
     }
     if (!token.startsWith('-')) {
-      throw new NodeFlagError(`Unexpected argument ${JSON.stringify(token)}.`, { fix: 'Every node option is a flag: `node --datadir <dir> --http ...`.' })
+      throw new NodeFlagError(`Unexpected argument ${JSON.stringify(token)}.`, {
+        fix: 'Every node option is a flag: `node --datadir <dir> --http ...`.',
+      })
     }
     const eq = token.indexOf('=')
     const name = eq > 0 ? token.slice(0, eq) : token
@@ -62,7 +68,8 @@ export function parseNodeArgs(tokens: readonly string[], defaultDatadir: string)
     const value = (): string => {
       if (inline !== undefined) return inline
       const next = tokens[i + 1]
-      if (next === undefined || next.startsWith('--')) throw new NodeFlagError(`${name} needs a value.`, { fix: `Write ${name} <value>.` })
+      if (next === undefined || next.startsWith('--'))
+        throw new NodeFlagError(`${name} needs a value.`, { fix: `Write ${name} <value>.` })
       i++
       return next
     }
@@ -81,8 +88,10 @@ export function parseNodeArgs(tokens: readonly string[], defaultDatadir: string)
       case '--chain': {
         once()
         const v = value()
-        if (TEST_NETWORK.has(v.toLowerCase())) throw new TestNetworkUnavailableError(v)
-        if (!DEV_CHAIN.has(v.toLowerCase())) throw new UnknownChainError(v)
+        const chain = v.toLowerCase()
+        if (TEST_NETWORK.has(chain)) throw new TestNetworkUnavailableError(v)
+        if (chain !== 'dev' && chain !== 'devnet') throw new UnknownChainError(v)
+        out.chain = chain
         break
       }
       case '--devnet.epoch-blocks':

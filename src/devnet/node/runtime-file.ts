@@ -5,8 +5,9 @@
  * whoever finds it. The lock (created exclusively, holding the pid) makes two nodes starting
  * on one directory at the same time impossible.
  */
-import { constants, promises as fs } from 'node:fs'
+
 import { createHash } from 'node:crypto'
+import { constants, promises as fs } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ensureDir, writeFileAtomic } from '../../lib/fs/atomic.js'

@@ -35,7 +35,9 @@ export type StartedDevnet = {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> | null
 }
 
-export function devnetNodeArgs(p: Pick<StartDevnetParameters, 'dir' | 'nodeFlags' | 'epochBlocks' | 'blockTime'>): string[] {
+export function devnetNodeArgs(
+  p: Pick<StartDevnetParameters, 'dir' | 'nodeFlags' | 'epochBlocks' | 'blockTime'>,
+): string[] {
   return [
     'node',
     '--datadir',
@@ -97,7 +99,11 @@ export async function startDevnet(p: StartDevnetParameters): Promise<StartedDevn
   for (;;) {
     if (exit) {
       const { code, signal } = exit as { code: number | null; signal: NodeJS.Signals | null }
-      throw new DevnetStartFailedError(`the node exited (${signal ?? `exit code ${code}`}) before it served`, logTail(), logFile)
+      throw new DevnetStartFailedError(
+        `the node exited (${signal ?? `exit code ${code}`}) before it served`,
+        logTail(),
+        logFile,
+      )
     }
     const info = await readRuntimeInfo(dir)
     if (info && info.pid === child.pid) {
@@ -106,7 +112,11 @@ export async function startDevnet(p: StartDevnetParameters): Promise<StartedDevn
     }
     if (Date.now() > deadline) {
       child.kill('SIGTERM')
-      throw new DevnetStartFailedError(`it did not serve within ${Math.round(readyTimeoutMs / 1000)} s (stopped it)`, logTail(), logFile)
+      throw new DevnetStartFailedError(
+        `it did not serve within ${Math.round(readyTimeoutMs / 1000)} s (stopped it)`,
+        logTail(),
+        logFile,
+      )
     }
     await new Promise((r) => setTimeout(r, 100))
   }

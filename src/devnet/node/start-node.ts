@@ -1,36 +1,48 @@
 /**
- * The reference node: takes the node's own argument list (after `node`), and runs the devnet
- * chain with the RPC gateway in front of it, as the real node would serve its RPC.
+ * The reference node: takes the node's own argument list (after `node`), and serves the
+ * node's JSON-RPC in front of a devnet chain, as the real node serves its RPC.
+ *
+ * - `--chain dev` (default): the node runs a devnet chain of its own in --datadir (started,
+ *   or resumed), writes the runtime file there and answers `tnv devnet` controls.
+ * - `--chain devnet`: the node joins the devnet `tnv devnet start` runs ($TNV_DEVNET_DIR or
+ *   the default devnet directory), like a node following the network: its own RPC servers in
+ *   front of that devnet's engine. It stops (exit 1) when that devnet stops.
  *
  * Order, as the spec wants it: the plan's warnings are logged and its refusals end the start
- * before anything listens; then the chain starts (or resumes) in --datadir, then every
- * worker's servers listen, then `worker rpc endpoints resolved` lists every endpoint, then
- * the runtime file tells `tnv devnet` and `--chain devnet` where the node is.
+ * before anything listens; then the chain, then every worker's servers, then
+ * `worker rpc endpoints resolved` with every endpoint.
  */
+import { resolve as resolvePath } from 'node:path'
 import packageJson from '../../../package.json' with { type: 'json' }
 import { defaultDatadir } from '../../lib/flags.js'
 import { parseJwtSecretHex, readJwtSecret } from '../../lib/rpc/jwt.js'
 import { resolveRpcPlan } from '../../lib/rpc/resolve.js'
 import type { RpcPlan } from '../../lib/rpc/types.js'
 import type { DevnetChain } from '../chain/types.js'
-import type { DevnetRuntimeInfo } from '../paths.js'
+import { type DevnetRuntimeInfo, defaultDevnetDir } from '../paths.js'
 import { startControlServer } from './control.js'
 import { readDevnetStatus } from './devnet-status.js'
-import { NodeFlagError, NodeStartRefusedError } from './errors.js'
-import { type Gateway, startGateway, type WorkerEndpoints } from './gateway.js'
+import { NoDevnetToJoinError, NodeFlagError, NodeStartRefusedError } from './errors.js'
+import { type Gateway, type GatewayParameters, startGateway, type WorkerEndpoints } from './gateway.js'
 import type { NodeLogger } from './log.js'
-import { parseNodeArgs } from './node-args.js'
-import { acquireNodeLock, controlSocketPath, removeRuntimeInfo, writeRuntimeInfo } from './runtime-file.js'
+import { type NodeArgs, parseNodeArgs } from './node-args.js'
+import {
+  acquireNodeLock,
+  controlSocketPath,
+  findRunningDevnet,
+  isProcessAlive,
+  removeRuntimeInfo,
+  writeRuntimeInfo,
+} from './runtime-file.js'
 
 export const CLIENT_VERSION = `tnv-reference-node/v${packageJson.version}`
 
 export type RunningReferenceNode = {
   datadir: string
   endpoints: WorkerEndpoints[]
-  runtime: DevnetRuntimeInfo
   /** Clean shutdown: servers closed, the chain saved and stopped, runtime file removed. Idempotent. */
   stop(): Promise<void>
-  /** Settles with the exit code the process should end with once the node has stopped on its own (engine died). */
+  /** Settles with the exit code once the node has stopped on its own (its engine or the devnet it joined is gone). */
   failed: Promise<number>
 }
 
@@ -58,12 +70,20 @@ async function engineBlockNumber(url: string): Promise<number> {
 async function jwtSecretOf(plan: RpcPlan): Promise<string | null> {
   if (plan.jwtSecret === null) return null
   try {
-    return plan.jwt.source === 'file' ? await readJwtSecret(`@${plan.jwtSecret}`) : parseJwtSecretHex(plan.jwtSecret, 'in --rpc.jwtsecret')
+    return plan.jwt.source === 'file'
+      ? await readJwtSecret(`@${plan.jwtSecret}`)
+      : parseJwtSecretHex(plan.jwtSecret, 'in --rpc.jwtsecret')
   } catch (err) {
     throw new NodeFlagError(`--rpc.jwtsecret cannot be used: ${(err as Error).message}`, {
       fix: 'Give the 32-byte secret as 64 hex digits, or the path of a file holding them (`openssl rand -hex 32 > jwt.hex`).',
     })
   }
+}
+
+type Started = {
+  plan: RpcPlan
+  args: NodeArgs
+  gatewayParams: Omit<GatewayParameters, 'engine' | 'chainId' | 'registry' | 'issuance'>
 }
 
 /**
@@ -80,9 +100,22 @@ export async function startReferenceNode(argv: readonly string[], log: NodeLogge
     for (const e of plan.errors) log.error(e)
     throw new NodeStartRefusedError(plan.errors)
   }
-  const jwtSecretHex = await jwtSecretOf(plan)
-  const datadir = args.datadir
+  const started: Started = {
+    plan,
+    args,
+    gatewayParams: {
+      plan,
+      jwtSecretHex: await jwtSecretOf(plan),
+      maxSubscriptions: args.maxSubscriptions,
+      clientVersion: CLIENT_VERSION,
+    },
+  }
+  return args.chain === 'devnet' ? joinDevnet(started, log) : runDevnet(started, log)
+}
 
+/** `--chain dev`: a devnet chain of this node's own in --datadir. */
+async function runDevnet({ args, gatewayParams }: Started, log: NodeLogger): Promise<RunningReferenceNode> {
+  const { datadir } = args
   const releaseLock = await acquireNodeLock(datadir)
   let chain: DevnetChain | null = null
   let gateway: Gateway | null = null
@@ -110,14 +143,11 @@ export async function startReferenceNode(argv: readonly string[], log: NodeLogge
     })
     log.info('devnet chain ready', { chainId: chain.chainId, epochBlocks: chain.epochBlocks, registry: chain.registry })
     gateway = await startGateway({
-      plan,
+      ...gatewayParams,
       engine: { httpUrl: chain.engineHttpUrl, wsUrl: chain.engineWsUrl },
       chainId: chain.chainId,
       registry: chain.registry,
       issuance: chain.issuance,
-      jwtSecretHex,
-      maxSubscriptions: args.maxSubscriptions,
-      clientVersion: CLIENT_VERSION,
     })
   } catch (err) {
     await stop()
@@ -139,11 +169,13 @@ export async function startReferenceNode(argv: readonly string[], log: NodeLogge
     accounts: chain.accounts.map((a) => ({ address: a.address, privateKey: a.privateKey })),
     epochBlocks: chain.epochBlocks,
     startedAt: new Date().toISOString(),
+    engine: { httpUrl: chain.engineHttpUrl, wsUrl: chain.engineWsUrl },
   }
   const running = chain
+  const tracing = gateway.tracing
   try {
     control = await startControlServer(controlSocketPath(datadir), {
-      status: () => readDevnetStatus({ chain: running, runtime, endpoints, datadir, tracing: gateway?.tracing.stats() ?? null }),
+      status: () => readDevnetStatus({ chain: running, runtime, endpoints, datadir, tracing: tracing.stats() }),
       'advance-epoch': async () => {
         const epoch = await running.advanceEpoch()
         const blockNumber = await engineBlockNumber(running.engineHttpUrl)
@@ -173,5 +205,58 @@ export async function startReferenceNode(argv: readonly string[], log: NodeLogge
     })
   })
   log.info('reference node started', { datadir, clientVersion: CLIENT_VERSION })
-  return { datadir, endpoints, runtime, stop, failed }
+  return { datadir, endpoints, stop, failed }
+}
+
+/** How often a joined node checks that the devnet it follows still runs. */
+const FOLLOW_CHECK_MS = 1000
+
+/** `--chain devnet`: this node's RPC servers in front of the running local devnet's engine. */
+async function joinDevnet({ args, gatewayParams }: Started, log: NodeLogger): Promise<RunningReferenceNode> {
+  const devnetDir = defaultDevnetDir()
+  const { datadir } = args
+  if (resolvePath(devnetDir) === resolvePath(datadir)) {
+    throw new NodeFlagError(`--chain devnet joins the devnet in ${devnetDir}, which is this node's own --datadir.`, {
+      fix: "Give the node its own --datadir (for example the validator's), or use --chain dev to run the devnet itself.",
+    })
+  }
+  const running = await findRunningDevnet(devnetDir)
+  const devnet = running.info
+  if (!devnet?.engine) throw new NoDevnetToJoinError(devnetDir)
+  const releaseLock = await acquireNodeLock(datadir)
+  let gateway: Gateway
+  try {
+    log.info('joining the local devnet', { devnet: devnetDir, pid: devnet.pid, chainId: devnet.chainId })
+    gateway = await startGateway({
+      ...gatewayParams,
+      engine: devnet.engine,
+      chainId: devnet.chainId,
+      registry: devnet.registry,
+      issuance: devnet.issuance,
+    })
+  } catch (err) {
+    await releaseLock().catch(() => {})
+    throw err
+  }
+  const { endpoints } = gateway
+  log.info('worker rpc endpoints resolved', endpointsLogFields(endpoints))
+  let watch: NodeJS.Timeout | undefined
+  let stopping: Promise<void> | null = null
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      clearInterval(watch)
+      await gateway.close().catch(() => {})
+      await releaseLock().catch(() => {})
+    })()
+    return stopping
+  }
+  const failed = new Promise<number>((resolve) => {
+    watch = setInterval(() => {
+      if (isProcessAlive(devnet.pid)) return
+      log.error('the devnet this node joined has stopped; the node stops', { devnet: devnetDir, pid: devnet.pid })
+      void stop().finally(() => resolve(1))
+    }, FOLLOW_CHECK_MS)
+  })
+  log.info('reference node started', { datadir, clientVersion: CLIENT_VERSION, chain: 'devnet' })
+  return { datadir, endpoints, stop, failed }
 }

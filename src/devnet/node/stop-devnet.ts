@@ -10,7 +10,10 @@ export type StopDevnetResult = {
   staleRemoved: boolean
 }
 
-export async function stopDevnet(dir: string, { timeoutMs = 30_000 }: { timeoutMs?: number } = {}): Promise<StopDevnetResult> {
+export async function stopDevnet(
+  dir: string,
+  { timeoutMs = 30_000 }: { timeoutMs?: number } = {},
+): Promise<StopDevnetResult> {
   const running = await findRunningDevnet(dir)
   if (!running.info) return { stopped: false, pid: null, staleRemoved: running.staleRemoved }
   const { pid } = running.info

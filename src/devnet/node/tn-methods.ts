@@ -9,7 +9,7 @@ import { registryAbi } from '../../lib/registry/abi.js'
 import type { EngineClient } from './engine-client.js'
 import { EngineRpcError } from './engine-client.js'
 import { ErrorCode, RpcAnswerError } from './jsonrpc.js'
-import { TN_METHODS } from './methods.js'
+import type { TN_METHODS } from './methods.js'
 
 export const VALIDATOR_STATUSES = [
   'Undefined',
@@ -160,7 +160,9 @@ export function createTnMethods(ctx: TnContext): TnMethods {
       if (err instanceof EngineRpcError) throw revertError(v, functionName, err)
       throw err
     }
-    return v.decodeFunctionResult({ abi, functionName, data: out as Hex } as Parameters<Viem['decodeFunctionResult']>[0])
+    return v.decodeFunctionResult({ abi, functionName, data: out as Hex } as Parameters<
+      Viem['decodeFunctionResult']
+    >[0])
   }
 
   function revertError(v: Viem, functionName: string, err: EngineRpcError): RpcAnswerError {
@@ -210,7 +212,8 @@ export function createTnMethods(ctx: TnContext): TnMethods {
       const members = await Promise.all(info.committee.map((a) => read('getValidator', [a])))
       return (members as RawValidator[]).map(validatorJson)
     },
-    getValidator: async (params) => validatorJson((await read('getValidator', [addressParam(params, await viem())])) as RawValidator),
+    getValidator: async (params) =>
+      validatorJson((await read('getValidator', [addressParam(params, await viem())])) as RawValidator),
     getBlsPubkey: async (params) => read('getBlsPubkey', [addressParam(params, await viem())]),
     isValidator: async (params) => read('isValidator', [bytesParam(params, await viem())]),
     isDelegated: async (params) => read('isDelegated', [addressParam(params, await viem())]),

@@ -5,7 +5,7 @@
  */
 import type { Address } from 'viem'
 import type { ChainClient } from './client.js'
-import { type FeeParameters, feesFrom } from './transaction.js'
+import { eip1559Fees, type FeeParameters, feesFromGasPrice } from './transaction.js'
 
 export type AccountState = {
   balance: bigint
@@ -29,22 +29,12 @@ export async function readAccountState(client: ChainClient, address: Address): P
       () => null,
     ),
   ])
-  let fees = feesFrom({ baseFeePerGas: block.baseFeePerGas, maxPriorityFeePerGas: tip, gasPrice: null })
-  if (fees === null) {
-    const gasPrice = await client.getGasPrice()
-    fees =
-      block.baseFeePerGas !== null && block.baseFeePerGas !== undefined
-        ? feesFrom({
-            baseFeePerGas: block.baseFeePerGas,
-            maxPriorityFeePerGas: gasPrice > block.baseFeePerGas ? gasPrice - block.baseFeePerGas : 0n,
-            gasPrice,
-          })
-        : feesFrom({ baseFeePerGas: null, maxPriorityFeePerGas: null, gasPrice })
-  }
+  const baseFee = block.baseFeePerGas ?? null
+  const fees = eip1559Fees(baseFee, tip) ?? feesFromGasPrice(baseFee, await client.getGasPrice())
   return {
     balance,
     nonce,
-    fees: fees as FeeParameters,
+    fees,
     latestBlock: { number: block.number, timestamp: block.timestamp },
   }
 }

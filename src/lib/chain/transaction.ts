@@ -30,26 +30,20 @@ export function maxFeePerGas(fees: FeeParameters): bigint {
 }
 
 /**
- * Fees from the latest block: a max fee of twice the base fee plus the tip survives several
- * full blocks of base-fee growth; only base fee plus tip is paid. No base fee: legacy pricing.
+ * Fees from the latest block's base fee and the node's suggested tip: a max fee of twice the
+ * base fee plus the tip survives several full blocks of base-fee growth; only base fee plus
+ * tip is paid. Null when the block has no base fee or the node suggests no tip.
  */
-export function feesFrom({
-  baseFeePerGas,
-  maxPriorityFeePerGas,
-  gasPrice,
-}: {
-  baseFeePerGas: bigint | null | undefined
-  maxPriorityFeePerGas: bigint | null
-  gasPrice: bigint | null
-}): FeeParameters | null {
-  if (baseFeePerGas !== null && baseFeePerGas !== undefined && maxPriorityFeePerGas !== null)
-    return {
-      type: 'eip1559',
-      maxFeePerGas: baseFeePerGas * 2n + maxPriorityFeePerGas,
-      maxPriorityFeePerGas,
-    }
-  if (gasPrice !== null) return { type: 'legacy', gasPrice }
-  return null
+export function eip1559Fees(baseFeePerGas: bigint | null, maxPriorityFeePerGas: bigint | null): FeeParameters | null {
+  if (baseFeePerGas === null || maxPriorityFeePerGas === null) return null
+  return { type: 'eip1559', maxFeePerGas: baseFeePerGas * 2n + maxPriorityFeePerGas, maxPriorityFeePerGas }
+}
+
+/** From eth_gasPrice alone: legacy pricing without a base fee, else the tip is what it asks above it. */
+export function feesFromGasPrice(baseFeePerGas: bigint | null, gasPrice: bigint): FeeParameters {
+  if (baseFeePerGas === null) return { type: 'legacy', gasPrice }
+  const tip = gasPrice > baseFeePerGas ? gasPrice - baseFeePerGas : 0n
+  return { type: 'eip1559', maxFeePerGas: baseFeePerGas * 2n + tip, maxPriorityFeePerGas: tip }
 }
 
 /** Gas limit from an estimate: +20 %, because state may move between simulation and inclusion. */

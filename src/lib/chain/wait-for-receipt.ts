@@ -15,9 +15,9 @@ export type WaitForReceiptParameters = {
   from: string
   nonce: number
   rpcUrl: string
-  /** Default 180 s; TNV_RECEIPT_TIMEOUT_MS overrides it (tests). */
+  /** Default 180 s. */
   timeoutMs?: number
-  /** Default 500 ms. The first poll is immediate (the devnet mines on arrival). */
+  /** Longest pause between polls, default 1000 ms (pauses grow from 25 ms, doubling). */
   pollMs?: number
 }
 
@@ -25,10 +25,13 @@ const TRANSIENT = new Set(['unreachable', 'timeout', 'rate-limited'])
 
 export async function waitForReceipt(
   client: ChainClient,
-  { hash, raw, from, nonce, rpcUrl, timeoutMs = envTimeout() ?? 180_000, pollMs = 500 }: WaitForReceiptParameters,
+  { hash, raw, from, nonce, rpcUrl, timeoutMs = 180_000, pollMs = 1000 }: WaitForReceiptParameters,
 ): Promise<TransactionReceipt> {
   const deadline = Date.now() + timeoutMs
   for (let poll = 0; ; poll++) {
+    // pauses of 25, 50, 100 ms …, up to pollMs: a devnet block lands within a few ms of the
+    // send, a network block within seconds
+    await new Promise((r) => setTimeout(r, Math.min(pollMs, 25 * 2 ** poll)))
     const receipt = await client.getTransactionReceipt({ hash }).catch((err: unknown) => {
       if (err instanceof TransactionReceiptNotFoundError || TRANSIENT.has(classifyRpcError(err))) return null
       throw err
@@ -37,7 +40,6 @@ export async function waitForReceipt(
     if (poll > 0 && poll % 10 === 0) await rebroadcastIfDropped(client, { hash, raw, from, nonce })
     if (Date.now() >= deadline)
       throw new TransactionTimeoutError({ hash, seconds: Math.round(timeoutMs / 1000), rpcUrl })
-    await new Promise((r) => setTimeout(r, pollMs))
   }
 }
 
@@ -66,9 +68,4 @@ async function rebroadcastIfDropped(
     }
     throw err
   }
-}
-
-function envTimeout(): number | undefined {
-  const v = Number(process.env.TNV_RECEIPT_TIMEOUT_MS)
-  return Number.isFinite(v) && v > 0 ? v : undefined
 }

@@ -85,10 +85,10 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
         : 'The BLS key is stored UNENCRYPTED (no-passphrase).',
     )
     this.out(formatIdentity(view).join('\n'))
-    if (r.backupDir) {
+    if (r.replacedKeys && r.backupDir) {
       this.warnLine(`the previous keys and node-info.yaml were moved to ${r.backupDir}.`)
       this.warnLine(KEY_MANAGEMENT_WARNING)
-    }
+    } else if (r.backupDir) this.warnLine(`the previous node-info.yaml was moved to ${r.backupDir}.`)
     if (r.localAddresses)
       this.warnLine(
         'no external address was given for some peers, so node-info.yaml holds local-only 127.0.0.1 addresses. Other validators cannot reach them: pass --external-primary-addr and --external-worker-addrs.',

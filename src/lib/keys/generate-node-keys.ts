@@ -60,7 +60,9 @@ export type GenerateNodeKeysReturnType = {
   peerIds: { primary: string; workers: string[] }
   /** True when no external address was given for some peer and a local-only one was used. */
   localAddresses: boolean
-  /** Where the replaced files were kept (with force over existing keys or node-info.yaml). */
+  /** Existing keys were replaced (with force); they are in backupDir. */
+  replacedKeys: boolean
+  /** Where the replaced files were kept (existing keys with force, or an existing node-info.yaml). */
   backupDir?: string
 }
 
@@ -93,7 +95,7 @@ export async function generateNodeKeys({
           fix: 'Give one comma-separated address per worker, in worker order (or change --workers).',
         },
       )
-    externalWorkerAddrs.forEach((a, i) => assertNoPeerId(a, `--external-worker-addrs[${i}]`))
+    for (const [i, a] of externalWorkerAddrs.entries()) assertNoPeerId(a, `--external-worker-addrs[${i}]`)
   }
   const paths = datadirPaths(datadir)
   if ((await fs.stat(paths.datadir).catch(() => undefined))?.isDirectory() === false)
@@ -191,29 +193,26 @@ export async function generateNodeKeys({
       { name: PRIMARY_SEED_FILE, data: PRIMARY_SEED_TEXT, mode: KEY_FILE_MODE },
       ...workerInfos.map((_, i) => ({ name: workerSeed(i).file, data: workerSeed(i).text, mode: KEY_FILE_MODE })),
     ]
-    const [stagedKeys, stagedInfo] = await Promise.allSettled([
-      stageDir(paths.nodeKeys, seeds, KEY_DIR_MODE),
-      stageFile(paths.nodeInfo, formatNodeInfo(info), 0o644),
-    ])
-    let backupDir: string | undefined
+    const stagedKeys = await stageDir(paths.nodeKeys, seeds, KEY_DIR_MODE)
+    let stagedInfo: string | undefined
     try {
-      if (stagedKeys.status === 'rejected') throw stagedKeys.reason
-      if (stagedInfo.status === 'rejected') throw stagedInfo.reason
-      await writeFileAtomic(join(stagedKeys.value, keyFile), await keyFileText(), { mode: KEY_FILE_MODE })
-      await fsyncDir(stagedKeys.value)
+      stagedInfo = await stageFile(paths.nodeInfo, formatNodeInfo(info), 0o644)
+      await writeFileAtomic(join(stagedKeys, keyFile), await keyFileText(), { mode: KEY_FILE_MODE })
+      await fsyncDir(stagedKeys)
     } catch (err) {
-      for (const r of [stagedKeys, stagedInfo])
-        if (r.status === 'fulfilled') await fs.rm(r.value, { recursive: true, force: true })
+      await fs.rm(stagedKeys, { recursive: true, force: true })
+      if (stagedInfo) await fs.rm(stagedInfo, { force: true })
       throw err
     }
+
     // 4. Swap it all in (with a backup of what was there).
-    ;({ backupDir } = await commitFiles({
+    const { backupDir } = await commitFiles({
       datadir: paths.datadir,
       replacements: [
-        { kind: 'dir', target: paths.nodeKeys, staged: stagedKeys.value },
-        { kind: 'file', target: paths.nodeInfo, staged: stagedInfo.value },
+        { kind: 'dir', target: paths.nodeKeys, staged: stagedKeys },
+        { kind: 'file', target: paths.nodeInfo, staged: stagedInfo },
       ],
-    }))
+    })
     return {
       info,
       paths,
@@ -221,6 +220,7 @@ export async function generateNodeKeys({
       encrypted: wrapping !== undefined,
       peerIds: { primary: primaryKeys.peerId, workers: workerKeys.map((k) => k.peerId) },
       localAddresses,
+      replacedKeys: keysPresent,
       ...(backupDir ? { backupDir } : {}),
     }
   } finally {
