@@ -21,7 +21,7 @@ it('wrong passphrase', () => {
 it('invalid proof of possession', () => {
   assert.equal(
     new InvalidProofOfPossessionError('/d/node-info.yaml', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed').render(),
-    'The proof of possession in /d/node-info.yaml does not verify for its bls_public_key and execution_address 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed; the registry would reject the stake with InvalidProofOfPossession. Re-sign it with the node\'s key: `tnv keytool generate pop --address 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed --datadir <dir>`, then export the staking args again.',
+    "The proof of possession in /d/node-info.yaml does not verify for its bls_public_key and execution_address 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed; the registry would reject the stake with InvalidProofOfPossession. Re-sign it with the node's key: `tnv keytool generate pop --address 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed --datadir <dir>`, then export the staking args again.",
   )
 })
 

@@ -100,7 +100,7 @@ export async function generateNodeKeys({
   const paths = datadirPaths(datadir)
   if ((await fs.stat(paths.datadir).catch(() => undefined))?.isDirectory() === false)
     throw new DatadirNotADirectoryError(paths.datadir)
-  const keysPresent = ((await fs.readdir(paths.nodeKeys).catch(() => [])) as string[]).length > 0
+  const keysPresent = (await fs.readdir(paths.nodeKeys).catch((): string[] => [])).length > 0
   if (keysPresent && !force) throw new NodeKeysExistError(paths.nodeKeys)
   if (keysPresent && assertKeyReplaceable) {
     const { readNodeInfo } = await import('../nodeinfo/read.js')
@@ -110,10 +110,10 @@ export async function generateNodeKeys({
 
   // 2. The passphrase, then PBKDF2 in the background while the BLS work runs.
   const passphrase = await getPassphrase()
-  if (!(await pathExists(paths.datadir))) await ensureDir(paths.datadir, 0o700) // an existing one keeps its owner's mode
   const { salt, nonce } = freshKwParameters()
   const wrapping = passphrase === undefined ? undefined : deriveWrappingKey(passphrase, salt, KW_ITERATIONS)
   wrapping?.catch(() => {}) // awaited below; keep an early failure from being reported as unhandled
+  if (!(await pathExists(paths.datadir))) await ensureDir(paths.datadir, 0o700) // an existing one keeps its owner's mode
   // The curve, cipher and YAML code load only now, while PBKDF2 runs.
   const [
     { blsKeyGen, blsPublicKey },
