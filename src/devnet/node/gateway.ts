@@ -85,11 +85,7 @@ export async function startGateway(p: GatewayParameters): Promise<Gateway> {
   const { plan } = p
   const { limits } = plan
   const maxRequestBytes = limits.maxRequestSizeMb * 1024 * 1024
-  const engine = new EngineClient({
-    url: p.engine.httpUrl,
-    maxResponseBytes: limits.maxResponseSizeMb * 1024 * 1024,
-    lightConnections: Number(process.env.TNV_LC ?? 4),
-  })
+  const engine = new EngineClient({ url: p.engine.httpUrl, maxResponseBytes: limits.maxResponseSizeMb * 1024 * 1024 })
   let engineCallGas: bigint | null = null
   try {
     const block = (await engine.call('eth_getBlockByNumber', ['latest', false])) as { gasLimit?: string } | null

@@ -1,16 +1,28 @@
 /**
  * The onboarding journal: `<datadir>/tnv-journal.json` records every transaction tnv
- * submitted for this validator (step, chain, sender, nonce, hash) the moment it is sent, so
- * a crash, a kill or a timeout never leads to a second submission: a rerun finds the hash and
- * waits for that transaction instead of sending another. Rewritten atomically on each entry.
+ * submitted for this validator (step, chain, sender, hash) the moment it is sent, so a
+ * crash, a kill or a timeout never leads to a second submission: a rerun finds the hash and
+ * waits for that transaction instead of sending another (./journaled-step.ts).
+ *
+ * A submission is written synchronously (temp file, fsync, rename) from inside the library's
+ * `sent` report, before control returns to anything that could be interrupted by a signal
+ * handler; outcomes are written the same way.
  */
-import { promises as fs } from 'node:fs'
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import { writeFileAtomic } from '../fs/atomic.js'
 
 export const JOURNAL_FILE = 'tnv-journal.json'
 
-export type JournalStep = 'stake' | 'activate' | 'beginExit' | 'unstake' | 'mint' | 'claimStakeRewards' | 'claimRefund' | 'delegateStake' | 'increaseNonce'
+export type JournalStep =
+  | 'stake'
+  | 'activate'
+  | 'beginExit'
+  | 'unstake'
+  | 'mint'
+  | 'claimStakeRewards'
+  | 'claimRefund'
+  | 'delegateStake'
+  | 'increaseNonce'
 
 export type JournalEntry = {
   step: JournalStep
@@ -20,16 +32,24 @@ export type JournalEntry = {
   hash: `0x${string}`
   nonce: number | null
   submittedAt: string
-  /** Filled in once the receipt is seen. */
+  /** Filled in once the receipt is seen (or the transaction is known to be gone). */
   outcome?: 'success' | 'reverted' | 'dropped'
   blockNumber?: string
 }
 
 export type Journal = { version: 1; entries: JournalEntry[] }
 
+export function journalPath(datadir: string): string {
+  return join(datadir, JOURNAL_FILE)
+}
+
 export async function readJournal(datadir: string): Promise<Journal> {
+  return readJournalSync(datadir)
+}
+
+function readJournalSync(datadir: string): Journal {
   try {
-    const parsed = JSON.parse(await fs.readFile(join(datadir, JOURNAL_FILE), 'utf8')) as Journal
+    const parsed = JSON.parse(readFileSync(journalPath(datadir), 'utf8')) as Journal
     if (parsed.version === 1 && Array.isArray(parsed.entries)) return parsed
   } catch {
     // absent or unreadable: an empty journal (the chain state is read first anyway)
@@ -37,39 +57,55 @@ export async function readJournal(datadir: string): Promise<Journal> {
   return { version: 1, entries: [] }
 }
 
-async function writeJournal(datadir: string, journal: Journal): Promise<void> {
-  await fs.mkdir(datadir, { recursive: true })
-  await writeFileAtomic(join(datadir, JOURNAL_FILE), `${JSON.stringify(journal, null, 2)}\n`, { mode: 0o644 })
+/** Atomic and synchronous: temp file, fsync, rename. */
+function writeJournalSync(datadir: string, journal: Journal): void {
+  mkdirSync(datadir, { recursive: true })
+  const path = journalPath(datadir)
+  const tmp = `${path}.tmp-${process.pid}`
+  const fd = openSync(tmp, 'w', 0o644)
+  try {
+    writeSync(fd, `${JSON.stringify(journal, null, 2)}\n`)
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+  try {
+    renameSync(tmp, path)
+  } catch (err) {
+    rmSync(tmp, { force: true })
+    throw err
+  }
 }
 
-export async function recordSubmission(datadir: string, entry: JournalEntry): Promise<void> {
-  const journal = await readJournal(datadir)
+/** Records a submission at once (synchronously: it must survive a kill right after the send). */
+export function recordSubmission(datadir: string, entry: JournalEntry): void {
+  const journal = readJournalSync(datadir)
+  if (journal.entries.some((e) => e.hash === entry.hash)) return
   journal.entries.push(entry)
-  await writeJournal(datadir, journal)
+  writeJournalSync(datadir, journal)
 }
 
-export async function recordOutcome(
+export function recordOutcome(
   datadir: string,
   hash: `0x${string}`,
   outcome: NonNullable<JournalEntry['outcome']>,
   blockNumber?: bigint,
-): Promise<void> {
-  const journal = await readJournal(datadir)
+): void {
+  const journal = readJournalSync(datadir)
   const e = journal.entries.find((x) => x.hash === hash)
   if (!e) return
   e.outcome = outcome
   if (blockNumber !== undefined) e.blockNumber = blockNumber.toString()
-  await writeJournal(datadir, journal)
+  writeJournalSync(datadir, journal)
 }
 
-/** The latest submission for a step by a sender on a chain whose outcome is unknown or success. */
+/** The latest submission for a step by a sender on a chain whose outcome is still unknown. */
 export async function findOpenSubmission(
   datadir: string,
   { step, chainId, from }: { step: JournalStep; chainId: number; from: string },
 ): Promise<JournalEntry | undefined> {
-  const journal = await readJournal(datadir)
-  return journal.entries
-    .filter((e) => e.step === step && e.chainId === chainId && e.from.toLowerCase() === from.toLowerCase())
-    .filter((e) => e.outcome === undefined || e.outcome === 'success')
+  return readJournalSync(datadir)
+    .entries.filter((e) => e.step === step && e.chainId === chainId && e.from.toLowerCase() === from.toLowerCase())
+    .filter((e) => e.outcome === undefined)
     .at(-1)
 }

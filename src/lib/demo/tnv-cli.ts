@@ -1,0 +1,55 @@
+/** Runs tnv's own CLI as a child process (the demo shows the exact commands an operator types). */
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { TnvError } from '../errors.js'
+
+export function tnvBinPath(): string {
+  let dir = new URL('.', import.meta.url)
+  for (let i = 0; i < 6; i++) {
+    const candidate = fileURLToPath(new URL('bin/run.js', dir))
+    if (existsSync(candidate)) return candidate
+    dir = new URL('..', dir)
+  }
+  throw new TnvError('Cannot find bin/run.js next to the tnv build.', { fix: 'Run `npm run build` in the tnv checkout.' })
+}
+
+export type CliStepResult<T> = { code: number; json: T | null; stdout: string; stderr: string }
+
+/** Runs `tnv <args> --json` and parses stdout; a non-zero exit becomes a TnvError carrying the step's own error. */
+export async function runTnvJson<T>(args: string[], env: Record<string, string>): Promise<T> {
+  const r = await runTnv([...args, '--json'], env)
+  let parsed: unknown = null
+  try {
+    parsed = JSON.parse(r.stdout)
+  } catch {
+    // not JSON: handled below
+  }
+  if (r.code !== 0) {
+    const err = (parsed as { error?: { message?: string; fix?: string } } | null)?.error
+    throw new TnvError(`The demo step \`tnv ${args.join(' ')}\` failed (exit ${r.code}): ${err?.message ?? r.stderr.trim().split('\n').at(-1) ?? ''}`, {
+      fix: err?.fix ?? 'Read the message above; run the step by hand to see its full output.',
+      exitCode: r.code as TnvError['exitCode'],
+    })
+  }
+  return parsed as T
+}
+
+export function runTnv(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [tnvBinPath(), ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => {
+      stdout += d
+    })
+    child.stderr.on('data', (d) => {
+      stderr += d
+    })
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }))
+  })
+}
