@@ -1,19 +1,29 @@
+import type { Interfaces } from '@oclif/core'
 import { BaseCommand } from '../lib/base-command.js'
 import { chainFlags, signerFlags, txFlags } from '../lib/chain/flags.js'
+import { passphraseFlags } from '../lib/flags.js'
+import { p2pAddressFlags } from '../lib/keys/keytool-flags.js'
+import { stakeFlowFlags } from '../lib/onboard/flags.js'
+import type { StakeFlowReturnType } from '../lib/onboard/stake-flow.js'
 import { keyMaterialFlags } from '../lib/registry/flags.js'
 import type { StakeReturnType } from '../lib/registry/stake.js'
 
 export default class Stake extends BaseCommand {
-  static override summary = 'Stake for a whitelisted validator address: stake(blsPubkey, proofOfPossession).'
+  static override summary =
+    'Stake a validator: on a terminal, a wizard from nothing to Active; in CI, the same flow from flags.'
 
   static override description =
-    `Reads node-info.yaml (or --bls-pubkey and --pop) and checks everything before sending: the signer is node-info's execution_address, the proof of possession verifies for it, the address holds a ConsensusNFT, it has not staked, the key is not registered, and the balance covers the stake plus gas. The amount is stakeAmount of stakeConfig(getCurrentStakeVersion()). Then it simulates, shows the amount in TEL and wei and the chain, sends, and waits for the receipt.
+    `On a terminal (stdin, stdout and stderr, and no --non-interactive) it is a wizard: it finds node-info.yaml in --datadir or offers to generate keys, asks for the network and the signer, shows the identity and the prerequisites (static IP, UDP ports 49590 and 49594, node binary, balance), waits for governance's ConsensusNFT (on the devnet it offers to mint it), shows the stake amount in TEL and wei and asks (default No), stakes, starts or attaches to the node and waits until it is synced, activates, and follows PendingActivation to Active across the epoch boundary.
 
-Safe to repeat: if this address already staked with this key, it says so and sends nothing.`
+Without a terminal every answer comes from flags and the environment, and a missing one is an error naming the flag. By default it stops after the stake, as before: checks (signer = node-info's execution_address, proof of possession, ConsensusNFT, not staked, key not registered, balance), simulation, the amount (stakeAmount of stakeConfig(getCurrentStakeVersion())), send, receipt. --through active continues to Active.
+
+Resumable and safe to repeat: each run reads the chain first and continues from the right step; every transaction sent is recorded in <datadir>/tnv-journal.json, and a rerun waits for one whose outcome is unknown instead of sending another. With --through, --json prints one JSON object per progress event and the result object as the last line. Exit codes per failure class: docs/ci.md.`
 
   static override examples = [
+    '<%= config.bin %> <%= command.id %>   # the wizard, on a terminal',
     '<%= config.bin %> <%= command.id %> --chain devnet --datadir ./validator-1',
-    'TN_KEYSTORE_PASSWORD=… <%= config.bin %> <%= command.id %> --chain testnet --keystore ~/.foundry/keystores/validator --yes',
+    'TN_PRIVATE_KEY=… TN_BLS_PASSPHRASE=… <%= config.bin %> <%= command.id %> --chain devnet --datadir ./v1 --create-keys --mint --through active --start-node --json',
+    'TN_KEYSTORE_PASSWORD=… <%= config.bin %> <%= command.id %> --chain testnet --keystore ~/.foundry/keystores/validator --through active --node-rpc-url http://127.0.0.1:8545',
     '<%= config.bin %> <%= command.id %> --chain testnet --unsigned   # print the transaction for a multisig or hardware wallet',
   ]
 
@@ -22,28 +32,96 @@ Safe to repeat: if this address already staked with this key, it says so and sen
     ...chainFlags,
     ...signerFlags,
     ...txFlags,
+    ...stakeFlowFlags,
+    ...passphraseFlags,
+    ...p2pAddressFlags,
   }
 
-  async run(): Promise<StakeReturnType> {
+  /** JSON lines (flow mode): every JSON document on one line, the result last. */
+  private jsonLines = false
+
+  override logJson(json: unknown): void {
+    if (this.jsonLines) process.stdout.write(`${JSON.stringify(json)}\n`)
+    else super.logJson(json)
+  }
+
+  async run(): Promise<StakeReturnType | StakeFlowReturnType> {
     const { flags } = await this.parse(Stake)
-    const [{ stake }, support, { keyMaterialFromFlags }, { formatTelAndWei }] = await Promise.all([
-      import('../lib/registry/stake.js'),
-      import('../lib/registry/command-support.js'),
-      import('../lib/registry/key-material.js'),
-      import('../lib/chain/units.js'),
-    ])
+    const [{ createWizardIo, isTerminal }] = await Promise.all([import('../lib/wizard/io.js')])
+    const interactive = !flags['non-interactive'] && isTerminal()
+    if (!interactive && flags.through === undefined) return this.stakeOnly(flags)
+
+    this.jsonLines = this.jsonEnabled()
+    const io = createWizardIo({ interactive, events: this.jsonLines ? 'json-lines' : 'human' })
+    const { runStakeFlow } = await import('../lib/onboard/stake-flow.js')
+    if (flags['bls-pubkey'] !== undefined)
+      this.note('Note: --bls-pubkey/--pop are used by the plain stake only; the flow reads node-info.yaml.')
+    const result = await runStakeFlow(io, {
+      datadir: flags.datadir,
+      nodeInfo: flags['node-info'],
+      through: flags.through,
+      chain: flags,
+      signer: flags,
+      yes: flags.yes,
+      createKeys: flags['create-keys'],
+      passphraseSource: flags['bls-passphrase-source'],
+      externalPrimaryAddr: flags['external-primary-addr'],
+      externalWorkerAddrs: flags['external-worker-addrs'],
+      mint: flags.mint,
+      whitelistWaitSeconds: flags['whitelist-wait'],
+      nodeRpcUrl: flags['node-rpc-url'],
+      startNode: flags['start-node'],
+      nodeBinary: flags['node-binary'],
+      timeoutSeconds: flags.timeout,
+    })
+    if (result.unsigned) {
+      const { cast, ...tx } = result.unsigned
+      this.out(JSON.stringify(tx, null, 2))
+      this.out(cast)
+    } else
+      this.out(
+        `${result.validator} is ${result.status} on ${result.chain.name} (epoch ${result.epoch}). Steps: ${result.steps.map((s) => `${s.step} ${s.outcome}`).join(', ') || 'none needed'}.`,
+      )
+    if (result.through === 'staked' && result.status === 'Staked')
+      this.note('Next: once the node is synced, run `tnv stake --through active` (or `tnv activate`).')
+    return result
+  }
+
+  /** The plain `tnv stake` of issue 6 (no terminal, no --through): stake, then stop. Journaled. */
+  private async stakeOnly(flags: Interfaces.InferredFlags<typeof Stake.flags>): Promise<StakeReturnType> {
+    const [{ stake }, support, { keyMaterialFromFlags }, { formatTelAndWei }, { journaledStep }, { createWizardIo }] =
+      await Promise.all([
+        import('../lib/registry/stake.js'),
+        import('../lib/registry/command-support.js'),
+        import('../lib/registry/key-material.js'),
+        import('../lib/chain/units.js'),
+        import('../lib/wizard/journaled-step.js'),
+        import('../lib/wizard/io.js'),
+      ])
     const note = (line: string) => this.note(line)
     const keys = await keyMaterialFromFlags(flags)
     if (keys.nodeInfoPath) note(`Key material from ${keys.nodeInfoPath} (execution address ${keys.executionAddress}).`)
     const ctx = await support.openRegistryContext(flags)
     const signer = await support.signerFromFlags(flags, { action: 'stake', defaultFrom: keys.executionAddress }, note)
-    const result = await stake(ctx, {
-      signer,
-      blsPubkey: keys.blsPubkey,
-      proofOfPossession: keys.proofOfPossession,
-      executionAddress: keys.executionAddress,
-      report: support.createReporter(note),
-      confirm: support.createConfirm({ yes: flags.yes, note }),
+    const io = createWizardIo({ interactive: false, events: this.jsonEnabled() ? 'none' : 'human' })
+    const { dirname } = await import('node:path')
+    const { result } = await journaledStep({
+      ctx,
+      // the journal sits beside node-info.yaml; key material given as hex has no data directory
+      datadir: keys.nodeInfoPath ? dirname(keys.nodeInfoPath) : null,
+      step: 'stake',
+      from: signer.address,
+      io,
+      show: support.createReporter(note),
+      run: (report) =>
+        stake(ctx, {
+          signer,
+          blsPubkey: keys.blsPubkey,
+          proofOfPossession: keys.proofOfPossession,
+          executionAddress: keys.executionAddress,
+          report,
+          confirm: support.createConfirm({ yes: flags.yes, note }),
+        }),
     })
     for (const line of support.outcomeLines(
       result,

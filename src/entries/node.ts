@@ -5,6 +5,7 @@
  * engine dies the node exits non-zero.
  */
 
+import { NodeStartRefusedError } from '../devnet/node/errors.js'
 import { createNodeLogger } from '../devnet/node/log.js'
 import { CLIENT_VERSION, type RunningReferenceNode, startReferenceNode } from '../devnet/node/start-node.js'
 import { TnvError } from '../lib/errors.js'
@@ -67,7 +68,10 @@ async function main(argv: string[]): Promise<void> {
   try {
     node = await startReferenceNode(flags, log)
   } catch (err) {
-    log.error(`the node did not start: ${describe(err)}`)
+    // the plan's errors are already logged one per line
+    if (err instanceof NodeStartRefusedError)
+      log.error('the RPC server refuses to start with these flags (errors above)')
+    else log.error(`the node did not start: ${describe(err)}`)
     process.exitCode = err instanceof TnvError ? err.exitCode : 1
     return
   }

@@ -7,7 +7,7 @@
 import { promises as fs } from 'node:fs'
 import { connect, createServer, type Server } from 'node:net'
 
-export type ControlOp = 'status' | 'advance-epoch' | 'mine'
+export type ControlOp = 'status' | 'advance-epoch'
 export type ControlHandlers = Record<ControlOp, (args: Record<string, unknown>) => Promise<unknown>>
 
 export async function startControlServer(path: string, handlers: ControlHandlers): Promise<{ close(): Promise<void> }> {

@@ -182,11 +182,6 @@ async function runDevnet({ args, gatewayParams }: Started, log: NodeLogger): Pro
         log.info('epoch advanced on request', { epoch, blockNumber })
         return { epoch, blockNumber }
       },
-      mine: async ({ blocks }) => {
-        const n = typeof blocks === 'number' ? blocks : 1
-        await running.mine(n)
-        return { blocks: n }
-      },
     })
     await writeRuntimeInfo(datadir, runtime)
   } catch (err) {

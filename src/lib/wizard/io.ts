@@ -21,6 +21,7 @@ export type Spinner = {
 export type WizardIo = {
   /** Prompts allowed (stdin, stdout and stderr are terminals, and not --non-interactive). */
   interactive: boolean
+  /** Events are JSON lines on stdout (--json in flow mode). */
   json: boolean
   /** Reports an event: a JSON line with --json, else `human` (when given) on stderr. */
   emit(event: WizardEvent, human?: string | string[]): void
@@ -50,22 +51,34 @@ function promptAborted(err: unknown): never {
   throw err
 }
 
-export function createWizardIo({ interactive, json }: { interactive: boolean; json: boolean }): WizardIo {
+/**
+ * events: `json-lines` (--json in flow mode), `human` (stderr lines and spinners), `none`
+ * (--json of the single-object commands: nothing but the result on stdout).
+ */
+export function createWizardIo({
+  interactive,
+  events,
+}: {
+  interactive: boolean
+  events: 'json-lines' | 'human' | 'none'
+}): WizardIo {
   const err = process.stderr
   const ctx = { output: err }
-  const spinnerOk = !json && Boolean(err.isTTY)
+  const json = events === 'json-lines'
+  const human = events === 'human'
+  const spinnerOk = human && Boolean(err.isTTY)
   return {
     interactive,
     json,
-    emit(event, human) {
+    emit(event, text) {
       if (json) process.stdout.write(`${jsonLine(event)}\n`)
-      else if (human !== undefined) err.write(`${Array.isArray(human) ? human.join('\n') : human}\n`)
+      else if (human && text !== undefined) err.write(`${Array.isArray(text) ? text.join('\n') : text}\n`)
     },
     async wait(text, fn, done) {
       if (!spinnerOk) {
-        if (!json) err.write(`${text}\n`)
+        if (human) err.write(`${text}\n`)
         const value = await fn({ update: () => {} })
-        if (!json && done) err.write(`${done(value)}\n`)
+        if (human && done) err.write(`${done(value)}\n`)
         return value
       }
       const { default: ora } = await import('ora')

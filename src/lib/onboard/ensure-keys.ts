@@ -1,0 +1,124 @@
+/**
+ * The keys step of the stake wizard: node-info.yaml from --node-info or the data directory,
+ * or, when there is none, new validator keys made with the keytool library for the signer's
+ * address (asked first on a terminal; --create-keys without one). The passphrase is asked
+ * twice at a hidden prompt, or comes from --bls-passphrase-source (TN_BLS_PASSPHRASE).
+ */
+import { join } from 'node:path'
+import type { Address } from 'viem'
+import { AbortedError, MissingInputError } from '../errors.js'
+import type { PassphraseSource } from '../flags.js'
+import { pathExists } from '../fs/atomic.js'
+import { readNodeInfo } from '../nodeinfo/read.js'
+import { NODE_INFO_FILE, type NodeInfo } from '../nodeinfo/types.js'
+import type { WizardIo } from '../wizard/io.js'
+
+/** The conventional p2p ports (spec: Prerequisites). */
+export const PRIMARY_UDP_PORT = 49590
+export const WORKER_UDP_PORT = 49594
+
+export type FindKeysReturnType = { path: string; info: NodeInfo } | null
+
+/** node-info.yaml if it exists (a malformed one is an error, not "absent"). */
+export async function findKeys({
+  datadir,
+  nodeInfo,
+}: {
+  datadir: string
+  nodeInfo?: string | undefined
+}): Promise<FindKeysReturnType> {
+  if (nodeInfo !== undefined) return readNodeInfo(nodeInfo)
+  if (!(await pathExists(join(datadir, NODE_INFO_FILE)))) return null
+  return readNodeInfo(datadir)
+}
+
+export type CreateKeysParameters = {
+  datadir: string
+  address: Address
+  /** --create-keys: allowed to create them without a terminal. */
+  create: boolean
+  passphraseSource: PassphraseSource
+  externalPrimaryAddr?: string | undefined
+  /** Comma-separated. */
+  externalWorkerAddrs?: string | undefined
+  env?: NodeJS.ProcessEnv
+}
+
+export async function createKeys(
+  io: WizardIo,
+  {
+    datadir,
+    address,
+    create,
+    passphraseSource,
+    externalPrimaryAddr,
+    externalWorkerAddrs,
+    env = process.env,
+  }: CreateKeysParameters,
+): Promise<{ path: string; info: NodeInfo }> {
+  let primary = externalPrimaryAddr
+  let workers = externalWorkerAddrs
+    ?.split(',')
+    .map((a) => a.trim())
+    .filter((a) => a.length > 0)
+  let source = passphraseSource
+  if (io.interactive) {
+    if (
+      !create &&
+      !(await io.confirm(`No ${NODE_INFO_FILE} in ${datadir}. Generate validator keys there for ${address}?`, true))
+    )
+      throw new AbortedError(
+        `Stopped: no validator keys. Point --datadir at the data directory that holds them, or run \`tnv keytool generate validator --address ${address} --datadir DIR\`.`,
+      )
+    if (primary === undefined) {
+      const host = (
+        await io.input(
+          `Public IP address or DNS name of this host (the p2p addresses use UDP ${PRIMARY_UDP_PORT} and ${WORKER_UDP_PORT}; empty: local-only 127.0.0.1, for a devnet)`,
+          { default: '' },
+        )
+      ).trim()
+      if (host !== '') {
+        const proto = /^\d+\.\d+\.\d+\.\d+$/.test(host) ? 'ip4' : host.includes(':') ? 'ip6' : 'dns4'
+        primary = `/${proto}/${host}/udp/${PRIMARY_UDP_PORT}/quic-v1`
+        workers = [`/${proto}/${host}/udp/${WORKER_UDP_PORT}/quic-v1`]
+      }
+    }
+    // a passphrase already in the environment is used; otherwise it is asked (twice, hidden)
+    if (source === 'env' && env.TN_BLS_PASSPHRASE === undefined) source = 'ask'
+  } else if (!create) {
+    throw new MissingInputError(
+      `Validator keys (there is no ${NODE_INFO_FILE} in ${datadir})`,
+      '--create-keys to generate them there (passphrase from TN_BLS_PASSPHRASE), or --datadir/--node-info naming existing keys',
+    )
+  }
+  const [{ generateNodeKeys }, { readPassphrase }, { StdinLines }] = await Promise.all([
+    import('../keys/generate-node-keys.js'),
+    import('../passphrase/read-passphrase.js'),
+    import('../passphrase/stdin-lines.js'),
+  ])
+  const stdin = source === 'stdin' ? new StdinLines() : undefined
+  const r = await generateNodeKeys({
+    datadir,
+    address,
+    ...(primary !== undefined ? { externalPrimaryAddr: primary } : {}),
+    ...(workers !== undefined ? { externalWorkerAddrs: workers } : {}),
+    passphrase: () =>
+      readPassphrase({
+        source,
+        purpose: 'create',
+        env,
+        ...(stdin ? { stdin } : {}),
+        io: { isTTY: io.interactive, ask: (m) => io.secret(m) },
+      }),
+  })
+  io.emit({ event: 'keys-created', datadir: r.paths.datadir, nodeInfo: r.paths.nodeInfo, encrypted: r.encrypted }, [
+    `Wrote validator keys to ${r.paths.datadir} (node-keys/, node-info.yaml); the BLS key is ${r.encrypted ? 'encrypted with your passphrase' : 'NOT encrypted'}.`,
+    `Back up ${r.paths.datadir} now, above all node-keys/: a lost passphrase cannot be recovered.`,
+  ])
+  if (r.localAddresses)
+    io.emit(
+      { event: 'warning', message: 'node-info.yaml holds local-only 127.0.0.1 p2p addresses' },
+      'Warning: node-info.yaml holds local-only 127.0.0.1 p2p addresses: fine for the devnet, unreachable for other validators.',
+    )
+  return { path: r.paths.nodeInfo, info: r.info }
+}

@@ -1,0 +1,22 @@
+/** Failures of the onboarding flows (`tnv stake` / `tnv exit` as wizards and in CI). */
+import { ExitCode, TnvError } from '../errors.js'
+
+/** A wait for the chain (whitelist, epoch boundary, exit) ran out of time. */
+export class WaitTimeoutError extends TnvError {
+  constructor(what: string, seconds: number, fix: string) {
+    super(`${what} did not happen within ${seconds} s.`, { fix, exitCode: ExitCode.Timeout })
+  }
+}
+
+/** The network has no node flags tnv knows (a custom endpoint): the node must be named. */
+export class NodeForCustomNetworkError extends TnvError {
+  constructor(rpcUrl: string) {
+    super(
+      `tnv cannot start a node for the custom network at ${rpcUrl}: it knows the node flags only for devnet and testnet.`,
+      {
+        fix: 'Start the node yourself (`tnv node start --detach -- <node flags>`) and pass --node-rpc-url with its RPC URL.',
+        exitCode: ExitCode.Usage,
+      },
+    )
+  }
+}

@@ -1,0 +1,223 @@
+/**
+ * `tnv exit` as the mirror of onboarding, resumable like it: beginExit → PendingExit followed
+ * to Exited (the protocol decides: no committee seat left in this epoch and the 2 next, which
+ * can take several epochs) → exit epoch + 1 → unstake (the reward shortfall asked about on a
+ * terminal, --accept-reward-shortfall without one) → what was paid and to whom.
+ * beginExit and unstake are irreversible: confirmed on a terminal (default No), --yes otherwise.
+ */
+import type { Address } from 'viem'
+import type { ChainInfo } from '../chain/check-chain-id.js'
+import type { ChainFlagValues, SignerFlagValues } from '../chain/flags.js'
+import { formatTelAndWei } from '../chain/units.js'
+import { RewardShortfallError } from '../registry/errors.js'
+import type { ValidatorStatus } from '../registry/read-validator-status.js'
+import type { RegistryContext } from '../registry/types.js'
+import type { UnstakeReturnType } from '../registry/unstake.js'
+import type { WizardIo } from '../wizard/io.js'
+import { journaledStep } from '../wizard/journaled-step.js'
+import { wizardConfirm } from './confirm.js'
+import { epochProgress, followStatus } from './follow-status.js'
+import { pickSigner } from './pick-signer.js'
+import { type StepRecord, stepRecord } from './steps.js'
+
+export const EXIT_THROUGH = ['exited', 'unstaked'] as const
+export type ExitThrough = (typeof EXIT_THROUGH)[number] | 'pending-exit'
+
+export type ExitFlowParameters = {
+  /** Journal directory; null: no journal. */
+  datadir: string | null
+  through?: ExitThrough | undefined
+  chain: ChainFlagValues
+  signer: SignerFlagValues
+  yes: boolean
+  acceptRewardShortfall: boolean
+  timeoutSeconds: number
+}
+
+export type PaidOut = {
+  recipient: Address | null
+  /** wei */
+  stake: string
+  rewards: string
+  rewardsForfeited: string
+  refundCredited: string
+}
+
+export type ExitFlowReturnType = {
+  validator: Address
+  chain: ChainInfo
+  through: ExitThrough
+  status: ValidatorStatus['status'] | 'Retired'
+  epoch: number
+  exitEpoch: number
+  steps: StepRecord[]
+  paid: PaidOut | null
+}
+
+export async function runExitFlow(io: WizardIo, p: ExitFlowParameters): Promise<ExitFlowReturnType> {
+  const [support, { readValidatorStatus }, { beginExit }, { unstake }] = await Promise.all([
+    import('../registry/command-support.js'),
+    import('../registry/read-validator-status.js'),
+    import('../registry/begin-exit.js'),
+    import('../registry/unstake.js'),
+  ])
+  const steps: StepRecord[] = []
+  const timeoutMs = p.timeoutSeconds * 1000
+  const ctx: RegistryContext = await support.openRegistryContext(p.chain)
+  const signer = await pickSigner(io, { action: 'beginExit', flags: p.signer })
+  const validator = signer.address
+  let status = await readValidatorStatus(ctx, { address: validator })
+  const chain = status.chain
+  io.emit(
+    {
+      event: 'state',
+      validator,
+      chain,
+      status: status.retired ? 'Retired' : status.status,
+      epoch: status.currentEpoch,
+      exitEpoch: status.exitEpoch,
+    },
+    `${validator} on ${chain.name} (chain id ${chain.chainId}), epoch ${status.currentEpoch}: ${status.retired ? 'retired (unstaked)' : status.status}.`,
+  )
+  const through: ExitThrough =
+    p.through ??
+    (io.interactive
+      ? await io.select<ExitThrough>(
+          'How far should tnv take the exit now?',
+          [
+            {
+              value: 'unstaked',
+              name: 'through unstake: exit, wait for Exited and exit epoch + 1, unstake (retires the address)',
+            },
+            { value: 'exited', name: 'until Exited: begin the exit and wait for the protocol to complete it' },
+            { value: 'pending-exit', name: 'begin the exit only (PendingExit)' },
+          ],
+          'unstaked',
+        )
+      : 'pending-exit')
+  const result = (paid: PaidOut | null): ExitFlowReturnType => ({
+    validator,
+    chain,
+    through,
+    status: status.retired ? 'Retired' : status.status,
+    epoch: status.currentEpoch,
+    exitEpoch: status.exitEpoch,
+    steps,
+    paid,
+  })
+  if (status.retired) {
+    steps.push({ step: 'unstake', outcome: 'already-done', message: `${validator} has already unstaked (retired).` })
+    return result(null)
+  }
+
+  // beginExit, unless exiting already or Staked-and-unstaking (unstake is accepted from Staked)
+  const skipExit = status.status === 'Staked' && through === 'unstaked'
+  if (!skipExit && status.status !== 'PendingExit' && status.status !== 'Exited') {
+    const { result: r, resumed } = await journaledStep({
+      ctx,
+      datadir: p.datadir,
+      step: 'beginExit',
+      from: validator,
+      io,
+      timeoutMs,
+      run: (report) =>
+        beginExit(ctx, { signer, report, confirm: wizardConfirm(io, { yes: p.yes, defaultYes: false }) }),
+    })
+    steps.push(stepRecord('beginExit', r, resumed))
+    if (r.outcome === 'unsigned') {
+      io.emit(
+        { event: 'unsigned', step: 'beginExit', transaction: r.unsigned },
+        'Sign and send this beginExit transaction with your wallet, then run this command again.',
+      )
+      return result(null)
+    }
+    status = await readValidatorStatus(ctx, { address: validator })
+    io.emit(
+      { event: 'pending-exit', validator, epoch: status.currentEpoch },
+      `${validator} is PendingExit from epoch ${status.currentEpoch}. The protocol marks it Exited once it has no committee seat in the current epoch and the 2 next: this can take several epochs.`,
+    )
+  }
+  if (through === 'pending-exit') return result(null)
+
+  if (!skipExit) {
+    status = await followStatus(io, ctx, {
+      address: validator,
+      what: 'Exited',
+      until: (s) => s.status === 'Exited' || s.retired,
+      describe: (s) =>
+        `PendingExit${s.inCommittee ? ' (still in the current committee)' : ''}: Exited once no committee seat is left in this epoch and the 2 next; ${epochProgress(s)}`,
+      timeoutMs,
+      fix: 'Exits can take several epochs. Nothing is lost: run the same command again to keep following it.',
+    })
+    io.emit(
+      { event: 'exited', validator, exitEpoch: status.exitEpoch },
+      `${validator} is Exited (exit epoch ${status.exitEpoch}); unstake is accepted from epoch ${status.exitEpoch + 1}.`,
+    )
+    steps.push({ step: 'exited', outcome: 'done' })
+    if (through === 'exited') return result(null)
+    status = await followStatus(io, ctx, {
+      address: validator,
+      what: `unstakeable (epoch ${status.exitEpoch + 1})`,
+      until: (s) => s.canUnstake || s.retired,
+      describe: (s) => `Exited in epoch ${s.exitEpoch}; unstake from epoch ${s.exitEpoch + 1}; ${epochProgress(s)}`,
+      timeoutMs,
+      fix: 'Nothing is lost: run the same command again to keep waiting.',
+    })
+  }
+
+  // unstake, asking about the shortfall when it applies
+  const runUnstake = (accept: boolean) =>
+    journaledStep({
+      ctx,
+      datadir: p.datadir,
+      step: 'unstake',
+      from: validator,
+      io,
+      timeoutMs,
+      run: (report) =>
+        unstake(ctx, {
+          signer,
+          acceptRewardShortfall: accept,
+          report,
+          confirm: wizardConfirm(io, { yes: p.yes, defaultYes: false }),
+        }),
+    })
+  let unstaked: { result: UnstakeReturnType; resumed: { hash: `0x${string}` } | null }
+  try {
+    unstaked = await runUnstake(p.acceptRewardShortfall)
+  } catch (err) {
+    if (!(err instanceof RewardShortfallError) || !io.interactive) throw err
+    io.emit({ event: 'warning', message: err.message }, err.message)
+    if (!(await io.confirm('Forfeit the rewards the pool cannot cover (the stake itself is paid in full)?', false)))
+      throw err
+    unstaked = await runUnstake(true)
+  }
+  const u = unstaked.result
+  steps.push(stepRecord('unstake', u, unstaked.resumed))
+  if (u.outcome === 'unsigned') {
+    io.emit(
+      { event: 'unsigned', step: 'unstake', transaction: u.unsigned },
+      'Sign and send this unstake transaction with your wallet.',
+    )
+    return result(null)
+  }
+  status = await readValidatorStatus(ctx, { address: validator })
+  const paid: PaidOut = {
+    recipient: u.recipient,
+    stake: u.stakeAmount,
+    rewards: u.rewards,
+    rewardsForfeited: u.rewardsForfeited,
+    refundCredited: u.refundCredited,
+  }
+  if (u.outcome === 'sent')
+    io.emit({ event: 'paid', ...paid }, [
+      `Unstaked ${validator}; the address is retired for good. Paid to ${u.recipient ?? 'the delegator'}:`,
+      `  stake              ${formatTelAndWei(BigInt(u.stakeAmount))}`,
+      `  rewards            ${formatTelAndWei(BigInt(u.rewards) - BigInt(u.rewardsForfeited))}`,
+      ...(u.rewardsForfeited !== '0' ? [`  rewards forfeited  ${formatTelAndWei(BigInt(u.rewardsForfeited))}`] : []),
+      ...(u.refundCredited !== '0'
+        ? [`  credited as refund ${formatTelAndWei(BigInt(u.refundCredited))} (withdraw with \`tnv refund claim\`)`]
+        : []),
+    ])
+  return result(u.outcome === 'sent' ? paid : null)
+}

@@ -1,0 +1,80 @@
+/**
+ * Flags of the onboarding flows (`tnv stake`, `tnv exit`), defined once. Light: command files
+ * import this at top level. Every wizard answer has a flag or a variable, so CI runs the same
+ * flow without a terminal.
+ */
+import { Flags } from '@oclif/core'
+
+export const flowFlags = {
+  'non-interactive': Flags.boolean({
+    helpGroup: 'FLOW',
+    env: 'TN_NON_INTERACTIVE',
+    summary: 'Never prompt: every answer comes from flags and the environment (implied without a terminal).',
+  }),
+  timeout: Flags.integer({
+    helpGroup: 'FLOW',
+    min: 1,
+    default: 900,
+    summary: 'Longest wait, in seconds, for each of: node sync, an epoch boundary, a pending transaction.',
+  }),
+}
+
+export const stakeFlowFlags = {
+  ...flowFlags,
+  through: Flags.option({
+    options: ['staked', 'active'] as const,
+    helpGroup: 'FLOW',
+    summary: 'How far to go: staked (stop after stake), or active (node synced, activate, follow to Active).',
+    description:
+      'Without a terminal the default is staked (the plain `tnv stake` of before); on a terminal the wizard asks (default active). Giving --through also turns --json into JSON lines: one progress event per line, then the result.',
+  })(),
+  'create-keys': Flags.boolean({
+    helpGroup: 'FLOW',
+    summary: 'Without a terminal: generate validator keys in --datadir when it holds no node-info.yaml.',
+    description:
+      "The address is the signer's; the passphrase comes from --bls-passphrase-source (TN_BLS_PASSPHRASE by default).",
+  }),
+  mint: Flags.boolean({
+    helpGroup: 'FLOW',
+    summary: 'Devnet only: whitelist the address with the devnet governance key if it holds no ConsensusNFT.',
+  }),
+  'whitelist-wait': Flags.integer({
+    helpGroup: 'FLOW',
+    min: 0,
+    default: 0,
+    summary: 'Without a terminal: seconds to wait for governance to whitelist the address (0: fail at once, exit 20).',
+  }),
+  'node-rpc-url': Flags.string({
+    helpGroup: 'NODE',
+    env: 'TN_NODE_RPC_URL',
+    helpValue: '<url>',
+    summary:
+      'RPC of your node, to wait until it is synced before activating (default: the node `tnv node start` runs for --datadir).',
+  }),
+  'start-node': Flags.boolean({
+    helpGroup: 'NODE',
+    summary: 'Without a terminal: start the node (detached) when none runs for --datadir.',
+  }),
+  'node-binary': Flags.string({
+    helpGroup: 'NODE',
+    env: 'TN_NODE_BINARY',
+    helpValue: '<path>',
+    summary: "The node binary to start (default: tnv's reference node).",
+  }),
+}
+
+export const exitFlowFlags = {
+  ...flowFlags,
+  through: Flags.option({
+    options: ['exited', 'unstaked'] as const,
+    helpGroup: 'FLOW',
+    summary:
+      'How far to go: exited (wait until the protocol marks it Exited) or unstaked (then wait for exit epoch + 1 and unstake).',
+    description:
+      'Without a terminal the default is to begin the exit only (the plain `tnv exit` of before); on a terminal the wizard asks. Giving --through also turns --json into JSON lines: one progress event per line, then the result.',
+  })(),
+  'accept-reward-shortfall': Flags.boolean({
+    helpGroup: 'FLOW',
+    summary: 'Unstake even if the issuance pool cannot cover the accrued rewards (the unpaid rewards are forfeited).',
+  }),
+}

@@ -1,0 +1,397 @@
+/**
+ * `tnv stake` from nothing to Active, as one resumable flow (a wizard on a terminal, flags
+ * and env in CI): keys → network → signer → identity and prerequisites → whitelist (wait for
+ * governance, or mint on the devnet) → stake → node started or attached, synced → activate →
+ * PendingActivation followed to Active across the epoch boundary.
+ *
+ * Every run reads the chain first and starts at the step the chain calls for; every
+ * transaction goes through the journal (../wizard/journaled-step.ts), so a rerun after a kill
+ * waits for what was sent instead of sending it again. Nothing here prints: progress goes
+ * through the WizardIo (human lines, spinners, prompts, or JSON lines).
+ */
+import type { Address } from 'viem'
+import type { ChainInfo } from '../chain/check-chain-id.js'
+import type { ChainFlagValues, SignerFlagValues } from '../chain/flags.js'
+import type { Signer } from '../chain/signer.js'
+import type { UnsignedTransaction } from '../chain/transaction.js'
+import { formatTelAndWei } from '../chain/units.js'
+import { errorMessage } from '../errors.js'
+import type { PassphraseSource } from '../flags.js'
+import type { NodeInfo } from '../nodeinfo/types.js'
+import { AddressRetiredError, NotWhitelistedError, SignerMismatchError, WrongStatusError } from '../registry/errors.js'
+import type { ValidatorStatus } from '../registry/read-validator-status.js'
+import type { RegistryContext } from '../registry/types.js'
+import type { WizardIo } from '../wizard/io.js'
+import { journaledStep } from '../wizard/journaled-step.js'
+import { wizardConfirm } from './confirm.js'
+import { createKeys, findKeys } from './ensure-keys.js'
+import { type EnsureNodeReturnType, ensureNode, waitForNodeSync } from './ensure-node.js'
+import { epochProgress, followStatus } from './follow-status.js'
+import { pickNetwork } from './pick-network.js'
+import { pickSigner } from './pick-signer.js'
+import { checkPrerequisites } from './prerequisites.js'
+import { type StepRecord, stepRecord } from './steps.js'
+
+export const STAKE_THROUGH = ['staked', 'active'] as const
+export type StakeThrough = (typeof STAKE_THROUGH)[number]
+
+export type StakeFlowParameters = {
+  datadir: string
+  nodeInfo?: string | undefined
+  /** undefined: asked on a terminal (default active); staked without one (issue 6's contract). */
+  through?: StakeThrough | undefined
+  chain: ChainFlagValues
+  signer: SignerFlagValues
+  yes: boolean
+  createKeys: boolean
+  passphraseSource: PassphraseSource
+  externalPrimaryAddr?: string | undefined
+  externalWorkerAddrs?: string | undefined
+  /** On the devnet: whitelist with the devnet governance key. */
+  mint: boolean
+  /** Seconds to wait for governance's ConsensusNFT without a terminal (0: fail at once, exit 20). */
+  whitelistWaitSeconds: number
+  nodeRpcUrl?: string | undefined
+  startNode: boolean
+  nodeBinary?: string | undefined
+  /** Longest wait for each of: sync, activation, a pending transaction. */
+  timeoutSeconds: number
+}
+
+export type StakeFlowReturnType = {
+  validator: Address
+  chain: ChainInfo
+  datadir: string
+  nodeInfo: string
+  through: StakeThrough
+  /** On-chain status when the flow ended. */
+  status: ValidatorStatus['status']
+  epoch: number
+  steps: StepRecord[]
+  node: EnsureNodeReturnType | null
+  /** The stake transaction for another wallet (--unsigned); the flow stops there. */
+  unsigned?: UnsignedTransaction
+}
+
+export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promise<StakeFlowReturnType> {
+  const [support, { readValidatorStatus }, { stake }, { activate }, { mint }, { identityView, formatIdentity }] =
+    await Promise.all([
+      import('../registry/command-support.js'),
+      import('../registry/read-validator-status.js'),
+      import('../registry/stake.js'),
+      import('../registry/activate.js'),
+      import('../registry/mint.js'),
+      import('../keys/identity.js'),
+    ])
+  const steps: StepRecord[] = []
+  const timeoutMs = p.timeoutSeconds * 1000
+
+  // 1. keys present? (created below, once the signer's address is known)
+  let keys = await findKeys({ datadir: p.datadir, nodeInfo: p.nodeInfo })
+  if (keys) io.emit({ event: 'keys', nodeInfo: keys.path }, `Validator keys: ${keys.path}`)
+
+  // 2. network, 3. signer
+  const chainFlags = await pickNetwork(io, p.chain)
+  const ctx: RegistryContext = await support.openRegistryContext(chainFlags)
+  const signer = await pickSigner(io, { action: 'stake', flags: p.signer, defaultFrom: keys?.info.executionAddress })
+  const validator = signer.address
+  io.emit(
+    { event: 'signer', address: validator, type: signer.type, network: ctx.target.name, rpcUrl: ctx.target.rpcUrl },
+    `Network ${ctx.target.name} (${ctx.target.rpcUrl}); validator address ${validator}${signer.type === 'unsigned' ? ' (unsigned: transactions are printed, not sent)' : ''}.`,
+  )
+  if (!keys) {
+    keys = await createKeys(io, {
+      datadir: p.datadir,
+      address: validator,
+      create: p.createKeys,
+      passphraseSource: p.passphraseSource,
+      externalPrimaryAddr: p.externalPrimaryAddr,
+      externalWorkerAddrs: p.externalWorkerAddrs,
+    })
+    steps.push({ step: 'keys', outcome: 'done' })
+  }
+  const info: NodeInfo = keys.info
+  if (info.executionAddress.toLowerCase() !== validator.toLowerCase())
+    throw new SignerMismatchError({ signer: validator, executionAddress: info.executionAddress })
+
+  // 4. state first: everything after depends on it
+  let status = await readValidatorStatus(ctx, { address: validator })
+  const chain = status.chain
+  const balance = await ctx.client.getBalance({ address: validator })
+  const view = identityView(info)
+  const nodeBinary = await import('../node/binary.js').then(({ resolveNodeBinary }) => {
+    try {
+      return { path: resolveNodeBinary({ ...(p.nodeBinary !== undefined ? { flag: p.nodeBinary } : {}) }).path }
+    } catch (err) {
+      return { error: errorMessage(err) }
+    }
+  })
+  const prereqs = checkPrerequisites({
+    info,
+    nodeBinary,
+    balance,
+    stakeAmount: BigInt(status.stakeAmount),
+    staked: status.status !== 'Undefined',
+  })
+  io.emit(
+    {
+      event: 'identity',
+      validator,
+      chain,
+      blsPublicKey: view.blsPublicKeyHex,
+      primary: view.primary.networkAddress,
+      workers: view.workers.map((w) => w.networkAddress),
+      status: status.status,
+      whitelisted: status.whitelisted,
+      epoch: status.currentEpoch,
+      balance: balance.toString(),
+      stakeAmount: status.stakeAmount,
+      prerequisites: prereqs,
+    },
+    [
+      '',
+      ...formatIdentity(view).map((l) => `  ${l}`),
+      '',
+      'Prerequisites:',
+      ...prereqs.map((r) => `  ${r.ok === true ? '[ok]' : r.ok === false ? '[!!]' : '[  ]'} ${r.detail}`),
+      '',
+      `On chain (${chain.name}, chain id ${chain.chainId}, epoch ${status.currentEpoch}): ${status.status}${status.whitelisted ? ', whitelisted' : ', not whitelisted'}.`,
+    ],
+  )
+  if (status.retired)
+    throw new WrongStatusError(
+      `${validator} has unstaked and is retired: it cannot be onboarded again.`,
+      new AddressRetiredError(validator).fix ?? '',
+    )
+  if (status.status === 'PendingExit' || status.status === 'Exited')
+    throw new WrongStatusError(
+      `${validator} is ${status.status}: it is leaving the validator set, so there is nothing to stake or activate.`,
+      'Follow the exit with `tnv exit --through unstaked`; to validate again, onboard a new validator address with new keys.',
+    )
+
+  // 5. how far
+  const through: StakeThrough =
+    p.through ??
+    (io.interactive
+      ? await io.select(
+          'How far should tnv take this validator now?',
+          [
+            {
+              value: 'active',
+              name: 'to Active: stake, start or attach to the node, wait for sync, activate, follow to Active',
+            },
+            { value: 'staked', name: 'to Staked only (activate later with `tnv stake` again or `tnv activate`)' },
+          ],
+          'active',
+        )
+      : 'staked')
+
+  // 6. whitelist, 7. stake
+  if (status.status === 'Undefined') {
+    if (!status.whitelisted) {
+      steps.push(...(await whitelist(io, ctx, { validator, keysPath: keys.path, info, p, timeoutMs, mint })))
+    }
+    io.emit(
+      { event: 'stake-amount', stakeVersion: status.stakeVersion, stakeAmount: status.stakeAmount },
+      `Stake amount (stake version ${status.stakeVersion}): ${formatTelAndWei(BigInt(status.stakeAmount))}.`,
+    )
+    const { result, resumed } = await journaledStep({
+      ctx,
+      datadir: p.datadir,
+      step: 'stake',
+      from: validator,
+      io,
+      timeoutMs,
+      run: (report) =>
+        stake(ctx, {
+          signer,
+          blsPubkey: view.blsPublicKeyHex,
+          proofOfPossession: view.proofOfPossessionHex,
+          executionAddress: info.executionAddress,
+          report,
+          confirm: wizardConfirm(io, { yes: p.yes, defaultYes: false }),
+        }),
+    })
+    steps.push(stepRecord('stake', result, resumed))
+    if (result.outcome === 'unsigned') {
+      io.emit(
+        { event: 'unsigned', step: 'stake', transaction: result.unsigned },
+        'Sign and send this stake transaction with your wallet, then run this command again to continue:',
+      )
+      return {
+        validator,
+        chain,
+        datadir: p.datadir,
+        nodeInfo: keys.path,
+        through,
+        status: status.status,
+        epoch: status.currentEpoch,
+        steps,
+        node: null,
+        unsigned: result.unsigned,
+      }
+    }
+    io.emit({ event: 'staked', validator }, `${validator} is Staked.`)
+    status = await readValidatorStatus(ctx, { address: validator })
+  }
+  if (through === 'staked' || status.status === 'Undefined') return done(status, null)
+
+  // 8. node, synced; 9. activate
+  let node: EnsureNodeReturnType | null = null
+  if (status.status === 'Staked') {
+    if (signer.type === 'unsigned')
+      io.emit(
+        { event: 'note', message: 'activate is printed unsigned' },
+        'Activation will be printed unsigned for your wallet.',
+      )
+    node = await ensureNode(io, {
+      datadir: p.datadir,
+      target: ctx.target,
+      nodeRpcUrl: p.nodeRpcUrl,
+      start: p.startNode,
+      nodeBinary: p.nodeBinary,
+    })
+    io.emit({ event: 'node', rpcUrl: node.rpcUrl, how: node.how, pid: node.pid }, `Node: ${node.rpcUrl} (${node.how}).`)
+    const synced = await waitForNodeSync(io, { localUrl: node.rpcUrl, target: ctx.target, timeoutMs })
+    io.emit({ event: 'synced', ...synced })
+    steps.push({ step: 'sync', outcome: 'done' })
+    const { result, resumed } = await journaledStep({
+      ctx,
+      datadir: p.datadir,
+      step: 'activate',
+      from: validator,
+      io,
+      timeoutMs,
+      run: (report) => activate(ctx, { signer, report, confirm: wizardConfirm(io, { yes: p.yes, defaultYes: true }) }),
+    })
+    steps.push(stepRecord('activate', result, resumed))
+    if (result.outcome === 'unsigned') {
+      io.emit(
+        { event: 'unsigned', step: 'activate', transaction: result.unsigned },
+        'Sign and send this activate transaction with your wallet, then run this command again to follow it to Active:',
+      )
+      return { ...done(status, node), unsigned: result.unsigned }
+    }
+  }
+
+  // 10. PendingActivation → Active at the epoch boundary
+  status = await followStatus(io, ctx, {
+    address: validator,
+    what: 'Active',
+    until: (s) => s.status === 'Active',
+    describe: (s) => `${s.status}: Active from the next epoch boundary; ${epochProgress(s)}`,
+    timeoutMs,
+    fix: 'Nothing is lost: run the same command again to keep following it (`tnv validator status` shows the state).',
+  })
+  steps.push({ step: 'active', outcome: 'done' })
+  io.emit(
+    { event: 'active', validator, epoch: status.currentEpoch },
+    `${validator} is Active from epoch ${status.currentEpoch}: eligible for committee selection in later epochs (inclusion is not guaranteed).`,
+  )
+  return done(status, node)
+
+  function done(s: ValidatorStatus, n: EnsureNodeReturnType | null): StakeFlowReturnType {
+    return {
+      validator,
+      chain,
+      datadir: p.datadir,
+      nodeInfo: keys?.path ?? '',
+      through,
+      status: s.status,
+      epoch: s.currentEpoch,
+      steps,
+      node: n,
+    }
+  }
+}
+
+/**
+ * Not whitelisted: on the devnet, mint with the devnet governance key (asked, or --mint);
+ * elsewhere print what governance needs and wait for the ConsensusNFT (polling; without a
+ * terminal only with --whitelist-wait, else NotWhitelisted, exit 20).
+ */
+async function whitelist(
+  io: WizardIo,
+  ctx: RegistryContext,
+  {
+    validator,
+    keysPath,
+    info,
+    p,
+    timeoutMs,
+    mint,
+  }: {
+    validator: Address
+    keysPath: string
+    info: NodeInfo
+    p: StakeFlowParameters
+    timeoutMs: number
+    mint: typeof import('../registry/mint.js').mint
+  },
+): Promise<StepRecord[]> {
+  const governance = ctx.target.devnet?.governance
+  if (governance) {
+    const useKey =
+      p.mint ||
+      (io.interactive &&
+        (await io.confirm(
+          `${validator} is not whitelisted. This is the devnet: mint its ConsensusNFT now with the devnet governance key (${governance.address})?`,
+          true,
+        )))
+    if (useKey) {
+      const { privateKeyToAccount } = await import('viem/accounts')
+      const account = privateKeyToAccount(governance.privateKey)
+      const gov: Signer = { type: 'local', address: account.address, account, source: 'the devnet governance key' }
+      const { result, resumed } = await journaledStep({
+        ctx,
+        datadir: p.datadir,
+        step: 'mint',
+        from: gov.address,
+        io,
+        timeoutMs,
+        run: (report) => mint(ctx, { signer: gov, validator, report, confirm: async () => true }),
+      })
+      io.emit(
+        { event: 'whitelisted', validator, by: 'devnet-governance' },
+        `${validator} is whitelisted (devnet governance).`,
+      )
+      return [stepRecord('mint', result, resumed)]
+    }
+  }
+  const { encodeBase58 } = await import('../nodeinfo/base58.js')
+  io.emit(
+    {
+      event: 'whitelist-needed',
+      validator,
+      nodeInfo: keysPath,
+      blsPublicKey: encodeBase58(info.blsPublicKey),
+      proofOfPossession: encodeBase58(info.proofOfPossession),
+    },
+    [
+      `${validator} is not whitelisted yet. Send governance:`,
+      `  - the validator address: ${validator}`,
+      `  - node-info.yaml: ${keysPath} (it holds the BLS public key and the proof of possession for this address)`,
+      `Governance verifies them and runs \`mint(${validator})\` on the registry.`,
+    ],
+  )
+  if (!io.interactive && p.whitelistWaitSeconds <= 0)
+    throw new NotWhitelistedError(validator, {
+      details: [
+        `node-info.yaml: ${keysPath}`,
+        'Pass --whitelist-wait SECONDS to wait for governance instead of failing.',
+      ],
+    })
+  const waitMs = io.interactive ? Number.POSITIVE_INFINITY : p.whitelistWaitSeconds * 1000
+  await followStatus(io, ctx, {
+    address: validator,
+    what: 'whitelisted',
+    until: (s) => s.whitelisted || s.status !== 'Undefined',
+    describe: (s) =>
+      `Waiting for governance to whitelist ${validator} (epoch ${s.currentEpoch}, block ${s.blockNumber}); Ctrl-C stops, and rerunning continues here`,
+    timeoutMs: waitMs,
+    pollMs: 3000,
+    fix: `Ask governance to mint a ConsensusNFT for ${validator}, then run the same command again.`,
+  })
+  io.emit({ event: 'whitelisted', validator, by: 'governance' }, `${validator} is whitelisted.`)
+  return []
+}

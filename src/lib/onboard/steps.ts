@@ -1,0 +1,26 @@
+/** What each step of an onboarding flow did, as the flows report it in their result. */
+import type { Hex } from 'viem'
+import type { TxOutcome } from '../registry/types.js'
+
+export type StepRecord = {
+  step: string
+  /** sent: a transaction was sent and succeeded; already-done: the chain showed it done; done: a local step. */
+  outcome: 'sent' | 'already-done' | 'unsigned' | 'done'
+  txHash?: Hex
+  blockNumber?: string
+  /** An earlier run's transaction for this step that this run waited for instead of resending. */
+  resumedHash?: Hex
+  message?: string
+}
+
+export function stepRecord(step: string, outcome: TxOutcome, resumed: { hash: Hex } | null): StepRecord {
+  const base = { step, ...(resumed ? { resumedHash: resumed.hash } : {}) }
+  switch (outcome.outcome) {
+    case 'sent':
+      return { ...base, outcome: 'sent', txHash: outcome.txHash, blockNumber: outcome.blockNumber }
+    case 'already-done':
+      return { ...base, outcome: 'already-done', message: outcome.message }
+    case 'unsigned':
+      return { ...base, outcome: 'unsigned' }
+  }
+}

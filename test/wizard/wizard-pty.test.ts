@@ -1,0 +1,127 @@
+/**
+ * `tnv stake` and `tnv exit` as wizards, driven through a pseudo-terminal with answers typed
+ * at their prompts, against a reference devnet. The first stake run is declined at the stake
+ * confirmation (default No): nothing is staked, and the keys and the devnet mint it made are
+ * kept; the second run continues from there to Active. Then the exit wizard takes the
+ * validator through Exited to unstaked.
+ */
+import assert from 'node:assert/strict'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { ExitCode } from '../../src/lib/errors.js'
+import { JOURNAL_FILE, type Journal } from '../../src/lib/wizard/journal.js'
+import { parseJson } from '../helpers/cli.js'
+import { startTestDevnet, stopNode, type TestDevnet } from './devnet.js'
+import { ENTER, PYTHON, spawnPty } from './pty.js'
+
+const skip = PYTHON ? false : 'python3 is not installed: the pseudo-terminal helper needs its pty module'
+
+describe('the stake and exit wizards on a terminal', { skip }, () => {
+  let t: TestDevnet
+  let datadir: string
+  const journal = () => JSON.parse(readFileSync(join(datadir, JOURNAL_FILE), 'utf8')) as Journal
+  const status = async () =>
+    parseJson<{ status: string; whitelisted: boolean; retired: boolean }>(
+      await t.tnv(['validator', 'status', '--address', t.address(3), '--json']),
+    )
+
+  before(async () => {
+    t = await startTestDevnet('tnv-wizard-pty-')
+    datadir = join(t.dir, 'validator')
+  })
+  after(async () => {
+    await stopNode(t, datadir)
+    await t.stop()
+  })
+
+  it('first run: creates the keys (passphrase twice, hidden), mints on the devnet, and No at the stake prompt stakes nothing', async () => {
+    const w = spawnPty(['stake', '--datadir', datadir], t.env)
+    await w.expect('Network')
+    w.type(ENTER) // devnet, the default
+    await w.expect('Who signs the transactions?')
+    w.type(ENTER) // a private key
+    await w.expect('Private key of the validator address')
+    w.type(`${t.key(3)}${ENTER}`)
+    await w.expect('Generate validator keys there')
+    w.type(ENTER) // default Yes
+    await w.expect('Public IP address or DNS name')
+    w.type(ENTER) // local-only, for the devnet
+    await w.expect('New BLS key passphrase')
+    w.type(`wizard passphrase${ENTER}`)
+    await w.expect('Repeat the new BLS key passphrase')
+    w.type(`wizard passphrase${ENTER}`)
+    await w.expect('Prerequisites:')
+    await w.expect('How far should tnv take this validator now?')
+    w.type(ENTER) // to Active
+    await w.expect('mint its ConsensusNFT now')
+    w.type(ENTER) // default Yes
+    await w.expect('1,000,000 TEL')
+    await w.expect('Send it?')
+    w.type(ENTER) // default No
+    const code = await w.exited
+    assert.equal(code, ExitCode.Aborted, w.screen())
+    const screen = w.screen()
+    assert.ok(!screen.includes(t.key(3).slice(2)), 'the private key is never echoed')
+    assert.ok(!screen.includes('wizard passphrase'), 'the passphrase is never echoed')
+    assert.ok(existsSync(join(datadir, 'node-info.yaml')))
+    const s = await status()
+    assert.equal(s.status, 'Undefined')
+    assert.equal(s.whitelisted, true)
+    assert.deepEqual(
+      journal().entries.map((e) => [e.step, e.outcome]),
+      [['mint', 'success']],
+    )
+  })
+
+  it('second run: continues at the stake, starts the node, waits for sync, activates and follows to Active', async () => {
+    const w = spawnPty(['stake', '--datadir', datadir, '--chain', 'devnet'], t.env)
+    await w.expect('Network')
+    w.type(ENTER)
+    await w.expect('Who signs the transactions?')
+    w.type(ENTER)
+    await w.expect('Private key of the validator address')
+    w.type(`${t.key(3)}${ENTER}`)
+    await w.expect('How far should tnv take this validator now?')
+    w.type(ENTER)
+    await w.expect('Send it?')
+    w.type(`y${ENTER}`)
+    await w.expect('Start one now')
+    w.type(ENTER)
+    await w.expect('Node synced', 120_000)
+    await w.expect('Send it?')
+    w.type(ENTER) // activate: default Yes
+    const code = await w.exited
+    assert.equal(code, 0, w.screen())
+    assert.match(w.screen(), /is Active from epoch \d+/)
+    assert.equal((await status()).status, 'Active')
+    assert.deepEqual(
+      journal().entries.map((e) => [e.step, e.outcome]),
+      [
+        ['mint', 'success'],
+        ['stake', 'success'],
+        ['activate', 'success'],
+      ],
+    )
+  })
+
+  it('exit wizard: asks how far, confirms each irreversible step (default No), and shows what was paid', async () => {
+    const w = spawnPty(['exit', '--datadir', datadir, '--chain', 'devnet'], t.env)
+    await w.expect('Who signs the transactions?')
+    w.type(ENTER)
+    await w.expect('Private key of the validator address')
+    w.type(`${t.key(3)}${ENTER}`)
+    await w.expect('How far should tnv take the exit now?')
+    w.type(ENTER) // through unstake
+    await w.expect('This cannot be undone. Send it?')
+    w.type(`y${ENTER}`)
+    await w.expect('PendingExit from epoch')
+    await w.expect('This cannot be undone. Send it?', 180_000)
+    w.type(`y${ENTER}`)
+    const code = await w.exited
+    assert.equal(code, 0, w.screen())
+    assert.match(w.screen(), new RegExp(`Paid to ${t.address(3)}`))
+    assert.match(w.screen(), /stake\s+1,000,000 TEL/)
+    assert.equal((await status()).retired, true)
+  })
+})
