@@ -3,9 +3,11 @@
  * - `keytool generate validator` wall time <= 1.5 x a bare node process running only
  *   PBKDF2-HMAC-SHA256 with 1,000,000 iterations (the KDF must dominate);
  * - `keytool export-staking-args --calldata` (PoP check included) cold start <= 4 x `node -e 0`.
- * Each command is spawned N times (env BENCH_RUNS, default 21), round-robin with its baseline
- * so that machine noise hits both alike; the median is compared. Also reported: a fresh
- * process's first PoP verification, tnv's pairing check against noble's shortSignatures.verify.
+ * Each command is spawned N times (env BENCH_RUNS, default 21), round-robin with its baseline.
+ * The verdict uses the median of the per-round ratios (command / its baseline run right next
+ * to it), which cancels most of the load other work puts on this shared 2-core machine; the
+ * medians and minimums of the raw times are printed too. Also reported: a fresh process's
+ * first PoP verification, tnv's pairing check against noble's shortSignatures.verify.
  * Run: npm run bench keytool (builds first).
  */
 import { spawnSync } from 'node:child_process'
@@ -36,16 +38,20 @@ function median(xs: number[]): number {
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2
 }
 
-/** Runs the cases round-robin RUNS times (after one warm-up each) and returns the medians. */
-function measure(cases: Case[]): Map<string, { median: number; min: number }> {
+/** Runs the cases round-robin RUNS times (each command right after its baseline) (after one warm-up each) and returns every time per case. */
+function measure(cases: Case[]): Map<string, number[]> {
   const times = new Map<string, number[]>(cases.map((c) => [c.name, []]))
   for (const c of cases) timeOnce(c) // warm the file cache
   for (let i = 0; i < RUNS; i++) for (const c of cases) times.get(c.name)?.push(timeOnce(c))
-  return new Map([...times].map(([k, v]) => [k, { median: median(v), min: Math.min(...v) }]))
+  return times
 }
 
+const summary = (xs: number[]) => ({ median: median(xs), min: Math.min(...xs) })
+/** Median over rounds of command[i] / baseline[i]. */
+const pairedRatio = (xs: number[], base: number[]) => median(xs.map((x, i) => x / (base[i] ?? Number.NaN)))
+
 function row(name: string, r: { median: number; min: number }, ratio?: number): string {
-  return `${name.padEnd(58)} median ${r.median.toFixed(0).padStart(5)} ms  min ${r.min.toFixed(0).padStart(5)} ms${ratio === undefined ? '' : `  ratio ${ratio.toFixed(2)}`}`
+  return `${name.padEnd(62)} median ${r.median.toFixed(0).padStart(5)} ms  min ${r.min.toFixed(0).padStart(5)} ms${ratio === undefined ? '' : `  paired ratio ${ratio.toFixed(2)}`}`
 }
 
 try {
@@ -59,7 +65,6 @@ try {
 
   let gen = 0
   const cases: Case[] = [
-    { name: 'node -e 0', argv: () => ['-e', '0'] },
     {
       name: 'node: PBKDF2-HMAC-SHA256 1,000,000 iterations only',
       argv: () => [
@@ -82,6 +87,7 @@ try {
       ],
       env,
     },
+    { name: 'node -e 0', argv: () => ['-e', '0'] },
     {
       name: 'tnv keytool export-staking-args --calldata',
       argv: () => [
@@ -110,31 +116,32 @@ try {
   ]
   console.log(`keytool: ${RUNS} runs each, round-robin, medians (2-core machine; other work on it adds noise)\n`)
   const m = measure(cases)
-  const get = (name: string) => m.get(name) ?? { median: Number.NaN, min: Number.NaN }
-  const node0 = get('node -e 0')
-  const kdf = get('node: PBKDF2-HMAC-SHA256 1,000,000 iterations only')
-  const generate = get('tnv keytool generate validator')
-  const exportCd = get('tnv keytool export-staking-args --calldata')
-  const none = get('fresh process: tsx loader, no verify')
-  console.log(row('node -e 0', node0))
-  console.log(row('node: PBKDF2-HMAC-SHA256 1,000,000 iterations only', kdf))
-  console.log(row('tnv keytool generate validator', generate, generate.median / kdf.median))
-  console.log(row('tnv keytool export-staking-args --calldata', exportCd, exportCd.median / node0.median))
+  const raw = (name: string) => m.get(name) ?? []
+  const node0 = raw('node -e 0')
+  const kdf = raw('node: PBKDF2-HMAC-SHA256 1,000,000 iterations only')
+  const generate = raw('tnv keytool generate validator')
+  const exportCd = raw('tnv keytool export-staking-args --calldata')
+  const genRatio = pairedRatio(generate, kdf)
+  const expRatio = pairedRatio(exportCd, node0)
+  console.log(row('node -e 0', summary(node0)))
+  console.log(row('node: PBKDF2-HMAC-SHA256 1,000,000 iterations only', summary(kdf)))
+  console.log(row('tnv keytool generate validator', summary(generate), genRatio))
+  console.log(row('tnv keytool export-staking-args --calldata', summary(exportCd), expRatio))
+  const loading = summary(raw('fresh process: tsx loader, no verify'))
   for (const name of [
     'fresh process: first PoP verify, tnv blsVerify (pairing)',
     'fresh process: first PoP verify, noble shortSignatures.verify',
   ]) {
-    const r = get(name)
-    console.log(`${row(name, r)}  (+${(r.median - none.median).toFixed(0)} ms over loading)`)
+    const r = summary(raw(name))
+    console.log(`${row(name, r)}  (min +${(r.min - loading.min).toFixed(0)} ms over loading only)`)
   }
-  const genRatio = generate.median / kdf.median
-  const expRatio = exportCd.median / node0.median
+  const minRatio = (xs: number[], base: number[]) => (Math.min(...xs) / Math.min(...base)).toFixed(2)
   console.log('')
   console.log(
-    `generate validator / bare PBKDF2     = ${genRatio.toFixed(2)}  (target <= 1.5: ${genRatio <= 1.5 ? 'met' : 'MISSED'})`,
+    `generate validator / bare PBKDF2 process: ${genRatio.toFixed(2)} (median of paired ratios; ratio of minimums ${minRatio(generate, kdf)}). Target <= 1.5: ${genRatio <= 1.5 ? 'met' : 'MISSED'}`,
   )
   console.log(
-    `export-staking-args --calldata / node -e 0 = ${expRatio.toFixed(2)}  (target <= 4: ${expRatio <= 4 ? 'met' : 'MISSED'})`,
+    `export-staking-args --calldata / node -e 0: ${expRatio.toFixed(2)} (median of paired ratios; ratio of minimums ${minRatio(exportCd, node0)}). Target <= 4: ${expRatio <= 4 ? 'met' : 'MISSED'}`,
   )
 } finally {
   rmSync(work, { recursive: true, force: true })

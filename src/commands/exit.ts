@@ -33,7 +33,7 @@ Resumable and safe to repeat: each run reads the chain first; transactions are r
 
   async run(): Promise<BeginExitReturnType | ExitFlowReturnType> {
     const { flags } = await this.parse(Exit)
-    const { createWizardIo, isTerminal } = await import('../lib/wizard/io.js')
+    const { createWizardIo, isTerminal, onInterrupt } = await import('../lib/wizard/io.js')
     const { pathExists } = await import('../lib/fs/atomic.js')
     const interactive = !flags['non-interactive'] && isTerminal()
     // the journal lives in an existing data directory only: tnv exit creates none
@@ -42,6 +42,7 @@ Resumable and safe to repeat: each run reads the chain first; transactions are r
 
     this.jsonLines = this.jsonEnabled()
     const io = createWizardIo({ interactive, events: this.jsonLines ? 'json-lines' : 'human' })
+    onInterrupt(io)
     const { runExitFlow } = await import('../lib/onboard/exit-flow.js')
     const result = await runExitFlow(io, {
       datadir: journalDir,

@@ -47,12 +47,13 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
 
   async run(): Promise<StakeReturnType | StakeFlowReturnType> {
     const { flags } = await this.parse(Stake)
-    const [{ createWizardIo, isTerminal }] = await Promise.all([import('../lib/wizard/io.js')])
+    const { createWizardIo, isTerminal, onInterrupt } = await import('../lib/wizard/io.js')
     const interactive = !flags['non-interactive'] && isTerminal()
     if (!interactive && flags.through === undefined) return this.stakeOnly(flags)
 
     this.jsonLines = this.jsonEnabled()
     const io = createWizardIo({ interactive, events: this.jsonLines ? 'json-lines' : 'human' })
+    onInterrupt(io)
     const { runStakeFlow } = await import('../lib/onboard/stake-flow.js')
     if (flags['bls-pubkey'] !== undefined)
       this.note('Note: --bls-pubkey/--pop are used by the plain stake only; the flow reads node-info.yaml.')
@@ -81,6 +82,10 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     } else
       this.out(
         `${result.validator} is ${result.status} on ${result.chain.name} (epoch ${result.epoch}). Steps: ${result.steps.map((s) => `${s.step} ${s.outcome}`).join(', ') || 'none needed'}.`,
+      )
+    if (result.node?.how === 'started')
+      this.note(
+        `The node tnv started keeps running (pid ${result.node.pid}, log ${result.node.logFile}); stop it with \`tnv node stop --datadir ${result.datadir}\`.`,
       )
     if (result.through === 'staked' && result.status === 'Staked')
       this.note('Next: once the node is synced, run `tnv stake --through active` (or `tnv activate`).')

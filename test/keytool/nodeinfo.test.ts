@@ -4,6 +4,7 @@ import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import bs58 from 'bs58'
+import { parse as parseYaml } from 'yaml'
 import { ExitCode } from '../../src/lib/errors.js'
 import { parseExecutionAddress, ZERO_ADDRESS } from '../../src/lib/nodeinfo/address.js'
 import { NodeInfoFieldError, NodeInfoMissingError, NodeInfoSyntaxError } from '../../src/lib/nodeinfo/errors.js'
@@ -12,6 +13,7 @@ import { parseNodeInfo } from '../../src/lib/nodeinfo/parse.js'
 import { readNodeInfo } from '../../src/lib/nodeinfo/read.js'
 import { checkRpcEndpoints, checkRpcUrl } from '../../src/lib/nodeinfo/rpc-url.js'
 import { formatNodeInfo } from '../../src/lib/nodeinfo/serialize.js'
+import type { NodeInfo } from '../../src/lib/nodeinfo/types.js'
 import { tempDir } from '../helpers/cli.js'
 import { FIXED, hex, PK58, POP58, PRIMARY_ADDR, REFERENCE_STYLE, unhex, WORKER_ADDR } from './fixtures.js'
 
@@ -38,9 +40,9 @@ describe('parseNodeInfo', () => {
     assert.equal(info.legacyWorkerMap, undefined)
   })
 
-  it('writes the reference field order, the workers as a list, and reads back what it wrote', () => {
+  it('writes the reference field order, the workers as a list, and reads back what it wrote', async () => {
     const info = parseNodeInfo(REFERENCE_STYLE, 'node-info.yaml')
-    const text = formatNodeInfo(info)
+    const text = await formatNodeInfo(info)
     assert.deepEqual(
       text
         .split('\n')
@@ -55,9 +57,64 @@ describe('parseNodeInfo', () => {
     assert.deepEqual(parseNodeInfo(text, 'x'), rest)
   })
 
-  it('keeps unknown top-level fields', () => {
-    const info = parseNodeInfo(`${LIST_STYLE}future_field: kept\n`, 'x')
-    assert.match(formatNodeInfo(info), /future_field: kept/)
+  it('keeps unknown top-level fields', async () => {
+    const info = parseNodeInfo(`${LIST_STYLE}future_field: kept\nfuture_map:\n  a: "1"\n`, 'x')
+    const text = await formatNodeInfo(info)
+    assert.match(text, /future_field: kept/)
+    assert.deepEqual(parseNodeInfo(text, 'x').extra, { future_field: 'kept', future_map: { a: '1' } })
+  })
+
+  it('writes YAML that the yaml library reads back to the same strings, whatever the name and URLs hold', async () => {
+    const base = parseNodeInfo(LIST_STYLE, 'x')
+    const [w0] = base.workers
+    assert.ok(w0)
+    const names = [
+      'node-1',
+      'true',
+      'No',
+      'null',
+      '~',
+      '123',
+      '0x12',
+      '1e3',
+      '.inf',
+      'a: b',
+      '- x',
+      '#x',
+      ' lead',
+      'trail ',
+      'x\ny',
+      '"q"',
+      "it's",
+      '@x',
+      '&x',
+      '*x',
+      '!x',
+      '%x',
+      '|x',
+      '>x',
+      '[x',
+      '{x',
+      'x,y',
+      '?x',
+      'tab\tx',
+      'nœud',
+      'end:',
+      'a#b',
+      'back\\slash',
+      'a\u2028b',
+    ]
+    for (const name of names) {
+      const http = `https://rpc.example.org/p?a=1&b=%20#${name.length}`
+      const info: NodeInfo = { ...base, name, workers: [{ ...w0, rpc: { http, ws: 'wss://[::1]:8546/ws' } }] }
+      const text = await formatNodeInfo(info)
+      const doc = parseYaml(text, { schema: 'core' })
+      assert.equal(doc.name, name, `name ${JSON.stringify(name)} in:\n${text}`)
+      assert.equal(parseYaml(text, { version: '1.1' }).name, name, `YAML 1.1, name ${JSON.stringify(name)}`)
+      assert.equal(doc.execution_address, base.executionAddress)
+      assert.equal(doc.p2p_info.workers[0].rpc.http, http)
+      assert.deepEqual(parseNodeInfo(text, 'x'), info)
+    }
   })
 
   const bad: [string, string, RegExp][] = [

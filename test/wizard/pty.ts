@@ -42,7 +42,9 @@ sys.exit(128 - code if code < 0 else code)
 `
 
 // CSI and OSC sequences, and the other escapes inquirer and ora draw with
-const ANSI = new RegExp(String.raw`\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007|\u001b[=>78]`, 'g')
+const ESC = String.fromCharCode(27)
+const BEL = String.fromCharCode(7)
+const ANSI = new RegExp(`${ESC}\\[[0-9;?]*[ -/]*[@-~]|${ESC}\\][^${BEL}]*${BEL}|${ESC}[=>78]`, 'g')
 
 export function stripAnsi(text: string): string {
   return text.replace(ANSI, '')

@@ -35,6 +35,36 @@ describe('the stake and exit wizards on a terminal', { skip }, () => {
     await t.stop()
   })
 
+  it('Ctrl-C at a prompt stops cleanly (exit 30) and says nothing is lost', async () => {
+    const w = spawnPty(['stake', '--datadir', join(t.dir, 'interrupted')], t.env)
+    await w.expect('Network')
+    w.type('\u0003')
+    assert.equal(await w.exited, ExitCode.Aborted, w.screen())
+    assert.match(w.screen(), /Nothing is lost/)
+    assert.ok(!existsSync(join(t.dir, 'interrupted', 'node-info.yaml')))
+  })
+
+  it('not whitelisted and no devnet mint: prints what governance needs, waits under a spinner; Ctrl-C exits 130 with nothing lost', async () => {
+    const dir = join(t.dir, 'waiting')
+    const keys = await t.tnv(['keytool', 'generate', 'validator', '--address', t.address(8), '--datadir', dir, '-q'], {
+      TN_BLS_PASSPHRASE: 'x',
+    })
+    assert.equal(keys.code, 0, keys.stderr)
+    const w = spawnPty(['stake', '--datadir', dir, '--chain', 'devnet'], { ...t.env, TN_PRIVATE_KEY: t.key(8) })
+    await w.expect('Network')
+    w.type(ENTER)
+    await w.expect('How far should tnv take this validator now?')
+    w.type(ENTER)
+    await w.expect('mint its ConsensusNFT now')
+    w.type(`n${ENTER}`)
+    await w.expect(`${t.address(8)} is not whitelisted yet. Send governance:`)
+    await w.expect(`node-info.yaml: ${join(dir, 'node-info.yaml')}`)
+    await w.expect('Waiting for governance to whitelist')
+    w.type('\u0003')
+    assert.equal(await w.exited, 130, w.screen())
+    assert.match(w.screen(), /Nothing is lost/)
+  })
+
   it('first run: creates the keys (passphrase twice, hidden), mints on the devnet, and No at the stake prompt stakes nothing', async () => {
     const w = spawnPty(['stake', '--datadir', datadir], t.env)
     await w.expect('Network')

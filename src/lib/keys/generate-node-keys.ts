@@ -114,7 +114,7 @@ export async function generateNodeKeys({
   const wrapping = passphrase === undefined ? undefined : deriveWrappingKey(passphrase, salt, KW_ITERATIONS)
   wrapping?.catch(() => {}) // awaited below; keep an early failure from being reported as unhandled
   if (!(await pathExists(paths.datadir))) await ensureDir(paths.datadir, 0o700) // an existing one keeps its owner's mode
-  // The curve, cipher and YAML code load only now, while PBKDF2 runs.
+  // The curve and cipher code load only now, while PBKDF2 runs.
   const [
     { blsKeyGen, blsPublicKey },
     { signProofOfPossession },
@@ -196,7 +196,7 @@ export async function generateNodeKeys({
     const stagedKeys = await stageDir(paths.nodeKeys, seeds, KEY_DIR_MODE)
     let stagedInfo: string | undefined
     try {
-      stagedInfo = await stageFile(paths.nodeInfo, formatNodeInfo(info), 0o644)
+      stagedInfo = await stageFile(paths.nodeInfo, await formatNodeInfo(info), 0o644)
       await writeFileAtomic(join(stagedKeys, keyFile), await keyFileText(), { mode: KEY_FILE_MODE })
       await fsyncDir(stagedKeys)
     } catch (err) {

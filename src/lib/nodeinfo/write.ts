@@ -24,7 +24,7 @@ export async function writeNodeInfo({
   path,
   info,
 }: WriteNodeInfoParameters): Promise<WriteNodeInfoReturnType> {
-  const text = formatNodeInfo(info)
+  const text = await formatNodeInfo(info)
   const current = await readFile(path, 'utf8').catch(() => undefined)
   if (current === text) return { changed: false }
   const staged = await stageFile(path, text, 0o644)

@@ -14,7 +14,7 @@ import type { ValidatorStatus } from '../registry/read-validator-status.js'
 import type { RegistryContext } from '../registry/types.js'
 import type { UnstakeReturnType } from '../registry/unstake.js'
 import type { WizardIo } from '../wizard/io.js'
-import { journaledStep } from '../wizard/journaled-step.js'
+import { journaledStep, settleJournal } from '../wizard/journaled-step.js'
 import { wizardConfirm } from './confirm.js'
 import { epochProgress, followStatus } from './follow-status.js'
 import { pickSigner } from './pick-signer.js'
@@ -66,6 +66,7 @@ export async function runExitFlow(io: WizardIo, p: ExitFlowParameters): Promise<
   const ctx: RegistryContext = await support.openRegistryContext(p.chain)
   const signer = await pickSigner(io, { action: 'beginExit', flags: p.signer })
   const validator = signer.address
+  await settleJournal(ctx, { datadir: p.datadir, io, timeoutMs })
   let status = await readValidatorStatus(ctx, { address: validator })
   const chain = status.chain
   io.emit(

@@ -22,7 +22,7 @@ import { AddressRetiredError, NotWhitelistedError, SignerMismatchError, WrongSta
 import type { ValidatorStatus } from '../registry/read-validator-status.js'
 import type { RegistryContext } from '../registry/types.js'
 import type { WizardIo } from '../wizard/io.js'
-import { journaledStep } from '../wizard/journaled-step.js'
+import { journaledStep, settleJournal } from '../wizard/journaled-step.js'
 import { wizardConfirm } from './confirm.js'
 import { createKeys, findKeys } from './ensure-keys.js'
 import { type EnsureNodeReturnType, ensureNode, waitForNodeSync } from './ensure-node.js'
@@ -114,7 +114,8 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
   if (info.executionAddress.toLowerCase() !== validator.toLowerCase())
     throw new SignerMismatchError({ signer: validator, executionAddress: info.executionAddress })
 
-  // 4. state first: everything after depends on it
+  // 4. state first (after what earlier runs sent): everything after depends on it
+  await settleJournal(ctx, { datadir: p.datadir, io, timeoutMs })
   let status = await readValidatorStatus(ctx, { address: validator })
   const chain = status.chain
   const balance = await ctx.client.getBalance({ address: validator })
@@ -275,6 +276,7 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
   }
 
   // 10. PendingActivation → Active at the epoch boundary
+  const wasActive = status.status === 'Active'
   status = await followStatus(io, ctx, {
     address: validator,
     what: 'Active',
@@ -283,6 +285,7 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
     timeoutMs,
     fix: 'Nothing is lost: run the same command again to keep following it (`tnv validator status` shows the state).',
   })
+  if (wasActive) return done(status, node)
   steps.push({ step: 'active', outcome: 'done' })
   io.emit(
     { event: 'active', validator, epoch: status.currentEpoch },

@@ -145,3 +145,17 @@ export function progressBar(done: number, total: number, width = 20): string {
   const filled = Math.round((d / t) * width)
   return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${d}/${t}`
 }
+
+/**
+ * Ctrl-C outside a prompt (a wait under a spinner): say that nothing is lost, then exit 130.
+ * Everything durable is on chain or in the journal, written synchronously when it happens.
+ */
+export function onInterrupt(io: WizardIo): void {
+  process.once('SIGINT', () => {
+    io.emit(
+      { event: 'interrupted' },
+      '\nStopped (Ctrl-C). Nothing is lost: what was done is on chain and in the journal; run the same command again to continue.',
+    )
+    process.exit(130)
+  })
+}

@@ -9,9 +9,17 @@
  */
 import type { Hex } from 'viem'
 import { ExitCode, TnvError } from '../errors.js'
+import { withRpcErrors } from '../registry/reads.js'
 import type { RegistryContext, RegistryEvent, Reporter } from '../registry/types.js'
 import type { WizardIo } from './io.js'
-import { findOpenSubmission, type JournalStep, recordOutcome, recordSubmission } from './journal.js'
+import {
+  findOpenSubmission,
+  type JournalEntry,
+  type JournalStep,
+  readJournal,
+  recordOutcome,
+  recordSubmission,
+} from './journal.js'
 import { waitForSubmission } from './wait-for-submission.js'
 
 export type JournaledStepParameters<T> = {
@@ -70,30 +78,9 @@ export async function journaledStep<T>({
 }: JournaledStepParameters<T>): Promise<JournaledStepReturnType<T>> {
   if (datadir === null) return { result: await run(show), resumed: null }
 
-  const chainId = await ctx.client.getChainId()
-  let resumed: JournaledStepReturnType<T>['resumed'] = null
+  const chainId = await withRpcErrors(ctx.target, () => ctx.client.getChainId())
   const open = await findOpenSubmission(datadir, { step, chainId, from })
-  if (open) {
-    io.emit(
-      { event: 'resume', step, hash: open.hash, submittedAt: open.submittedAt },
-      `The ${step} transaction ${open.hash} sent at ${open.submittedAt} has no known outcome: waiting for it instead of sending another.`,
-    )
-    const settled = await io.wait(
-      `Waiting for ${step} transaction ${open.hash}`,
-      () => waitForSubmission(ctx, { hash: open.hash, timeoutMs }),
-      (s) =>
-        `${step} transaction ${open.hash}: ${s.outcome}${s.blockNumber !== null ? ` in block ${s.blockNumber}` : ''}`,
-    )
-    recordOutcome(datadir, open.hash, settled.outcome, settled.blockNumber ?? undefined)
-    io.emit({
-      event: 'resumed',
-      step,
-      hash: open.hash,
-      outcome: settled.outcome,
-      blockNumber: settled.blockNumber?.toString() ?? null,
-    })
-    resumed = { hash: open.hash, outcome: settled.outcome }
-  }
+  const resumed = open ? await settle(ctx, { datadir, entry: open, io, timeoutMs }) : null
 
   let sent: Hex | null = null
   const report: Reporter = (event) => {
@@ -119,4 +106,49 @@ export async function journaledStep<T>({
       recordOutcome(datadir, sent, 'reverted')
     throw err
   }
+}
+
+/** Waits for one journaled submission whose outcome is unknown, and records the outcome. */
+async function settle(
+  ctx: RegistryContext,
+  { datadir, entry, io, timeoutMs }: { datadir: string; entry: JournalEntry; io: WizardIo; timeoutMs: number },
+): Promise<{ hash: Hex; outcome: 'success' | 'reverted' | 'dropped' }> {
+  const { step, hash } = entry
+  io.emit(
+    { event: 'resume', step, hash, submittedAt: entry.submittedAt },
+    `The ${step} transaction ${hash} sent at ${entry.submittedAt} has no known outcome: waiting for it instead of sending another.`,
+  )
+  const settled = await io.wait(
+    `Waiting for ${step} transaction ${hash}`,
+    () => waitForSubmission(ctx, { hash, timeoutMs }),
+    (s) => `${step} transaction ${hash}: ${s.outcome}${s.blockNumber !== null ? ` in block ${s.blockNumber}` : ''}`,
+  )
+  recordOutcome(datadir, hash, settled.outcome, settled.blockNumber ?? undefined)
+  io.emit({
+    event: 'resumed',
+    step,
+    hash,
+    outcome: settled.outcome,
+    blockNumber: settled.blockNumber?.toString() ?? null,
+  })
+  return { hash, outcome: settled.outcome }
+}
+
+/**
+ * Settles every journaled submission on this chain whose outcome is unknown, before a flow
+ * reads the chain to choose its next step: the state it reads then already includes them.
+ */
+export async function settleJournal(
+  ctx: RegistryContext,
+  { datadir, io, timeoutMs = 600_000 }: { datadir: string | null; io: WizardIo; timeoutMs?: number },
+): Promise<{ hash: Hex; outcome: 'success' | 'reverted' | 'dropped' }[]> {
+  if (datadir === null) return []
+  const journal = await readJournal(datadir)
+  if (!journal.entries.some((e) => e.outcome === undefined)) return []
+  const chainId = await withRpcErrors(ctx.target, () => ctx.client.getChainId())
+  const settled = []
+  for (const entry of journal.entries)
+    if (entry.outcome === undefined && entry.chainId === chainId)
+      settled.push(await settle(ctx, { datadir, entry, io, timeoutMs }))
+  return settled
 }
