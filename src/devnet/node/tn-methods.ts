@@ -5,21 +5,11 @@
  * as 0x quantities, validator status by name.
  */
 import type { Abi, Address, Hex } from 'viem'
-import { registryAbi } from '../../lib/registry/abi.js'
+import { registryAbi, VALIDATOR_STATUSES } from '../../lib/registry/abi.js'
 import type { EngineClient } from './engine-client.js'
 import { EngineRpcError } from './engine-client.js'
 import { ErrorCode, RpcAnswerError } from './jsonrpc.js'
 import type { TN_METHODS } from './methods.js'
-
-export const VALIDATOR_STATUSES = [
-  'Undefined',
-  'Staked',
-  'PendingActivation',
-  'Active',
-  'PendingExit',
-  'Exited',
-  'Any',
-] as const
 
 export type TnContext = {
   engine: EngineClient

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { UsageError } from '../errors.js'
-import { ensureDir, fsyncDir, pathExists, writeFileAtomic } from '../fs/atomic.js'
+import { ensureDir, pathExists, writeFileAtomic } from '../fs/atomic.js'
 import { InvalidMultiaddrError } from '../nodeinfo/errors.js'
 import { parseP2pAddress, withPeerId } from '../nodeinfo/multiaddr.js'
 import type { Hex, NodeInfo, RpcEndpoints, WorkerInfo } from '../nodeinfo/types.js'
@@ -197,8 +197,8 @@ export async function generateNodeKeys({
     let stagedInfo: string | undefined
     try {
       stagedInfo = await stageFile(paths.nodeInfo, await formatNodeInfo(info), 0o644)
+      // writeFileAtomic fsyncs the file and the staged directory, so the rename below is durable
       await writeFileAtomic(join(stagedKeys, keyFile), await keyFileText(), { mode: KEY_FILE_MODE })
-      await fsyncDir(stagedKeys)
     } catch (err) {
       await fs.rm(stagedKeys, { recursive: true, force: true })
       if (stagedInfo) await fs.rm(stagedInfo, { force: true })
