@@ -22,7 +22,15 @@ export abstract class BaseCommand extends Command {
   protected override async catch(err: Error & { exitCode?: number }): Promise<unknown> {
     if (err instanceof Errors.ExitError) throw err
     const known = toTnvError(err)
-    if (!known) return super.catch(err) // oclif's own parse/usage errors keep oclif's rendering (exit 2)
+    if (!known) {
+      // oclif's own parse/usage errors: oclif's rendering for people (exit 2); with --json one
+      // small object, not oclif's dump of the parser state.
+      if (!this.jsonEnabled()) return super.catch(err)
+      const exitCode = (err as Errors.CLIError).oclif?.exit ?? ExitCode.Usage
+      process.exitCode = exitCode
+      this.logJson({ error: { code: 'Usage', message: err.message.split('\n')[0], exitCode } })
+      return undefined
+    }
     process.exitCode = known.exitCode
     if (this.jsonEnabled()) this.logJson({ error: known.toJSON() })
     else process.stderr.write(`Error: ${known.render()}\n`)

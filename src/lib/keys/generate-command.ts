@@ -2,6 +2,7 @@
  * The shared command of `keytool generate validator` and `keytool generate observer`: both
  * write the same files (an observer's keys follow the same formats; it simply never stakes).
  */
+import { chainFlags } from '../chain/flags.js'
 import { datadirFlag, passphraseFlags, quietFlag } from '../flags.js'
 import type { Hex } from '../nodeinfo/types.js'
 import type { IdentityView } from './identity.js'
@@ -30,6 +31,8 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
     ...datadirFlag,
     ...passphraseFlags,
     ...quietFlag,
+    // With --force and a configured network, the old key is checked against the registry first.
+    ...chainFlags,
   }
 
   protected abstract readonly role: 'validator' | 'observer'
@@ -61,12 +64,24 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
       .map((a) => a.trim())
       .filter((a) => a.length > 0)
     const stdin = source === 'stdin' ? await this.stdin() : undefined
+    // Spec, key-management rule 1: never replace the keys of a validator that has staked.
+    const networkConfigured = flags.chain !== undefined || flags['rpc-url'] !== undefined
+    const assertKeyReplaceable =
+      flags.force && networkConfigured
+        ? await (await import('../registry/key-replace-guard.js')).keyReplaceGuard({
+            chain: flags.chain,
+            rpcUrl: flags['rpc-url'],
+            registry: flags.registry,
+            chainId: flags['chain-id'],
+          })
+        : undefined
 
     const r = await generateNodeKeys({
       datadir: flags.datadir,
       address,
       workers: flags.workers,
       force: flags.force,
+      ...(assertKeyReplaceable ? { assertKeyReplaceable } : {}),
       ...(flags.name !== undefined ? { name: flags.name } : {}),
       ...(flags['external-primary-addr'] !== undefined ? { externalPrimaryAddr: flags['external-primary-addr'] } : {}),
       ...(workerAddrs !== undefined ? { externalWorkerAddrs: workerAddrs } : {}),
@@ -88,6 +103,10 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
     if (r.replacedKeys && r.backupDir) {
       this.warnLine(`the previous keys and node-info.yaml were moved to ${r.backupDir}.`)
       this.warnLine(KEY_MANAGEMENT_WARNING)
+      if (!networkConfigured)
+        this.warnLine(
+          'the old key was not checked against the registry: pass --chain or --rpc-url with --force to have tnv refuse keys that are registered on chain.',
+        )
     } else if (r.backupDir) this.warnLine(`the previous node-info.yaml was moved to ${r.backupDir}.`)
     if (r.localAddresses)
       this.warnLine(
