@@ -1,4 +1,3 @@
 #!/usr/bin/env node
-import { execute } from '@oclif/core'
-
-await execute({ dir: import.meta.url })
+const { run } = await import('../dist/entries/cli.js')
+await run()

@@ -43,8 +43,9 @@ await esbuild.build({
   target: 'node20',
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
-  // @oclif/core must be the one instance bin/run.js loads; anvil and solc are resolved at run time.
-  external: ['@oclif/core', '@foundry-rs/*', 'solc', 'ws', 'bufferutil', 'utf-8-validate'],
+  // @oclif/core is bundled into the chunks shared by dist/entries/cli.js (what bin/run.js
+  // loads) and every command, so there is one instance; anvil and solc are resolved at run time.
+  external: ['@foundry-rs/*', 'solc', 'ws', 'bufferutil', 'utf-8-validate'],
   banner: { js: "import { createRequire as __tnvCreateRequire } from 'node:module'; const require = __tnvCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 })
