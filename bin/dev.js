@@ -2,7 +2,7 @@
 // Development entry: rebuilds dist/ from src/ (esbuild, about a second), then runs the CLI.
 import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { execute } from '@oclif/core'
 
 execFileSync(process.execPath, [fileURLToPath(new URL('../scripts/build.mjs', import.meta.url)), '--quiet'], { stdio: 'inherit' })
-await execute({ dir: import.meta.url })
+const { run } = await import('../dist/entries/cli.js')
+await run()
