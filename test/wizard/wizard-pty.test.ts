@@ -50,9 +50,8 @@ describe('the stake and exit wizards on a terminal', { skip }, () => {
       TN_BLS_PASSPHRASE: 'x',
     })
     assert.equal(keys.code, 0, keys.stderr)
+    // --chain names the network, so the wizard does not ask for it
     const w = spawnPty(['stake', '--datadir', dir, '--chain', 'devnet'], { ...t.env, TN_PRIVATE_KEY: t.key(8) })
-    await w.expect('Network')
-    w.type(ENTER)
     await w.expect('How far should tnv take this validator now?')
     w.type(ENTER)
     await w.expect('mint its ConsensusNFT now')
@@ -106,8 +105,6 @@ describe('the stake and exit wizards on a terminal', { skip }, () => {
 
   it('second run: continues at the stake, starts the node, waits for sync, activates and follows to Active', async () => {
     const w = spawnPty(['stake', '--datadir', datadir, '--chain', 'devnet'], t.env)
-    await w.expect('Network')
-    w.type(ENTER)
     await w.expect('Who signs the transactions?')
     w.type(ENTER)
     await w.expect('Private key of the validator address')

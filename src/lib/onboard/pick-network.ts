@@ -1,12 +1,13 @@
 /**
  * The network question of the wizard: devnet, testnet or a custom endpoint, defaulting to
- * what the flags say. Without a terminal the flags are the answer.
+ * what the flags say. Without a terminal, or when --chain or --rpc-url (or their environment
+ * variables) already name the network, the flags are the answer and nothing is asked.
  */
 import type { ChainFlagValues } from '../chain/flags.js'
 import type { WizardIo } from '../wizard/io.js'
 
 export async function pickNetwork(io: WizardIo, flags: ChainFlagValues): Promise<ChainFlagValues> {
-  if (!io.interactive) return flags
+  if (!io.interactive || flags.chain !== undefined || flags['rpc-url'] !== undefined) return flags
   const given = flags.chain === 'adiri' ? 'testnet' : (flags.chain ?? (flags['rpc-url'] ? 'custom' : 'devnet'))
   const choice = await io.select(
     'Network',
