@@ -23,10 +23,7 @@ function walk(dir, out = []) {
   return out
 }
 
-const entryPoints = [
-  ...walk(join(root, 'src/commands')),
-  ...walk(join(root, 'src/entries')),
-]
+const entryPoints = [...walk(join(root, 'src/commands')), ...walk(join(root, 'src/entries'))]
 
 // --clean removes dist/ first; without it stale files stay (harmless) so that a build never
 // pulls files from under a CLI process that is running at the same time.
@@ -46,7 +43,9 @@ await esbuild.build({
   // @oclif/core is bundled into the chunks shared by dist/entries/cli.js (what bin/run.js
   // loads) and every command, so there is one instance; anvil and solc are resolved at run time.
   external: ['@foundry-rs/*', 'solc', 'ws', 'bufferutil', 'utf-8-validate'],
-  banner: { js: "import { createRequire as __tnvCreateRequire } from 'node:module'; const require = __tnvCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __tnvCreateRequire } from 'node:module'; const require = __tnvCreateRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 })
 
@@ -60,4 +59,5 @@ execFileSync(process.execPath, [join(root, 'node_modules/oclif/bin/run.js'), 'ma
   cwd: root,
   stdio: quiet ? 'ignore' : ['ignore', 'ignore', 'inherit'],
 })
-if (!quiet) console.error(`built ${entryPoints.length} entries into ${relative(process.cwd(), join(root, 'dist')) || 'dist'}`)
+if (!quiet)
+  console.error(`built ${entryPoints.length} entries into ${relative(process.cwd(), join(root, 'dist')) || 'dist'}`)

@@ -46,6 +46,8 @@ for (const [key, entry] of Object.entries(pkgs)) {
   }
 }
 // keep npm's key order (sorted paths)
-lock.packages = Object.fromEntries(Object.entries(pkgs).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))))
+lock.packages = Object.fromEntries(
+  Object.entries(pkgs).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+)
 writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`)
 console.error(`added ${added} platform stub entries to package-lock.json`)

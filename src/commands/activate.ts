@@ -19,24 +19,17 @@ Safe to repeat: a validator already PendingActivation or Active is reported and 
 
   async run(): Promise<ActivateReturnType> {
     const { flags } = await this.parse(Activate)
-    const [{ activate }, support] = await Promise.all([
+    const [{ activate }, { runRegistryStep }] = await Promise.all([
       import('../lib/registry/activate.js'),
       import('../lib/registry/command-support.js'),
     ])
-    const note = (line: string) => this.note(line)
-    const ctx = await support.openRegistryContext(flags)
-    const signer = await support.signerFromFlags(flags, { action: 'activate' }, note)
-    const result = await activate(ctx, {
-      signer,
-      report: support.createReporter(note),
-      confirm: support.createConfirm({ yes: flags.yes, note }),
+    return runRegistryStep({
+      io: { note: (line) => this.note(line), out: (line) => this.out(line) },
+      flags,
+      action: 'activate',
+      step: activate,
+      sentLine: (r, sent) =>
+        `Activated ${r.validator}: PendingActivation, Active from epoch ${r.activeFromEpoch}. Transaction ${sent.txHash} in block ${sent.blockNumber}.`,
     })
-    for (const line of support.outcomeLines(
-      result,
-      (sent) =>
-        `Activated ${result.validator}: PendingActivation, Active from epoch ${result.activeFromEpoch}. Transaction ${sent.txHash} in block ${sent.blockNumber}.`,
-    ))
-      this.out(line)
-    return result
   }
 }

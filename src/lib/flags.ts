@@ -18,7 +18,7 @@ export const datadirFlag = {
   datadir: Flags.string({
     summary: 'Node data directory (node-info.yaml, node-keys/).',
     description:
-      'Defaults to the reference node\'s: $XDG_DATA_HOME/telcoin-network or ~/.local/share/telcoin-network on Linux, ~/Library/Application Support/telcoin-network on macOS.',
+      "Defaults to the reference node's: $XDG_DATA_HOME/telcoin-network or ~/.local/share/telcoin-network on Linux, ~/Library/Application Support/telcoin-network on macOS.",
     env: 'TN_DATADIR',
     helpValue: '<path>',
     default: async () => defaultDatadir(),
@@ -44,5 +44,8 @@ export const quietFlag = {
 }
 
 export const yesFlag = {
-  yes: Flags.boolean({ char: 'y', summary: 'Skip the confirmation prompt (needed without a TTY for irreversible steps).' }),
+  yes: Flags.boolean({
+    char: 'y',
+    summary: 'Skip the confirmation prompt (needed without a TTY for irreversible steps).',
+  }),
 }

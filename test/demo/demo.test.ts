@@ -13,7 +13,9 @@ describe('tnv demo (end to end on the embedded devnet)', () => {
       demo.steps.map((s) => s.step),
       ['keys', 'governance mint', 'stake', 'node synced', 'activate', 'Active', 'exit', 'Exited', 'unstake'],
     )
-    for (const s of demo.steps.filter((x) => ['governance mint', 'stake', 'activate', 'exit', 'unstake'].includes(x.step))) {
+    for (const s of demo.steps.filter((x) =>
+      ['governance mint', 'stake', 'activate', 'exit', 'unstake'].includes(x.step),
+    )) {
       assert.match(s.tx ?? '', /^0x[0-9a-f]{64}$/, `${s.step} has a transaction hash`)
     }
     assert.equal(demo.chainId, 911329)

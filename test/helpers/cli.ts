@@ -18,14 +18,21 @@ export type RunCliOptions = {
   timeoutMs?: number
 }
 
-export function runCli(args: string[], { env = {}, input, cwd, timeoutMs = 120_000 }: RunCliOptions = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  { env = {}, input, cwd, timeoutMs = 120_000 }: RunCliOptions = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const merged: Record<string, string> = {}
     for (const [k, v] of Object.entries({ ...process.env, ...env })) if (v !== undefined) merged[k] = v
     // never let the developer's own secrets leak into a test
     if (!('TN_BLS_PASSPHRASE' in env)) delete merged.TN_BLS_PASSPHRASE
     if (!('TN_PRIVATE_KEY' in env)) delete merged.TN_PRIVATE_KEY
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: cwd ?? ROOT, env: merged, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: cwd ?? ROOT,
+      env: merged,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d) => {

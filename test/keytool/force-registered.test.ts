@@ -38,7 +38,9 @@ describe('keytool generate --force and the registry', () => {
       env: { TN_PRIVATE_KEY: t.chain.governance.privateKey },
     })
     assert.equal(mint.code, 0, mint.stderr)
-    const stake = await runCli(['stake', '--datadir', datadir, '--yes', ...chainArgs], { env: { TN_PRIVATE_KEY: account.privateKey } })
+    const stake = await runCli(['stake', '--datadir', datadir, '--yes', ...chainArgs], {
+      env: { TN_PRIVATE_KEY: account.privateKey },
+    })
     assert.equal(stake.code, 0, stake.stderr)
     const before = readFileSync(join(datadir, 'node-info.yaml'), 'utf8')
     const refused = await runCli([...gen, '--force', ...chainArgs], { env })

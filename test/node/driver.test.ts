@@ -15,7 +15,23 @@ describe('tnv node start|status|stop with a fake node binary', () => {
   })
 
   it('refuses flags the node would refuse, before starting anything', async () => {
-    const r = await runCli(['node', 'start', '--datadir', dir, '--node-binary', FAKE, '--', '--http', '--ws', '--http.port', '9999', '--ws.port', '9999', '--http.api', 'eth'])
+    const r = await runCli([
+      'node',
+      'start',
+      '--datadir',
+      dir,
+      '--node-binary',
+      FAKE,
+      '--',
+      '--http',
+      '--ws',
+      '--http.port',
+      '9999',
+      '--ws.port',
+      '9999',
+      '--http.api',
+      'eth',
+    ])
     assert.notEqual(r.code, 0)
     assert.match(r.stderr, /would refuse to start/)
     assert.equal(existsSync(join(dir, 'tnv-node.json')), false)
@@ -30,9 +46,24 @@ describe('tnv node start|status|stop with a fake node binary', () => {
 
   it('surfaces a node that refuses to start, with its last log lines', async () => {
     const port = await freePort()
-    const r = await runCli(['node', 'start', '--datadir', dir, '--node-binary', FAKE, '--', '--http', '--http.port', String(port), '--ipcdisable'], {
-      env: { FAKE_NODE_MODE: 'refuse' },
-    })
+    const r = await runCli(
+      [
+        'node',
+        'start',
+        '--datadir',
+        dir,
+        '--node-binary',
+        FAKE,
+        '--',
+        '--http',
+        '--http.port',
+        String(port),
+        '--ipcdisable',
+      ],
+      {
+        env: { FAKE_NODE_MODE: 'refuse' },
+      },
+    )
     assert.equal(r.code, 25)
     assert.match(r.stderr, /exited with code 1 before its RPC answered/)
     assert.match(r.stderr, /test network is not supported/)
@@ -40,9 +71,24 @@ describe('tnv node start|status|stop with a fake node binary', () => {
 
   it('surfaces a node that dies after starting', async () => {
     const port = await freePort()
-    const r = await runCli(['node', 'start', '--datadir', dir, '--node-binary', FAKE, '--', '--http', '--http.port', String(port), '--ipcdisable'], {
-      env: { FAKE_NODE_MODE: 'die', FAKE_NODE_DIE_MS: '300' },
-    })
+    const r = await runCli(
+      [
+        'node',
+        'start',
+        '--datadir',
+        dir,
+        '--node-binary',
+        FAKE,
+        '--',
+        '--http',
+        '--http.port',
+        String(port),
+        '--ipcdisable',
+      ],
+      {
+        env: { FAKE_NODE_MODE: 'die', FAKE_NODE_DIE_MS: '300' },
+      },
+    )
     // foreground: the node answered, then died with code 3; tnv exits with the node's code
     assert.equal(r.code, 3)
     assert.match(r.stderr, /node exited \(code 3\)/)
@@ -50,22 +96,63 @@ describe('tnv node start|status|stop with a fake node binary', () => {
 
   it('starts detached, reports endpoints, status, and stops cleanly', async () => {
     const port = await freePort()
-    const start = await runCli(['node', 'start', '--detach', '--json', '--datadir', dir, '--node-binary', FAKE, '--', '--http', '--http.port', String(port), '--ipcdisable'])
+    const start = await runCli([
+      'node',
+      'start',
+      '--detach',
+      '--json',
+      '--datadir',
+      dir,
+      '--node-binary',
+      FAKE,
+      '--',
+      '--http',
+      '--http.port',
+      String(port),
+      '--ipcdisable',
+    ])
     assert.equal(start.code, 0, start.stderr)
     const state = parseJson<{ pid: number; rpc: { http: string }; workerEndpoints: string[] }>(start)
     assert.equal(state.rpc.http, `http://127.0.0.1:${port}`)
     assert.deepEqual(state.workerEndpoints, [`http://127.0.0.1:${port}`])
 
-    const again = await runCli(['node', 'start', '--detach', '--datadir', dir, '--node-binary', FAKE, '--', '--http', '--http.port', String(port), '--ipcdisable'])
+    const again = await runCli([
+      'node',
+      'start',
+      '--detach',
+      '--datadir',
+      dir,
+      '--node-binary',
+      FAKE,
+      '--',
+      '--http',
+      '--http.port',
+      String(port),
+      '--ipcdisable',
+    ])
     assert.notEqual(again.code, 0)
     assert.match(again.stderr, /already running/)
 
-    const status = parseJson<{ running: boolean; chainId: number; answering: boolean }>(await runCli(['node', 'status', '--json', '--datadir', dir]))
+    const status = parseJson<{ running: boolean; chainId: number; answering: boolean }>(
+      await runCli(['node', 'status', '--json', '--datadir', dir]),
+    )
     assert.equal(status.running, true)
     assert.equal(status.answering, true)
     assert.equal(status.chainId, 0xde7e1)
 
-    const sync = await runCli(['node', 'sync', '--json', '--datadir', dir, '--network-url', `http://127.0.0.1:${port}`, '--interval', '1', '--timeout', '30'])
+    const sync = await runCli([
+      'node',
+      'sync',
+      '--json',
+      '--datadir',
+      dir,
+      '--network-url',
+      `http://127.0.0.1:${port}`,
+      '--interval',
+      '1',
+      '--timeout',
+      '30',
+    ])
     assert.equal(sync.code, 0, sync.stderr)
     assert.equal(parseJson<{ synced: boolean }>(sync).synced, true)
 

@@ -17,24 +17,17 @@ export default class DelegationRevoke extends BaseCommand {
 
   async run(): Promise<IncreaseNonceReturnType> {
     const { flags } = await this.parse(DelegationRevoke)
-    const [{ increaseNonce }, support] = await Promise.all([
+    const [{ increaseNonce }, { runRegistryStep }] = await Promise.all([
       import('../../lib/registry/increase-nonce.js'),
       import('../../lib/registry/command-support.js'),
     ])
-    const note = (line: string) => this.note(line)
-    const ctx = await support.openRegistryContext(flags)
-    const signer = await support.signerFromFlags(flags, { action: 'increaseNonce' }, note)
-    const result = await increaseNonce(ctx, {
-      signer,
-      report: support.createReporter(note),
-      confirm: support.createConfirm({ yes: flags.yes, note }),
+    return runRegistryStep({
+      io: { note: (line) => this.note(line), out: (line) => this.out(line) },
+      flags,
+      action: 'increaseNonce',
+      step: increaseNonce,
+      sentLine: (r, sent) =>
+        `Revoked the delegation signatures of ${r.validator}: nonce ${r.previousNonce} → ${r.newNonce}. Transaction ${sent.txHash} in block ${sent.blockNumber}.`,
     })
-    for (const line of support.outcomeLines(
-      result,
-      (sent) =>
-        `Revoked the delegation signatures of ${result.validator}: nonce ${result.previousNonce} → ${result.newNonce}. Transaction ${sent.txHash} in block ${sent.blockNumber}.`,
-    ))
-      this.out(line)
-    return result
   }
 }

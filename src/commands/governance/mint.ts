@@ -24,27 +24,20 @@ On the devnet, without signer flags, the devnet's public governance key signs.`
 
   async run(): Promise<MintReturnType> {
     const { args, flags } = await this.parse(GovernanceMint)
-    const [{ mint }, support, { parseAddressFlag }] = await Promise.all([
+    const [{ mint }, { runRegistryStep }, { parseAddressFlag }] = await Promise.all([
       import('../../lib/registry/mint.js'),
       import('../../lib/registry/command-support.js'),
       import('../../lib/chain/address.js'),
     ])
-    const note = (line: string) => this.note(line)
     const validator = parseAddressFlag(args.address, 'the address')
-    const ctx = await support.openRegistryContext(flags)
-    const signer = await support.signerFromFlags(flags, { action: 'mint', devnetGovernance: ctx }, note)
-    const result = await mint(ctx, {
-      signer,
-      validator,
-      report: support.createReporter(note),
-      confirm: support.createConfirm({ yes: flags.yes, note }),
+    return runRegistryStep({
+      io: { note: (line) => this.note(line), out: (line) => this.out(line) },
+      flags,
+      action: 'mint',
+      devnetGovernance: true,
+      step: (ctx, options) => mint(ctx, { ...options, validator }),
+      sentLine: (r, sent) =>
+        `Whitelisted ${r.validator} (ConsensusNFT minted). Transaction ${sent.txHash} in block ${sent.blockNumber}.`,
     })
-    for (const line of support.outcomeLines(
-      result,
-      (sent) =>
-        `Whitelisted ${result.validator} (ConsensusNFT minted). Transaction ${sent.txHash} in block ${sent.blockNumber}.`,
-    ))
-      this.out(line)
-    return result
   }
 }

@@ -5,7 +5,8 @@ import type { NodeState } from '../../lib/node/state.js'
 
 export default class NodeStart extends BaseCommand {
   static override summary = 'Start the node with checked flags and wait until its RPC answers.'
-  static override description = `The node's own flags go after \`--\`. tnv first resolves them with the same rules the node uses (\`tnv rpc plan\`) and refuses what the node would refuse, then starts the node binary (--node-binary, TN_NODE_BINARY, or tnv's reference node), streams its logs to stderr, waits until its RPC answers and reports the worker endpoints the node logs. Without --detach it runs in the foreground until Ctrl-C, which stops the node cleanly.`
+  static override description =
+    `The node's own flags go after \`--\`. tnv first resolves them with the same rules the node uses (\`tnv rpc plan\`) and refuses what the node would refuse, then starts the node binary (--node-binary, TN_NODE_BINARY, or tnv's reference node), streams its logs to stderr, waits until its RPC answers and reports the worker endpoints the node logs. Without --detach it runs in the foreground until Ctrl-C, which stops the node cleanly.`
   static override examples = [
     '<%= config.bin %> <%= command.id %> --datadir ./validator -- --chain dev --http --http.api eth,net,web3,rpc,tn',
     '<%= config.bin %> <%= command.id %> --detach --node-binary /usr/local/bin/telcoin-network -- --chain testnet --http',
@@ -15,7 +16,7 @@ export default class NodeStart extends BaseCommand {
     ...datadirFlag,
     'node-binary': Flags.string({ summary: 'Path of the node binary.', env: 'TN_NODE_BINARY', helpValue: '<path>' }),
     detach: Flags.boolean({ summary: 'Leave the node running in the background; logs go to <datadir>/logs/node.log.' }),
-    'ready-timeout': Flags.integer({ summary: 'Seconds to wait for the node\'s RPC to answer.', default: 60, min: 1 }),
+    'ready-timeout': Flags.integer({ summary: "Seconds to wait for the node's RPC to answer.", default: 60, min: 1 }),
   }
 
   async run(): Promise<NodeState> {

@@ -3,7 +3,8 @@ import { datadirFlag } from '../../lib/flags.js'
 import type { StopNodeReturnType } from '../../lib/node/stop.js'
 
 export default class NodeStop extends BaseCommand {
-  static override summary = 'Stop the node tnv started for a data directory (SIGTERM, then SIGKILL after a grace period).'
+  static override summary =
+    'Stop the node tnv started for a data directory (SIGTERM, then SIGKILL after a grace period).'
   static override examples = ['<%= config.bin %> <%= command.id %> --datadir ./validator']
   static override flags = { ...datadirFlag }
 

@@ -5,18 +5,31 @@ import type { WaitForSyncReturnType } from '../../lib/node/sync.js'
 
 export default class NodeSync extends BaseCommand {
   static override summary = 'Wait until the local node has caught up with the network.'
-  static override description = `eth_syncing always returns false on this node, so tnv compares the local eth_blockNumber with the network's public endpoint and waits until the two match and keep advancing together. The local endpoint is the node tnv started for --datadir unless --rpc-url is given; the network endpoint comes from --network-url, or from --chain (testnet: https://rpc.adiri.tel; devnet: the running devnet).`
+  static override description =
+    `eth_syncing always returns false on this node, so tnv compares the local eth_blockNumber with the network's public endpoint and waits until the two match and keep advancing together. The local endpoint is the node tnv started for --datadir unless --rpc-url is given; the network endpoint comes from --network-url, or from --chain (testnet: https://rpc.adiri.tel; devnet: the running devnet).`
   static override examples = [
     '<%= config.bin %> <%= command.id %> --datadir ./validator --chain testnet',
     '<%= config.bin %> <%= command.id %> --rpc-url http://127.0.0.1:8545 --network-url https://rpc.adiri.tel --timeout 3600',
   ]
   static override flags = {
     ...datadirFlag,
-    'rpc-url': Flags.string({ summary: 'The local node\'s HTTP endpoint or IPC path.', helpValue: '<url|path>' }),
-    'network-url': Flags.string({ summary: 'A public endpoint of the network to compare with.', env: 'TN_NETWORK_RPC_URL', helpValue: '<url>' }),
-    chain: Flags.string({ summary: 'Network whose public endpoint to compare with.', options: ['testnet', 'adiri', 'devnet'], default: 'testnet' }),
+    'rpc-url': Flags.string({ summary: "The local node's HTTP endpoint or IPC path.", helpValue: '<url|path>' }),
+    'network-url': Flags.string({
+      summary: 'A public endpoint of the network to compare with.',
+      env: 'TN_NETWORK_RPC_URL',
+      helpValue: '<url>',
+    }),
+    chain: Flags.string({
+      summary: 'Network whose public endpoint to compare with.',
+      options: ['testnet', 'adiri', 'devnet'],
+      default: 'testnet',
+    }),
     timeout: Flags.integer({ summary: 'Seconds to wait before giving up.', default: 600, min: 1 }),
-    tolerance: Flags.integer({ summary: 'Blocks of difference still counted as matching (polls are not simultaneous).', default: 2, min: 0 }),
+    tolerance: Flags.integer({
+      summary: 'Blocks of difference still counted as matching (polls are not simultaneous).',
+      default: 2,
+      min: 0,
+    }),
     interval: Flags.integer({ summary: 'Seconds between polls.', default: 2, min: 1 }),
   }
 

@@ -17,25 +17,18 @@ export default class RefundClaim extends BaseCommand {
 
   async run(): Promise<ClaimRefundReturnType> {
     const { flags } = await this.parse(RefundClaim)
-    const [{ claimRefund }, support, { formatTelAndWei }] = await Promise.all([
+    const [{ claimRefund }, { runRegistryStep }, { formatTelAndWei }] = await Promise.all([
       import('../../lib/registry/claim-refund.js'),
       import('../../lib/registry/command-support.js'),
       import('../../lib/chain/units.js'),
     ])
-    const note = (line: string) => this.note(line)
-    const ctx = await support.openRegistryContext(flags)
-    const signer = await support.signerFromFlags(flags, { action: 'claimRefund' }, note)
-    const result = await claimRefund(ctx, {
-      signer,
-      report: support.createReporter(note),
-      confirm: support.createConfirm({ yes: flags.yes, note }),
+    return runRegistryStep({
+      io: { note: (line) => this.note(line), out: (line) => this.out(line) },
+      flags,
+      action: 'claimRefund',
+      step: claimRefund,
+      sentLine: (r, sent) =>
+        `Withdrew the refund of ${formatTelAndWei(BigInt(r.amount))} to ${r.recipient}. Transaction ${sent.txHash} in block ${sent.blockNumber}.`,
     })
-    for (const line of support.outcomeLines(
-      result,
-      (sent) =>
-        `Withdrew the refund of ${formatTelAndWei(BigInt(result.amount))} to ${result.recipient}. Transaction ${sent.txHash} in block ${sent.blockNumber}.`,
-    ))
-      this.out(line)
-    return result
   }
 }

@@ -26,28 +26,21 @@ export default class RewardsClaim extends BaseCommand {
 
   async run(): Promise<ClaimStakeRewardsReturnType> {
     const { flags } = await this.parse(RewardsClaim)
-    const [{ claimStakeRewards }, support, { parseAddressFlag }, { formatTelAndWei }] = await Promise.all([
+    const [{ claimStakeRewards }, { runRegistryStep }, { parseAddressFlag }, { formatTelAndWei }] = await Promise.all([
       import('../../lib/registry/claim-stake-rewards.js'),
       import('../../lib/registry/command-support.js'),
       import('../../lib/chain/address.js'),
       import('../../lib/chain/units.js'),
     ])
-    const note = (line: string) => this.note(line)
     const validator = flags.validator === undefined ? undefined : parseAddressFlag(flags.validator, '--validator')
-    const ctx = await support.openRegistryContext(flags)
-    const signer = await support.signerFromFlags(flags, { action: 'claimStakeRewards', defaultFrom: validator }, note)
-    const result = await claimStakeRewards(ctx, {
-      signer,
-      validator,
-      report: support.createReporter(note),
-      confirm: support.createConfirm({ yes: flags.yes, note }),
+    return runRegistryStep({
+      io: { note: (line) => this.note(line), out: (line) => this.out(line) },
+      flags,
+      action: 'claimStakeRewards',
+      defaultFrom: validator,
+      step: (ctx, options) => claimStakeRewards(ctx, { ...options, validator }),
+      sentLine: (r, sent) =>
+        `Claimed ${formatTelAndWei(BigInt(r.rewards))} of rewards of ${r.validator}. Transaction ${sent.txHash} in block ${sent.blockNumber}.`,
     })
-    for (const line of support.outcomeLines(
-      result,
-      (sent) =>
-        `Claimed ${formatTelAndWei(BigInt(result.rewards))} of rewards of ${result.validator}. Transaction ${sent.txHash} in block ${sent.blockNumber}.`,
-    ))
-      this.out(line)
-    return result
   }
 }

@@ -32,7 +32,12 @@ export type DemoReturnType = {
   dir: string | null
 }
 
-export type RunDemoParameters = { onEvent?: (e: DemoEvent) => void; keep?: boolean; epochBlocks?: number; blockTime?: number }
+export type RunDemoParameters = {
+  onEvent?: (e: DemoEvent) => void
+  keep?: boolean
+  epochBlocks?: number
+  blockTime?: number
+}
 
 type TxJson = { outcome: 'sent' | 'already-done' | 'unsigned'; txHash?: string; message?: string }
 type StatusJson = {
@@ -46,7 +51,12 @@ type StatusJson = {
   stakeAmount: string
   rewards: string
 }
-type DevnetStatusJson = { chainId: number; rpcUrl: string; governance: { address: string; privateKey: string }; accounts: { address: string; privateKey: string }[] }
+type DevnetStatusJson = {
+  chainId: number
+  rpcUrl: string
+  governance: { address: string; privateKey: string }
+  accounts: { address: string; privateKey: string }[]
+}
 
 const formatTel = (wei: string) => formatTelWei(BigInt(wei))
 
@@ -63,7 +73,12 @@ function freePort(): Promise<number> {
   })
 }
 
-export async function runDemo({ onEvent = () => {}, keep = false, epochBlocks = 5, blockTime = 1 }: RunDemoParameters = {}): Promise<DemoReturnType> {
+export async function runDemo({
+  onEvent = () => {},
+  keep = false,
+  epochBlocks = 5,
+  blockTime = 1,
+}: RunDemoParameters = {}): Promise<DemoReturnType> {
   const started = Date.now()
   const dir = await mkdtemp(join(tmpdir(), 'tnv-demo-'))
   const devnetDir = join(dir, 'devnet')
@@ -98,7 +113,20 @@ export async function runDemo({ onEvent = () => {}, keep = false, epochBlocks = 
   try {
     // 1. The devnet: the reference node on an embedded chain, short epochs for the rehearsal.
     cmd(`devnet start --detach --epoch-blocks ${epochBlocks} --block-time ${blockTime}`)
-    await runTnvJson(['devnet', 'start', '--detach', '--datadir', devnetDir, '--epoch-blocks', String(epochBlocks), '--block-time', String(blockTime)], env)
+    await runTnvJson(
+      [
+        'devnet',
+        'start',
+        '--detach',
+        '--datadir',
+        devnetDir,
+        '--epoch-blocks',
+        String(epochBlocks),
+        '--block-time',
+        String(blockTime),
+      ],
+      env,
+    )
     devnetUp = true
     const devnet = await runTnvJson<DevnetStatusJson>(['devnet', 'status', '--datadir', devnetDir], env)
     const account = devnet.accounts[0]
@@ -107,11 +135,30 @@ export async function runDemo({ onEvent = () => {}, keep = false, epochBlocks = 
     info(`  chain id ${devnet.chainId} at ${devnet.rpcUrl}; validator address ${validator} (a public devnet account)`)
 
     // 2. Keys.
-    const keyArgs = ['keytool', 'generate', 'validator', '--datadir', datadir, '--address', validator, '--external-primary-addr', '/ip4/127.0.0.1/udp/49590/quic-v1', '--external-worker-addrs', '/ip4/127.0.0.1/udp/49594/quic-v1']
+    const keyArgs = [
+      'keytool',
+      'generate',
+      'validator',
+      '--datadir',
+      datadir,
+      '--address',
+      validator,
+      '--external-primary-addr',
+      '/ip4/127.0.0.1/udp/49590/quic-v1',
+      '--external-worker-addrs',
+      '/ip4/127.0.0.1/udp/49594/quic-v1',
+    ]
     cmd(`${keyArgs.join(' ')}   (passphrase from TN_BLS_PASSPHRASE)`)
     await runTnvJson(keyArgs, { ...env, TN_BLS_PASSPHRASE: PASSPHRASE })
     // export-staking-args reads only node-info.yaml, so it needs no passphrase (spec).
-    const exportArgs = ['keytool', 'export-staking-args', '--node-info', datadir, '--bls-passphrase-source', 'no-passphrase']
+    const exportArgs = [
+      'keytool',
+      'export-staking-args',
+      '--node-info',
+      datadir,
+      '--bls-passphrase-source',
+      'no-passphrase',
+    ]
     cmd(exportArgs.join(' '))
     const staking = await runTnvJson<{ blsPubkey: string; proofOfPossession: string }>(exportArgs, env)
     info(`  BLS key ${staking.blsPubkey.slice(0, 18)}…  proof of possession ${staking.proofOfPossession.slice(0, 18)}…`)
@@ -121,23 +168,54 @@ export async function runDemo({ onEvent = () => {}, keep = false, epochBlocks = 
     cmd(`validator status --address ${validator}`)
     const before = await status(validator)
     info(`  whitelisted: ${before.whitelisted ? 'yes' : 'no'}; status ${before.status}`)
-    const mint = await tx('mint', ['governance', 'mint', validator, '--yes'], { TN_PRIVATE_KEY: devnet.governance.privateKey }, `governance mint ${validator} --yes   (devnet governance key)`)
+    const mint = await tx(
+      'mint',
+      ['governance', 'mint', validator, '--yes'],
+      { TN_PRIVATE_KEY: devnet.governance.privateKey },
+      `governance mint ${validator} --yes   (devnet governance key)`,
+    )
     steps.push({ step: 'governance mint', result: 'ConsensusNFT issued', tx: mint.hash, epoch: before.currentEpoch })
 
     // 4. Stake.
-    const stake = await tx('stake', ['stake', '--datadir', datadir, '--yes'], { TN_PRIVATE_KEY: account.privateKey }, `stake --datadir ${datadir} --yes   (signer from TN_PRIVATE_KEY)`)
+    const stake = await tx(
+      'stake',
+      ['stake', '--datadir', datadir, '--yes'],
+      { TN_PRIVATE_KEY: account.privateKey },
+      `stake --datadir ${datadir} --yes   (signer from TN_PRIVATE_KEY)`,
+    )
     const staked = await status(validator)
     info(`  staked ${formatTel(staked.stakeAmount)}; status ${staked.status}`)
-    steps.push({ step: 'stake', result: `${formatTel(staked.stakeAmount)} staked`, tx: stake.hash, epoch: staked.currentEpoch })
+    steps.push({
+      step: 'stake',
+      result: `${formatTel(staked.stakeAmount)} staked`,
+      tx: stake.hash,
+      epoch: staked.currentEpoch,
+    })
 
     // 5. The validator's node joins the devnet and syncs.
     const port = await freePort()
-    const nodeArgs = ['node', 'start', '--detach', '--datadir', datadir, '--', '--chain', 'devnet', '--http', '--http.port', String(port), '--ipcdisable']
+    const nodeArgs = [
+      'node',
+      'start',
+      '--detach',
+      '--datadir',
+      datadir,
+      '--',
+      '--chain',
+      'devnet',
+      '--http',
+      '--http.port',
+      String(port),
+      '--ipcdisable',
+    ]
     cmd(nodeArgs.join(' '))
     await runTnvJson(nodeArgs, env)
     nodeUp = true
     cmd(`node sync --datadir ${datadir} --chain devnet`)
-    const sync = await runTnvJson<{ local: string; network: string }>(['node', 'sync', '--datadir', datadir, '--chain', 'devnet', '--interval', '1'], env)
+    const sync = await runTnvJson<{ local: string; network: string }>(
+      ['node', 'sync', '--datadir', datadir, '--chain', 'devnet', '--interval', '1'],
+      env,
+    )
     info(`  synced at block ${sync.local} (network ${sync.network})`)
     steps.push({ step: 'node synced', result: `block ${sync.local}`, tx: null, epoch: null })
 
@@ -160,10 +238,24 @@ export async function runDemo({ onEvent = () => {}, keep = false, epochBlocks = 
 
     // 8. Unstake: stake plus rewards back to the validator address; the address is retired.
     const un = await tx('unstake', ['unstake', '--yes'], { TN_PRIVATE_KEY: account.privateKey }, 'unstake --yes')
-    const paid = un.r as TxJson & { recipient?: string | null; stakeAmount?: string; rewards?: string; rewardsForfeited?: string }
-    const paidWei = (BigInt(paid.stakeAmount ?? '0') + BigInt(paid.rewards ?? '0') - BigInt(paid.rewardsForfeited ?? '0')).toString()
+    const paid = un.r as TxJson & {
+      recipient?: string | null
+      stakeAmount?: string
+      rewards?: string
+      rewardsForfeited?: string
+    }
+    const paidWei = (
+      BigInt(paid.stakeAmount ?? '0') +
+      BigInt(paid.rewards ?? '0') -
+      BigInt(paid.rewardsForfeited ?? '0')
+    ).toString()
     info(`  paid ${formatTel(paidWei)} to ${paid.recipient ?? validator}`)
-    steps.push({ step: 'unstake', result: `${formatTel(paidWei)} paid, address retired`, tx: un.hash, epoch: ready.currentEpoch })
+    steps.push({
+      step: 'unstake',
+      result: `${formatTel(paidWei)} paid, address retired`,
+      tx: un.hash,
+      epoch: ready.currentEpoch,
+    })
 
     return {
       chainId: devnet.chainId,

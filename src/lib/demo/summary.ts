@@ -6,7 +6,11 @@ export function renderDemoSummary(r: DemoReturnType): string {
   const rows = r.steps.map((s) => [s.step, s.epoch === null ? '' : String(s.epoch), s.result, s.tx ?? ''])
   const head = ['step', 'epoch', 'result', 'transaction']
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)))
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd()
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd()
   return [
     '',
     `Validator lifecycle on the devnet (chain id ${r.chainId}), ${r.seconds} s`,

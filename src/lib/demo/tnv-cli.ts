@@ -11,7 +11,9 @@ export function tnvBinPath(): string {
     if (existsSync(candidate)) return candidate
     dir = new URL('..', dir)
   }
-  throw new TnvError('Cannot find bin/run.js next to the tnv build.', { fix: 'Run `npm run build` in the tnv checkout.' })
+  throw new TnvError('Cannot find bin/run.js next to the tnv build.', {
+    fix: 'Run `npm run build` in the tnv checkout.',
+  })
 }
 
 export type CliStepResult<T> = { code: number; json: T | null; stdout: string; stderr: string }
@@ -27,15 +29,21 @@ export async function runTnvJson<T>(args: string[], env: Record<string, string>)
   }
   if (r.code !== 0) {
     const err = (parsed as { error?: { message?: string; fix?: string } } | null)?.error
-    throw new TnvError(`The demo step \`tnv ${args.join(' ')}\` failed (exit ${r.code}): ${err?.message ?? r.stderr.trim().split('\n').at(-1) ?? ''}`, {
-      fix: err?.fix ?? 'Read the message above; run the step by hand to see its full output.',
-      exitCode: r.code as TnvError['exitCode'],
-    })
+    throw new TnvError(
+      `The demo step \`tnv ${args.join(' ')}\` failed (exit ${r.code}): ${err?.message ?? r.stderr.trim().split('\n').at(-1) ?? ''}`,
+      {
+        fix: err?.fix ?? 'Read the message above; run the step by hand to see its full output.',
+        exitCode: r.code as TnvError['exitCode'],
+      },
+    )
   }
   return parsed as T
 }
 
-export function runTnv(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runTnv(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [tnvBinPath(), ...args], {
       env: { ...process.env, ...env },

@@ -63,7 +63,10 @@ export async function ensureDir(dir: string, mode = 0o755): Promise<void> {
 
 /** A timestamp safe for file names: 20261122T035112Z. */
 export function fileTimestamp(date = new Date()): string {
-  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')
+  return date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')
 }
 
 export async function pathExists(path: string): Promise<boolean> {
@@ -82,5 +85,5 @@ export async function pathExists(path: string): Promise<boolean> {
  */
 export function faultPoint(name: string): void {
   const want = process.env.TNV_INJECT_FAULT
-  if (want && want.split(',').includes(name)) throw new Error(`injected fault at ${name}`)
+  if (want?.split(',').includes(name)) throw new Error(`injected fault at ${name}`)
 }

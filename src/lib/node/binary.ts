@@ -24,7 +24,13 @@ export function referenceNodePath(): string {
   return fileURLToPath(new URL('../../../bin/tnv-node.js', import.meta.url))
 }
 
-export function resolveNodeBinary({ flag, env = process.env }: { flag?: string; env?: NodeJS.ProcessEnv } = {}): NodeBinary {
+export function resolveNodeBinary({
+  flag,
+  env = process.env,
+}: {
+  flag?: string
+  env?: NodeJS.ProcessEnv
+} = {}): NodeBinary {
   const fromEnv = env.TN_NODE_BINARY && env.TN_NODE_BINARY.length > 0 ? env.TN_NODE_BINARY : undefined
   const origin = flag ? 'flag' : fromEnv ? 'env' : 'reference'
   const path = flag ?? fromEnv ?? referenceNodePath()

@@ -49,10 +49,13 @@ export class NodeNotRunningError extends TnvError {
 
 export class NoRpcEndpointError extends TnvError {
   constructor() {
-    super('The node flags enable no HTTP, WebSocket or IPC endpoint, so tnv cannot tell when the node is up or synced.', {
-      fix: 'Add --http (or --ws, or drop --ipcdisable) to the node flags.',
-      exitCode: ExitCode.NodeConfig,
-    })
+    super(
+      'The node flags enable no HTTP, WebSocket or IPC endpoint, so tnv cannot tell when the node is up or synced.',
+      {
+        fix: 'Add --http (or --ws, or drop --ipcdisable) to the node flags.',
+        exitCode: ExitCode.NodeConfig,
+      },
+    )
   }
 }
 
@@ -65,7 +68,7 @@ export class RpcTimeoutError extends TnvError {
 export class NotSyncedError extends TnvError {
   constructor(local: bigint, remote: bigint, seconds: number) {
     super(`The node is not synced after ${seconds} s: local block ${local}, network block ${remote}.`, {
-      fix: 'Check the node\'s logs and peers, then run `tnv node sync` again (with a larger --timeout if it is still catching up).',
+      fix: "Check the node's logs and peers, then run `tnv node sync` again (with a larger --timeout if it is still catching up).",
       exitCode: ExitCode.NodeNotSynced,
     })
   }

@@ -14,12 +14,26 @@ export class RpcCallError extends TnvError {
   }
 }
 
-export type JsonRpcCallParameters = { endpoint: string; method: string; params?: unknown[]; timeoutMs?: number; headers?: Record<string, string> }
+export type JsonRpcCallParameters = {
+  endpoint: string
+  method: string
+  params?: unknown[]
+  timeoutMs?: number
+  headers?: Record<string, string>
+}
 
 /** Calls `method` on an http(s):// URL or an IPC socket path and returns `result`. */
-export async function jsonRpcCall<T = unknown>({ endpoint, method, params = [], timeoutMs = 5_000, headers = {} }: JsonRpcCallParameters): Promise<T> {
+export async function jsonRpcCall<T = unknown>({
+  endpoint,
+  method,
+  params = [],
+  timeoutMs = 5_000,
+  headers = {},
+}: JsonRpcCallParameters): Promise<T> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })
-  const text = /^https?:\/\//.test(endpoint) ? await httpPost(endpoint, body, timeoutMs, headers) : await ipcCall(endpoint, body, timeoutMs)
+  const text = /^https?:\/\//.test(endpoint)
+    ? await httpPost(endpoint, body, timeoutMs, headers)
+    : await ipcCall(endpoint, body, timeoutMs)
   let msg: { result?: T; error?: { code: number; message: string } }
   try {
     msg = JSON.parse(text)
@@ -30,7 +44,12 @@ export async function jsonRpcCall<T = unknown>({ endpoint, method, params = [], 
   return msg.result as T
 }
 
-async function httpPost(url: string, body: string, timeoutMs: number, headers: Record<string, string>): Promise<string> {
+async function httpPost(
+  url: string,
+  body: string,
+  timeoutMs: number,
+  headers: Record<string, string>,
+): Promise<string> {
   try {
     const res = await fetch(url, {
       method: 'POST',

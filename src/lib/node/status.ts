@@ -1,7 +1,7 @@
 /** What tnv knows about the node it started for a data directory, and where sync compares. */
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
-import { defaultDevnetDir, type DevnetRuntimeInfo, RUNTIME_FILE } from '../../devnet/paths.js'
+import { type DevnetRuntimeInfo, defaultDevnetDir, RUNTIME_FILE } from '../../devnet/paths.js'
 import { BadInputError } from '../errors.js'
 import { NodeAlreadyRunningError, NodeNotRunningError } from './errors.js'
 import { blockNumber, jsonRpcCall } from './json-rpc.js'
@@ -35,14 +35,26 @@ function dialable(state: NodeState): string | null {
 export async function nodeStatus(datadir: string): Promise<NodeStatus> {
   const state = await readNodeState(datadir)
   if (!state || !isAlive(state.pid)) {
-    return { running: false, pid: null, answering: false, chainId: null, blockNumber: null, rpc: null, workerEndpoints: [], logFile: null }
+    return {
+      running: false,
+      pid: null,
+      answering: false,
+      chainId: null,
+      blockNumber: null,
+      rpc: null,
+      workerEndpoints: [],
+      logFile: null,
+    }
   }
   const endpoint = dialable(state)
   let chainId: number | null = null
   let block: string | null = null
   if (endpoint) {
     try {
-      const [id, bn] = await Promise.all([jsonRpcCall<string>({ endpoint, method: 'eth_chainId' }), blockNumber(endpoint)])
+      const [id, bn] = await Promise.all([
+        jsonRpcCall<string>({ endpoint, method: 'eth_chainId' }),
+        blockNumber(endpoint),
+      ])
       chainId = Number(BigInt(id))
       block = bn.toString()
     } catch {
@@ -73,7 +85,12 @@ export async function readDevnetRuntime(dir = defaultDevnetDir()): Promise<Devne
 export type ResolveSyncEndpointsParameters = { datadir: string; rpcUrl?: string; networkUrl?: string; chain: string }
 
 /** Local: --rpc-url, else the node tnv started for datadir. Network: --network-url, else the chain's public endpoint. */
-export async function resolveSyncEndpoints({ datadir, rpcUrl, networkUrl, chain }: ResolveSyncEndpointsParameters): Promise<{
+export async function resolveSyncEndpoints({
+  datadir,
+  rpcUrl,
+  networkUrl,
+  chain,
+}: ResolveSyncEndpointsParameters): Promise<{
   localUrl: string
   networkUrl: string
   idleChain: boolean

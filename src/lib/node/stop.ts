@@ -4,7 +4,13 @@ import { isAlive, readNodeState, removeNodeState } from './state.js'
 
 export type StopNodeReturnType = { pid: number; stopped: boolean; forced: boolean }
 
-export async function stopNode({ datadir, graceMs = 15_000 }: { datadir: string; graceMs?: number }): Promise<StopNodeReturnType> {
+export async function stopNode({
+  datadir,
+  graceMs = 15_000,
+}: {
+  datadir: string
+  graceMs?: number
+}): Promise<StopNodeReturnType> {
   const state = await readNodeState(datadir)
   if (!state || !isAlive(state.pid)) {
     await removeNodeState(datadir)

@@ -112,3 +112,50 @@ export function outcomeLines(
     }
   }
 }
+
+/** What a one-transaction registry step receives from its command. */
+export type StepOptions = { signer: Signer; report: Reporter; confirm: ConfirmFn }
+
+export type RunRegistryStepParameters<R extends TxOutcome> = {
+  /** The command's stderr progress and stdout result writers. */
+  io: { note: (line: string) => void; out: (line: string) => void }
+  flags: ChainFlagValues & SignerFlagValues & { yes: boolean }
+  action: string
+  /** Sender when --unsigned has no --from (e.g. the validator named by a flag). */
+  defaultFrom?: Address | undefined
+  /** Fall back to the devnet's public governance key when no signer is given. */
+  devnetGovernance?: boolean
+  step: (ctx: RegistryContext, options: StepOptions) => Promise<R>
+  /** The stdout line once the transaction is confirmed. */
+  sentLine: (result: R, sent: Extract<TxOutcome, { outcome: 'sent' }>) => string
+}
+
+/**
+ * The body every one-transaction registry command shares: open the registry from the chain
+ * flags, resolve the signer, run the step with progress lines and the confirmation policy,
+ * and print the outcome.
+ * @example return runRegistryStep({ io, flags, action: 'activate', step: activate, sentLine: (r, s) => `Activated … ${s.txHash}` })
+ */
+export async function runRegistryStep<R extends TxOutcome>({
+  io,
+  flags,
+  action,
+  defaultFrom,
+  devnetGovernance = false,
+  step,
+  sentLine,
+}: RunRegistryStepParameters<R>): Promise<R> {
+  const ctx = await openRegistryContext(flags)
+  const signer = await signerFromFlags(
+    flags,
+    { action, defaultFrom, devnetGovernance: devnetGovernance ? ctx : undefined },
+    io.note,
+  )
+  const result = await step(ctx, {
+    signer,
+    report: createReporter(io.note),
+    confirm: createConfirm({ yes: flags.yes, note: io.note }),
+  })
+  for (const line of outcomeLines(result, (sent) => sentLine(result, sent))) io.out(line)
+  return result
+}
