@@ -19,7 +19,8 @@ export default class NodeStart extends BaseCommand {
     'ready-timeout': Flags.integer({ summary: "Seconds to wait for the node's RPC to answer.", default: 60, min: 1 }),
   }
 
-  async run(): Promise<NodeState> {
+  /** Detached: the state, printed once (JSON with --json). Foreground: the state is printed as one JSON line as soon as the node answers, and nothing more at exit. */
+  async run(): Promise<NodeState | undefined> {
     const { splitNodeArgs } = await import('../../lib/rpc/node-args.js')
     const { own, node } = splitNodeArgs(this.argv)
     const { flags } = await this.parse(NodeStart, own)
@@ -60,6 +61,6 @@ export default class NodeStart extends BaseCommand {
     await removeNodeState(flags.datadir)
     this.note(`node exited (${signal ?? `code ${code}`})`)
     if (code && code !== 0) this.exit(code)
-    return state
+    return undefined
   }
 }
