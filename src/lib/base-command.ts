@@ -28,7 +28,14 @@ export abstract class BaseCommand extends Command {
       if (!this.jsonEnabled()) return super.catch(err)
       const exitCode = (err as Errors.CLIError).oclif?.exit ?? ExitCode.Usage
       process.exitCode = exitCode
-      this.logJson({ error: { code: 'Usage', message: err.message.split('\n')[0], exitCode } })
+      const message = err.message
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line !== '' && line !== 'The following error occurred:' && !line.startsWith('See more help'))
+        .join(' ')
+      const command = `${this.config.bin} ${(this.id ?? '').replaceAll(':', this.config.topicSeparator)}`
+      const fix = `Run \`${command} --help\` for the flags and examples.`
+      this.logJson({ error: { code: 'Usage', message, fix, exitCode } })
       return undefined
     }
     process.exitCode = known.exitCode

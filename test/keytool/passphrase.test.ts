@@ -111,6 +111,21 @@ describe('ask source', () => {
       /needs a terminal/,
     )
   })
+
+  it('without a terminal, the fix names the env variable of that source', async () => {
+    await assert.rejects(
+      readPassphrase({
+        source: 'ask',
+        purpose: 'create',
+        flag: '--new-passphrase-source',
+        envVar: 'TN_NEW_BLS_PASSPHRASE',
+        io: promptIo(['pw'], false),
+      }),
+      (err: Error & { fix?: string }) =>
+        /--new-passphrase-source env \(set TN_NEW_BLS_PASSPHRASE\)/.test(err.fix ?? '') &&
+        !/set TN_BLS_PASSPHRASE/.test(err.fix ?? ''),
+    )
+  })
 })
 
 it('no-passphrase gives none', async () => {

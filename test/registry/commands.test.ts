@@ -113,6 +113,25 @@ describe('staking commands (CLI, reference devnet node)', () => {
     assert.match(e.fix ?? '', /TN_PRIVATE_KEY.*--keystore.*--unsigned/)
   })
 
+  it('validator status with neither --address nor node-info.yaml says to pass --address (exit 3)', async () => {
+    const e = expectError(
+      await tnv(['validator', 'status', '--datadir', join(dir, 'no-such-dir'), '--json']),
+      'NodeInfoMissing',
+      ExitCode.BadInput,
+    )
+    assert.match(e.fix ?? '', /--address/)
+  })
+
+  it("delegation sign without the validator's key asks for it, not for --unsigned (exit 2)", async () => {
+    const r = await tnv(['delegation', 'sign', '--delegator', addr(2), '--datadir', datadir(0), '--json'], {
+      TN_PRIVATE_KEY: undefined,
+    })
+    assert.equal(r.code, ExitCode.Usage, r.stderr)
+    const e = parseJson<ErrorJson>(r).error
+    assert.match(e.fix ?? '', /TN_PRIVATE_KEY.*--keystore/)
+    assert.doesNotMatch(`${e.message} ${e.fix}`, /--unsigned|Sending/)
+  })
+
   it('stake before governance approval: NotWhitelisted (exit 20), JSON only on stdout', async () => {
     const r = await tnv(['stake', '--datadir', datadir(0), '--json'], { TN_PRIVATE_KEY: key(0) })
     const e = expectError(r, 'NotWhitelisted', ExitCode.NotWhitelisted)

@@ -4,7 +4,7 @@
  * deadline parsing.
  */
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import { keccak_256 } from '@noble/hashes/sha3.js'
@@ -127,6 +127,25 @@ describe('delegation (local)', () => {
     await assert.rejects(writeDelegationFile(path, file), /exists already/)
     const { backup } = await writeDelegationFile(path, file, { force: true })
     assert.ok(backup && JSON.parse(readFileSync(backup, 'utf8')).signature === file.signature)
+
+    // a second --force within the same second keeps both backups
+    const { backup: second } = await writeDelegationFile(path, file, { force: true })
+    assert.ok(second && second !== backup && readFileSync(backup, 'utf8') === readFileSync(second, 'utf8'))
+
+    // a failure after the backup leaves the directory as it was: same file, no extra backup
+    const before = readdirSync(dir).sort()
+    const text = readFileSync(path, 'utf8')
+    process.env.TNV_INJECT_FAULT = 'delegation:write'
+    try {
+      await assert.rejects(
+        writeDelegationFile(path, { ...file, deadline: '1900000001' }, { force: true }),
+        /injected fault at delegation:write/,
+      )
+    } finally {
+      delete process.env.TNV_INJECT_FAULT
+    }
+    assert.deepEqual(readdirSync(dir).sort(), before)
+    assert.equal(readFileSync(path, 'utf8'), text)
   })
 
   it('refuses a PoP made for another address, a past deadline, and self-delegation', async () => {

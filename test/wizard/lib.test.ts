@@ -1,6 +1,7 @@
 /** The wizard's pure pieces: the journal file, the progress bar, the prerequisites check. */
 import assert from 'node:assert/strict'
-import { readdirSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import type { NodeInfo } from '../../src/lib/nodeinfo/types.js'
 import { checkPrerequisites } from '../../src/lib/onboard/prerequisites.js'
@@ -43,6 +44,27 @@ describe('journal', () => {
       assert.equal(e?.outcome, 'success')
       assert.equal(e?.blockNumber, '12')
       assert.deepEqual(readdirSync(dir), [JOURNAL_FILE])
+    } finally {
+      cleanup()
+    }
+  })
+})
+
+describe('journal with an unreadable file', () => {
+  it('keeps the unreadable file aside instead of overwriting it', () => {
+    const { dir, cleanup } = tempDir('tnv-journal-')
+    try {
+      writeFileSync(join(dir, JOURNAL_FILE), '{"version":1,"entries":[{"hash":"0xold"') // cut short
+      recordSubmission(dir, entry('0xbb'))
+      const kept = readdirSync(dir).filter((f) => f.startsWith(`${JOURNAL_FILE}.unreadable-`))
+      assert.equal(kept.length, 1)
+      assert.equal(readFileSync(join(dir, kept[0] as string), 'utf8'), '{"version":1,"entries":[{"hash":"0xold"')
+      assert.deepEqual(
+        (JSON.parse(readFileSync(join(dir, JOURNAL_FILE), 'utf8')) as { entries: { hash: string }[] }).entries.map(
+          (e) => e.hash,
+        ),
+        ['0xbb'],
+      )
     } finally {
       cleanup()
     }

@@ -81,15 +81,21 @@ The signature stops working after the deadline, when the stake version changes (
     ])
     const { UsageError } = await import('../../lib/errors.js')
     const { SignerMismatchError } = await import('../../lib/registry/errors.js')
+    const { SignerRequiredError } = await import('../../lib/chain/errors.js')
     const note = (line: string) => this.note(line)
     const delegator = parseAddressFlag(flags.delegator, '--delegator')
     const keys = await keyMaterialFromFlags(flags)
     const deadline = parseDeadline(flags.deadline, BigInt(Math.floor(Date.now() / 1000)))
-    const signer = await support.signerFromFlags(flags, { action: 'the delegation signature' }, note)
-    if (signer.type !== 'local')
-      throw new UsageError("Signing a delegation needs the validator's key.", {
-        fix: 'Pass --keystore FILE or set TN_PRIVATE_KEY.',
+    const noKey = () =>
+      new UsageError("Signing a delegation needs the validator's key, and none was given.", {
+        fix: 'Set TN_PRIVATE_KEY or pass --keystore FILE with the key of the validator (execution) address.',
       })
+    const signer = await support
+      .signerFromFlags(flags, { action: 'the delegation signature' }, note)
+      .catch((err: unknown) => {
+        throw err instanceof SignerRequiredError ? noKey() : err
+      })
+    if (signer.type !== 'local') throw noKey()
     if (keys.executionAddress !== undefined && keys.executionAddress !== signer.address)
       throw new SignerMismatchError({ signer: signer.address, executionAddress: keys.executionAddress })
 

@@ -34,6 +34,8 @@ Foreground by default: logs on stderr, Ctrl-C stops the node cleanly with the ch
       command: `<%= config.bin %> <%= command.id %> -- --http --http.port 9545 --ws --ws.port 9546 --workers 2`,
     },
   ]
+  static override usage =
+    '<%= command.id %> [--json] [--datadir <dir>] [--detach] [--epoch-blocks <n>] [--block-time <s>] [--ready-timeout <value>] [-- <node flags>...]'
   static override strict = false
   static override flags = {
     ...devnetDirFlag,

@@ -11,6 +11,8 @@ export default class NodeStart extends BaseCommand {
     '<%= config.bin %> <%= command.id %> --datadir ./validator -- --chain dev --http --http.api eth,net,web3,rpc,tn',
     '<%= config.bin %> <%= command.id %> --detach --node-binary /usr/local/bin/telcoin-network -- --chain testnet --http',
   ]
+  static override usage =
+    '<%= command.id %> [--json] [--datadir <path>] [--node-binary <path>] [--detach] [--ready-timeout <value>] [-- <node flags>...]'
   static override strict = false
   static override flags = {
     ...datadirFlag,
@@ -34,7 +36,8 @@ export default class NodeStart extends BaseCommand {
     for (const w of [...plan.warnings, ...plan.advice]) this.note(`warning: ${w}`)
     await assertNotRunning(flags.datadir)
     const binary = resolveNodeBinary({ flag: flags['node-binary'] })
-    this.note(`starting ${binary.path} node --datadir ${flags.datadir} ${nodeFlags.join(' ')}`)
+    const { redactNodeFlags } = await import('../../lib/rpc/format-plan.js')
+    this.note(`starting ${binary.path} node --datadir ${flags.datadir} ${redactNodeFlags(nodeFlags, plan).join(' ')}`)
     const started = await startNode({
       binary,
       datadir: flags.datadir,

@@ -37,8 +37,16 @@ export default class ValidatorStatusCommand extends BaseCommand {
     let address: `0x${string}`
     if (flags.address !== undefined) address = parseAddressFlag(flags.address, '--address')
     else {
-      const { readNodeInfo } = await import('../../lib/nodeinfo/read.js')
-      const { path, info } = await readNodeInfo(flags.datadir)
+      const [{ readNodeInfo }, { NodeInfoMissingError }] = await Promise.all([
+        import('../../lib/nodeinfo/read.js'),
+        import('../../lib/nodeinfo/errors.js'),
+      ])
+      const { path, info } = await readNodeInfo(flags.datadir).catch((err: unknown) => {
+        if (err instanceof NodeInfoMissingError)
+          err.fix =
+            'Name the validator with --address <address>, or point --datadir at the data directory that holds its node-info.yaml.'
+        throw err
+      })
       this.note(`Validator ${info.executionAddress} from ${path}.`)
       address = info.executionAddress
     }

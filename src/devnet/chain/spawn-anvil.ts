@@ -6,6 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { childEnv } from '../../lib/child-env.js'
 import { resolveAnvilBinary } from './anvil-binary.js'
 import { AnvilStartError } from './errors.js'
 import { onProcessExit } from './exit-hooks.js'
@@ -63,7 +64,7 @@ function anvilArgs(p: SpawnAnvilParameters): string[] {
 }
 
 function launch(binary: string, args: string[]): ChildProcess {
-  const options = { stdio: ['ignore', 'ignore', 'pipe'] as ('ignore' | 'pipe')[] }
+  const options = { env: childEnv(), stdio: ['ignore', 'ignore', 'pipe'] as ('ignore' | 'pipe')[] }
   const setpriv = process.platform === 'linux' ? SETPRIV_PATHS.find((p) => existsSync(p)) : undefined
   if (setpriv) return spawn(setpriv, ['--pdeathsig', 'TERM', '--', binary, ...args], options)
   return spawn(binary, args, options)

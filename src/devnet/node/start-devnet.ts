@@ -7,6 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { closeSync, openSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { childEnv } from '../../lib/child-env.js'
 import { ensureDir } from '../../lib/fs/atomic.js'
 import { referenceNodePath } from '../../lib/node/binary.js'
 import type { DevnetRuntimeInfo } from '../paths.js'
@@ -61,10 +62,17 @@ export async function startDevnet(p: StartDevnetParameters): Promise<StartedDevn
   let child: ChildProcess
   if (logFile) {
     const fd = openSync(logFile, 'a', 0o600)
-    child = spawn(process.execPath, [referenceNodePath(), ...args], { detached: true, stdio: ['ignore', fd, fd] })
+    child = spawn(process.execPath, [referenceNodePath(), ...args], {
+      detached: true,
+      env: childEnv(),
+      stdio: ['ignore', fd, fd],
+    })
     closeSync(fd)
   } else {
-    child = spawn(process.execPath, [referenceNodePath(), ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    child = spawn(process.execPath, [referenceNodePath(), ...args], {
+      env: childEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     for (const stream of [child.stdout, child.stderr]) {
       let pending = ''
       stream?.setEncoding('utf8')

@@ -47,7 +47,10 @@ export class SignerRequiredError extends UsageError {
 export class InvalidPrivateKeyError extends TnvError {
   constructor(source: string) {
     super(`The private key from ${source} is not a valid 32-byte hex secp256k1 key.`, {
-      fix: 'Give 64 hex digits (with or without 0x). Prefer TN_PRIVATE_KEY or --keystore over --private-key.',
+      fix:
+        source === '--private-key'
+          ? 'Give 64 hex digits (with or without 0x). Prefer TN_PRIVATE_KEY or --keystore over --private-key, which lands in shell history.'
+          : 'Give 64 hex digits (with or without 0x).',
       exitCode: ExitCode.BadKeys,
     })
   }

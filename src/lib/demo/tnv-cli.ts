@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { childEnv } from '../child-env.js'
 import { TnvError } from '../errors.js'
 
 export function tnvBinPath(): string {
@@ -46,7 +47,8 @@ export function runTnv(
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [tnvBinPath(), ...args], {
-      env: { ...process.env, ...env },
+      // Only the secrets this step is given: never the operator's own key or passphrase.
+      env: { ...childEnv(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let stdout = ''

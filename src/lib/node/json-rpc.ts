@@ -62,8 +62,12 @@ async function httpPost(
     return await res.text()
   } catch (err) {
     if (err instanceof RpcCallError) throw err
-    const cause = (err as { cause?: { code?: string } }).cause
-    throw new RpcCallError(url, cause?.code ?? (err as Error).name ?? String(err))
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause
+    const e = err as Error
+    throw new RpcCallError(
+      url,
+      cause?.code ?? cause?.message ?? (e.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : e.message),
+    )
   }
 }
 

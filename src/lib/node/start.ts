@@ -5,6 +5,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { childEnv } from '../child-env.js'
+import { redactNodeFlags } from '../rpc/format-plan.js'
 import type { RpcPlan } from '../rpc/types.js'
 import type { NodeBinary } from './binary.js'
 import { parseWorkerEndpointsLine, planEndpoints } from './endpoints.js'
@@ -64,14 +66,20 @@ export async function startNode({
     onLog(line)
   }
 
+  // The node needs no signer secret; it keeps TN_BLS_PASSPHRASE (its default passphrase source).
+  const env = childEnv(process.env, { keep: ['TN_BLS_PASSPHRASE'] })
   let child: ChildProcess
   let logFd: number | null = null
   if (detach) {
     mkdirSync(dirname(logFile), { recursive: true })
     logFd = openSync(logFile, 'a', 0o644)
-    child = spawn(binary.command, [...binary.prefix, ...args], { detached: true, stdio: ['ignore', logFd, logFd] })
+    child = spawn(binary.command, [...binary.prefix, ...args], {
+      detached: true,
+      env,
+      stdio: ['ignore', logFd, logFd],
+    })
   } else {
-    child = spawn(binary.command, [...binary.prefix, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    child = spawn(binary.command, [...binary.prefix, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
     for (const stream of [child.stdout, child.stderr]) {
       let pending = ''
       stream?.setEncoding('utf8')
@@ -136,7 +144,7 @@ export async function startNode({
   const state: NodeState = {
     pid: child.pid ?? -1,
     binary: binary.path,
-    args,
+    args: redactNodeFlags(args, plan),
     datadir,
     logFile: detach ? logFile : null,
     rpc,

@@ -1,5 +1,5 @@
 /** The record a node started by tnv leaves in its data directory: `<datadir>/tnv-node.json`. */
-import { promises as fs } from 'node:fs'
+import { promises as fs, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../fs/atomic.js'
 
@@ -41,4 +41,19 @@ export function isAlive(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM'
   }
+}
+
+/**
+ * Whether the recorded pid is still the node tnv started: alive and, where /proc shows it,
+ * running the recorded binary. A pid reused after a reboot is not the node, so it is never signalled.
+ */
+export function isNodeProcess(state: Pick<NodeState, 'pid' | 'binary'>): boolean {
+  if (!isAlive(state.pid)) return false
+  let cmdline: string
+  try {
+    cmdline = readFileSync(`/proc/${state.pid}/cmdline`, 'utf8')
+  } catch {
+    return true // no /proc here: the pid is all there is
+  }
+  return cmdline.split('\0').includes(state.binary)
 }

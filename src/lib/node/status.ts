@@ -5,7 +5,7 @@ import { type DevnetRuntimeInfo, defaultDevnetDir, RUNTIME_FILE } from '../../de
 import { BadInputError } from '../errors.js'
 import { NodeAlreadyRunningError, NodeNotRunningError } from './errors.js'
 import { blockNumber, jsonRpcCall } from './json-rpc.js'
-import { isAlive, type NodeState, readNodeState, removeNodeState } from './state.js'
+import { isAlive, isNodeProcess, type NodeState, readNodeState, removeNodeState } from './state.js'
 
 export const TESTNET_PUBLIC_RPC = 'https://rpc.adiri.tel'
 
@@ -24,7 +24,7 @@ export type NodeStatus = {
 export async function assertNotRunning(datadir: string): Promise<void> {
   const state = await readNodeState(datadir)
   if (!state) return
-  if (isAlive(state.pid)) throw new NodeAlreadyRunningError(state.pid, datadir)
+  if (isNodeProcess(state)) throw new NodeAlreadyRunningError(state.pid, datadir)
   await removeNodeState(datadir)
 }
 
@@ -34,7 +34,7 @@ function dialable(state: NodeState): string | null {
 
 export async function nodeStatus(datadir: string): Promise<NodeStatus> {
   const state = await readNodeState(datadir)
-  if (!state || !isAlive(state.pid)) {
+  if (!state || !isNodeProcess(state)) {
     return {
       running: false,
       pid: null,
@@ -98,7 +98,7 @@ export async function resolveSyncEndpoints({
   let localUrl = rpcUrl
   if (!localUrl) {
     const state = await readNodeState(datadir)
-    if (!state || !isAlive(state.pid)) throw new NodeNotRunningError(datadir)
+    if (!state || !isNodeProcess(state)) throw new NodeNotRunningError(datadir)
     const ep = dialable(state)
     if (!ep) throw new NodeNotRunningError(datadir)
     localUrl = ep

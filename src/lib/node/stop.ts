@@ -1,6 +1,6 @@
 /** Stops a node that tnv started for a data directory: SIGTERM, wait, SIGKILL as a last resort. */
 import { NodeNotRunningError } from './errors.js'
-import { isAlive, readNodeState, removeNodeState } from './state.js'
+import { isAlive, isNodeProcess, readNodeState, removeNodeState } from './state.js'
 
 export type StopNodeReturnType = { pid: number; stopped: boolean; forced: boolean }
 
@@ -12,7 +12,7 @@ export async function stopNode({
   graceMs?: number
 }): Promise<StopNodeReturnType> {
   const state = await readNodeState(datadir)
-  if (!state || !isAlive(state.pid)) {
+  if (!state || !isNodeProcess(state)) {
     await removeNodeState(datadir)
     throw new NodeNotRunningError(datadir)
   }

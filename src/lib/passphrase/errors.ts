@@ -54,9 +54,9 @@ export class StdinIsTerminalError extends UsageError {
 
 /** Source ask without a terminal. */
 export class NoTerminalForPromptError extends UsageError {
-  constructor(flag: string) {
+  constructor(flag: string, envVar = 'TN_BLS_PASSPHRASE') {
     super(`${flag} ask needs a terminal to prompt on, and there is none (standard input or error is not a TTY).`, {
-      fix: `Use ${flag} env (set TN_BLS_PASSPHRASE) or ${flag} stdin (pipe the passphrase in).`,
+      fix: `Use ${flag} env (set ${envVar}) or ${flag} stdin (pipe the passphrase in).`,
     })
   }
 }

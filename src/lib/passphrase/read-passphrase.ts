@@ -73,7 +73,7 @@ export async function readPassphrase({
     passphrase = line
   } else {
     const prompt = io ?? (await terminalIo())
-    if (!prompt.isTTY) throw new NoTerminalForPromptError(flag)
+    if (!prompt.isTTY) throw new NoTerminalForPromptError(flag, envVar)
     passphrase = await prompt.ask(purpose === 'create' ? `New ${label}:` : `${label}:`)
     if (purpose === 'create' && passphrase !== '' && (await prompt.ask(`Repeat the new ${label}:`)) !== passphrase)
       throw new PassphrasesDoNotMatchError()

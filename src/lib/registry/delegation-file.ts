@@ -3,10 +3,10 @@
  * the validator's EIP-712 signature with every input of the digest (so the delegator can
  * check it before paying), plus the proof of possession the stake needs. Nothing secret.
  */
-import { copyFile, readFile } from 'node:fs/promises'
+import { readFile, rm } from 'node:fs/promises'
 import { type Address, getAddress, type Hex } from 'viem'
 import { BadInputError, UsageError } from '../errors.js'
-import { fileTimestamp, pathExists, writeFileAtomic } from '../fs/atomic.js'
+import { faultPoint, fileTimestamp, pathExists, writeFileAtomic } from '../fs/atomic.js'
 import { deadlineIso } from './deadline.js'
 import type { DelegationInputs } from './delegation-digest.js'
 import { BLS_PUBKEY_BYTES, POP_BYTES } from './stake-checks.js'
@@ -83,10 +83,19 @@ export async function writeDelegationFile(
       throw new UsageError(`${path} exists already.`, {
         fix: 'Pass another --out path, or --force to replace it (the old file is kept as a timestamped backup).',
       })
-    backup = `${path}.${fileTimestamp()}.bak`
-    await copyFile(path, backup)
+    const stamp = fileTimestamp()
+    backup = `${path}.${stamp}.bak`
+    // never over an earlier backup made in the same second
+    for (let i = 2; await pathExists(backup); i++) backup = `${path}.${stamp}-${i}.bak`
+    await writeFileAtomic(backup, await readFile(path), { mode: 0o644 })
   }
-  await writeFileAtomic(path, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o644 })
+  try {
+    faultPoint('delegation:write')
+    await writeFileAtomic(path, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o644 })
+  } catch (err) {
+    if (backup) await rm(backup, { force: true }) // the file itself is unchanged
+    throw err
+  }
   return { backup }
 }
 

@@ -14,6 +14,18 @@ export function redactPlan(plan: RpcPlan): RpcPlan {
   return { ...plan, jwtSecret: plan.jwt.source === 'hex' ? REDACTED : plan.jwtSecret }
 }
 
+/**
+ * The node's flags as they may be printed or stored: when the plan says `--rpc.jwtsecret` holds
+ * the secret itself (not a file path), its value is replaced by `<redacted>`.
+ */
+export function redactNodeFlags(flags: readonly string[], plan: RpcPlan): string[] {
+  if (plan.jwt.source !== 'hex') return [...flags]
+  return flags.map((f, i) => {
+    if (f.startsWith('--rpc.jwtsecret=')) return `--rpc.jwtsecret=${REDACTED}`
+    return i > 0 && flags[i - 1] === '--rpc.jwtsecret' ? REDACTED : f
+  })
+}
+
 function modulesText(modules: Record<string, string> | null): string {
   if (modules === null) return '-32601 (rpc not served)'
   const names = Object.keys(modules)

@@ -10,6 +10,7 @@
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileTimestamp } from '../fs/atomic.js'
 
 export const JOURNAL_FILE = 'tnv-journal.json'
 
@@ -48,13 +49,34 @@ export async function readJournal(datadir: string): Promise<Journal> {
 }
 
 function readJournalSync(datadir: string): Journal {
+  return readJournalFile(journalPath(datadir)).journal
+}
+
+/** An absent file is an empty journal; a file that cannot be parsed is reported as unreadable. */
+function readJournalFile(path: string): { journal: Journal; unreadable: boolean } {
+  const empty: Journal = { version: 1, entries: [] }
+  let text: string
   try {
-    const parsed = JSON.parse(readFileSync(journalPath(datadir), 'utf8')) as Journal
-    if (parsed.version === 1 && Array.isArray(parsed.entries)) return parsed
-  } catch {
-    // absent or unreadable: an empty journal (the chain state is read first anyway)
+    text = readFileSync(path, 'utf8')
+  } catch (err) {
+    // absent: an empty journal (the chain state is read first anyway)
+    return { journal: empty, unreadable: (err as NodeJS.ErrnoException).code !== 'ENOENT' }
   }
-  return { version: 1, entries: [] }
+  try {
+    const parsed = JSON.parse(text) as Journal
+    if (parsed.version === 1 && Array.isArray(parsed.entries)) return { journal: parsed, unreadable: false }
+  } catch {
+    // not JSON: kept aside before the next write (readJournalForUpdate)
+  }
+  return { journal: empty, unreadable: true }
+}
+
+/** The journal to update; a file that cannot be read is first kept as `<file>.unreadable-<time>`, never overwritten. */
+function readJournalForUpdate(datadir: string): Journal {
+  const path = journalPath(datadir)
+  const { journal, unreadable } = readJournalFile(path)
+  if (unreadable) renameSync(path, `${path}.unreadable-${fileTimestamp()}`)
+  return journal
 }
 
 /** Atomic and synchronous: temp file, fsync, rename. */
@@ -79,7 +101,7 @@ function writeJournalSync(datadir: string, journal: Journal): void {
 
 /** Records a submission at once (synchronously: it must survive a kill right after the send). */
 export function recordSubmission(datadir: string, entry: JournalEntry): void {
-  const journal = readJournalSync(datadir)
+  const journal = readJournalForUpdate(datadir)
   if (journal.entries.some((e) => e.hash === entry.hash)) return
   journal.entries.push(entry)
   writeJournalSync(datadir, journal)
@@ -91,7 +113,7 @@ export function recordOutcome(
   outcome: NonNullable<JournalEntry['outcome']>,
   blockNumber?: bigint,
 ): void {
-  const journal = readJournalSync(datadir)
+  const journal = readJournalForUpdate(datadir)
   const e = journal.entries.find((x) => x.hash === hash)
   if (!e) return
   e.outcome = outcome

@@ -1,0 +1,24 @@
+/**
+ * The environment a child process gets: tnv's own, without the secrets tnv reads for itself.
+ * A signer key or keystore password is never needed by the node, anvil or a demo step, so it
+ * is not handed on. `keep` names the ones a child does need (the node binary decrypts its BLS
+ * key with TN_BLS_PASSPHRASE when started with the default passphrase source).
+ */
+export const SECRET_ENV_VARS = [
+  'TN_PRIVATE_KEY',
+  'TN_KEYSTORE_PASSWORD',
+  'TN_BLS_PASSPHRASE',
+  'TNV_JWT_SECRET',
+] as const
+
+export type SecretEnvVar = (typeof SECRET_ENV_VARS)[number]
+
+/** @example spawn(bin, args, { env: childEnv(process.env, { keep: ['TN_BLS_PASSPHRASE'] }) }) */
+export function childEnv(
+  env: NodeJS.ProcessEnv = process.env,
+  { keep = [] }: { keep?: readonly SecretEnvVar[] } = {},
+): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...env }
+  for (const name of SECRET_ENV_VARS) if (!keep.includes(name)) delete out[name]
+  return out
+}

@@ -1,0 +1,81 @@
+/** What tnv hands the node binary: no signer secret in its environment, no JWT secret in printed or stored flags. */
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, describe, it } from 'node:test'
+import { childEnv } from '../../src/lib/child-env.js'
+import { redactNodeFlags } from '../../src/lib/rpc/format-plan.js'
+import { resolveRpcPlan } from '../../src/lib/rpc/resolve.js'
+import { parseJson, ROOT, runCli, tempDir } from '../helpers/cli.js'
+import { freePort } from '../helpers/ports.js'
+
+const FAKE = join(ROOT, 'test/node/fixtures/fake-node.mjs')
+const HEX = 'ab'.repeat(32)
+const SECRETS = {
+  TN_PRIVATE_KEY: `0x${'11'.repeat(32)}`,
+  TN_KEYSTORE_PASSWORD: 'keystore-pw-do-not-leak',
+  TN_BLS_PASSPHRASE: 'bls-pass-for-the-node',
+  TNV_JWT_SECRET: 'cd'.repeat(32),
+}
+
+describe('childEnv', () => {
+  it('drops every secret tnv reads, except the ones kept', () => {
+    const env = { PATH: '/bin', ...SECRETS }
+    assert.deepEqual(childEnv(env), { PATH: '/bin' })
+    assert.deepEqual(childEnv(env, { keep: ['TN_BLS_PASSPHRASE'] }), {
+      PATH: '/bin',
+      TN_BLS_PASSPHRASE: SECRETS.TN_BLS_PASSPHRASE,
+    })
+    assert.equal(env.TN_PRIVATE_KEY, SECRETS.TN_PRIVATE_KEY) // the given object is left alone
+  })
+})
+
+describe('redactNodeFlags', () => {
+  it('hides a hex --rpc.jwtsecret in both spellings and keeps a file path', () => {
+    const spaced = ['--http', '--rpc.jwtsecret', HEX]
+    assert.deepEqual(redactNodeFlags(spaced, resolveRpcPlan(spaced)), ['--http', '--rpc.jwtsecret', '<redacted>'])
+    const joined = ['--http', `--rpc.jwtsecret=${HEX}`]
+    assert.deepEqual(redactNodeFlags(joined, resolveRpcPlan(joined)), ['--http', '--rpc.jwtsecret=<redacted>'])
+    const file = ['--http', '--rpc.jwtsecret', '/etc/tn/jwt.hex']
+    assert.deepEqual(redactNodeFlags(file, resolveRpcPlan(file)), file)
+  })
+})
+
+describe('tnv node start hands on no secret', () => {
+  const { dir, cleanup } = tempDir('tnv-node-secrets-')
+  after(async () => {
+    await runCli(['node', 'stop', '--datadir', dir])
+    cleanup()
+  })
+
+  it('strips signer secrets from the node env and redacts the JWT secret in output and state', async () => {
+    const port = await freePort()
+    const r = await runCli(
+      [
+        'node',
+        'start',
+        '--detach',
+        '--json',
+        '--datadir',
+        dir,
+        '--node-binary',
+        FAKE,
+        '--',
+        '--http',
+        '--http.port',
+        String(port),
+        '--ipcdisable',
+        '--rpc.jwtsecret',
+        HEX,
+      ],
+      { env: SECRETS },
+    )
+    assert.equal(r.code, 0, r.stderr)
+    const state = parseJson<{ args: string[]; logFile: string }>(r)
+    assert.ok(state.args.includes('<redacted>'))
+    const stored = readFileSync(join(dir, 'tnv-node.json'), 'utf8')
+    for (const text of [r.stdout, r.stderr, stored]) assert.equal(text.includes(HEX), false)
+    const log = readFileSync(state.logFile, 'utf8')
+    assert.match(log, /fake node secret env: TN_BLS_PASSPHRASE$/m)
+  })
+})
