@@ -300,3 +300,20 @@ describe('keytool generate validator', () => {
     assert.match(error.fix, /--address/)
   })
 })
+
+it('a --datadir under a file is bad input (exit 3), not an unexpected failure', async () => {
+  const { dir, cleanup } = tempDir('tnv-gen-notdir-')
+  try {
+    await fs.writeFile(join(dir, 'a-file'), 'x')
+    const r = await runCli(
+      ['keytool', 'generate', 'validator', '--address', ADDRESS, '--datadir', join(dir, 'a-file', 'sub'), '--json'],
+      { env: { TN_BLS_PASSPHRASE: 'pw' } },
+    )
+    assert.equal(r.code, 3, r.stderr)
+    const e = parseJson<{ error: { code: string; message: string } }>(r).error
+    assert.equal(e.code, 'DatadirNotCreatable')
+    assert.match(e.message, /a parent of it is a file/)
+  } finally {
+    cleanup()
+  }
+})

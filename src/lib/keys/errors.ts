@@ -121,3 +121,15 @@ export class DatadirNotADirectoryError extends BadInputError {
     })
   }
 }
+
+/** The data directory is missing and cannot be created (a parent is a file, no permission, read-only). */
+export class DatadirNotCreatableError extends BadInputError {
+  constructor(datadir: string, cause: unknown) {
+    const code = (cause as { code?: string } | undefined)?.code
+    const why = code === 'ENOTDIR' ? 'a parent of it is a file' : (code ?? 'it cannot be created')
+    super(`The data directory ${datadir} cannot be created: ${why}. Nothing was written.`, {
+      fix: 'Pass --datadir <dir> naming a directory you can write, or a new one under such a directory.',
+      cause,
+    })
+  }
+}

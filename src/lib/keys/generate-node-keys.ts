@@ -16,7 +16,7 @@ import { parseP2pAddress, withPeerId } from '../nodeinfo/multiaddr.js'
 import type { Hex, NodeInfo, RpcEndpoints, WorkerInfo } from '../nodeinfo/types.js'
 import { commitFiles, stageDir, stageFile } from './commit-files.js'
 import { BLS_KEY_FILE, BLS_KW_FILE, type DatadirPaths, datadirPaths, KEY_DIR_MODE, KEY_FILE_MODE } from './datadir.js'
-import { DatadirNotADirectoryError, NodeKeysExistError } from './errors.js'
+import { DatadirNotADirectoryError, DatadirNotCreatableError, NodeKeysExistError } from './errors.js'
 import { freeUdpPort } from './local-port.js'
 import { PRIMARY_SEED_FILE, PRIMARY_SEED_TEXT, workerSeed } from './seeds.js'
 import { deriveWrappingKey, freshKwParameters, KW_ITERATIONS } from './wrapping-key.js'
@@ -113,7 +113,11 @@ export async function generateNodeKeys({
   const { salt, nonce } = freshKwParameters()
   const wrapping = passphrase === undefined ? undefined : deriveWrappingKey(passphrase, salt, KW_ITERATIONS)
   wrapping?.catch(() => {}) // awaited below; keep an early failure from being reported as unhandled
-  if (!(await pathExists(paths.datadir))) await ensureDir(paths.datadir, 0o700) // an existing one keeps its owner's mode
+  if (!(await pathExists(paths.datadir)))
+    // an existing one keeps its owner's mode
+    await ensureDir(paths.datadir, 0o700).catch((err: unknown) => {
+      throw new DatadirNotCreatableError(paths.datadir, err)
+    })
   // The curve and cipher code load only now, while PBKDF2 runs.
   const [
     { blsKeyGen, blsPublicKey },
