@@ -161,5 +161,10 @@ describe('tnv node start|status|stop with a fake node binary', () => {
     assert.equal(parseJson<{ stopped: boolean; forced: boolean }>(stop).forced, false)
     const after = parseJson<{ running: boolean }>(await runCli(['node', 'status', '--json', '--datadir', dir]))
     assert.equal(after.running, false)
+
+    // stopping again is not an error: it says there is nothing to stop
+    const again2 = await runCli(['node', 'stop', '--datadir', dir])
+    assert.equal(again2.code, 0, again2.stderr)
+    assert.match(again2.stdout, /nothing to stop/)
   })
 })

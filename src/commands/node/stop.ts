@@ -12,7 +12,8 @@ export default class NodeStop extends BaseCommand {
     const { flags } = await this.parse(NodeStop)
     const { stopNode } = await import('../../lib/node/stop.js')
     const r = await stopNode({ datadir: flags.datadir })
-    this.out(r.forced ? `node ${r.pid} did not stop in time and was killed` : `node ${r.pid} stopped`)
+    if (!r.stopped) this.out(`no node started by tnv is running for ${flags.datadir}; nothing to stop`)
+    else this.out(r.forced ? `node ${r.pid} did not stop in time and was killed` : `node ${r.pid} stopped`)
     return r
   }
 }

@@ -1,8 +1,10 @@
-/** Stops a node that tnv started for a data directory: SIGTERM, wait, SIGKILL as a last resort. */
-import { NodeNotRunningError } from './errors.js'
+/**
+ * Stops a node that tnv started for a data directory: SIGTERM, wait, SIGKILL as a last resort.
+ * Nothing running is not an error (repeating a done action succeeds): `stopped: false`.
+ */
 import { isAlive, isNodeProcess, readNodeState, removeNodeState } from './state.js'
 
-export type StopNodeReturnType = { pid: number; stopped: boolean; forced: boolean }
+export type StopNodeReturnType = { pid: number | null; stopped: boolean; forced: boolean }
 
 export async function stopNode({
   datadir,
@@ -14,7 +16,7 @@ export async function stopNode({
   const state = await readNodeState(datadir)
   if (!state || !isNodeProcess(state)) {
     await removeNodeState(datadir)
-    throw new NodeNotRunningError(datadir)
+    return { pid: null, stopped: false, forced: false }
   }
   process.kill(state.pid, 'SIGTERM')
   const deadline = Date.now() + graceMs
