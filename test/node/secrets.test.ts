@@ -4,6 +4,9 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import { childEnv } from '../../src/lib/child-env.js'
+import { resolveNodeBinary } from '../../src/lib/node/binary.js'
+import { startNode } from '../../src/lib/node/start.js'
+import { stopNode } from '../../src/lib/node/stop.js'
 import { redactNodeFlags } from '../../src/lib/rpc/format-plan.js'
 import { resolveRpcPlan } from '../../src/lib/rpc/resolve.js'
 import { parseJson, ROOT, runCli, tempDir } from '../helpers/cli.js'
@@ -77,5 +80,30 @@ describe('tnv node start hands on no secret', () => {
     for (const text of [r.stdout, r.stderr, stored]) assert.equal(text.includes(HEX), false)
     const log = readFileSync(state.logFile, 'utf8')
     assert.match(log, /fake node secret env: TN_BLS_PASSPHRASE$/m)
+  })
+
+  it('hands the node the passphrase of keys tnv created in this run (tnv removed TN_BLS_PASSPHRASE from its own environment)', async () => {
+    const { dir: d2, cleanup: c2 } = tempDir('tnv-node-pass-')
+    const saved = process.env.TN_BLS_PASSPHRASE
+    delete process.env.TN_BLS_PASSPHRASE
+    try {
+      const port = await freePort()
+      const nodeFlags = ['--http', '--http.port', String(port), '--ipcdisable']
+      const started = await startNode({
+        binary: resolveNodeBinary({ flag: FAKE }),
+        datadir: d2,
+        nodeFlags,
+        plan: resolveRpcPlan(nodeFlags),
+        detach: true,
+        passphrase: 'created-in-this-run',
+      })
+      const log = readFileSync(started.state.logFile as string, 'utf8')
+      assert.match(log, /fake node secret env: TN_BLS_PASSPHRASE$/m)
+      assert.equal(JSON.stringify(started.state).includes('created-in-this-run'), false)
+      await stopNode({ datadir: d2 })
+    } finally {
+      if (saved !== undefined) process.env.TN_BLS_PASSPHRASE = saved
+      c2()
+    }
   })
 })

@@ -25,6 +25,11 @@ export type StartNodeParameters = {
   logFile?: string
   onLog?: (line: string) => void
   readyTimeoutMs?: number
+  /**
+   * The BLS key passphrase for the node (it reads TN_BLS_PASSPHRASE), when tnv holds it
+   * because it created the keys in this run; otherwise the node inherits the variable.
+   */
+  passphrase?: string
 }
 
 export type StartedNode = {
@@ -49,6 +54,7 @@ export async function startNode({
   logFile = join(datadir, 'logs', 'node.log'),
   onLog = () => {},
   readyTimeoutMs = 60_000,
+  passphrase,
 }: StartNodeParameters): Promise<StartedNode> {
   const rpc = planEndpoints(plan)
   // tnv dials the node over IPC first (no JWT there), then HTTP.
@@ -68,6 +74,7 @@ export async function startNode({
 
   // The node needs no signer secret; it keeps TN_BLS_PASSPHRASE (its default passphrase source).
   const env = childEnv(process.env, { keep: ['TN_BLS_PASSPHRASE'] })
+  if (passphrase !== undefined) env.TN_BLS_PASSPHRASE = passphrase
   let child: ChildProcess
   let logFd: number | null = null
   if (detach) {

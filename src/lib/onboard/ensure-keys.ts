@@ -55,7 +55,7 @@ export async function createKeys(
     externalWorkerAddrs,
     env = process.env,
   }: CreateKeysParameters,
-): Promise<{ path: string; info: NodeInfo }> {
+): Promise<{ path: string; info: NodeInfo; passphrase: string | null }> {
   let primary = externalPrimaryAddr
   let workers = externalWorkerAddrs
     ?.split(',')
@@ -97,19 +97,25 @@ export async function createKeys(
     import('../passphrase/stdin-lines.js'),
   ])
   const stdin = source === 'stdin' ? new StdinLines() : undefined
+  // Kept in memory for the node tnv may start next: the node reads TN_BLS_PASSPHRASE, which
+  // tnv removed from its own environment once read.
+  let passphrase: string | undefined
   const r = await generateNodeKeys({
     datadir,
     address,
     ...(primary !== undefined ? { externalPrimaryAddr: primary } : {}),
     ...(workers !== undefined ? { externalWorkerAddrs: workers } : {}),
-    passphrase: () =>
-      readPassphrase({
+    passphrase: async () => {
+      const value = await readPassphrase({
         source,
         purpose: 'create',
         env,
         ...(stdin ? { stdin } : {}),
         io: { isTTY: io.interactive, ask: (m) => io.secret(m) },
-      }),
+      })
+      passphrase = value
+      return value
+    },
   })
   io.emit({ event: 'keys-created', datadir: r.paths.datadir, nodeInfo: r.paths.nodeInfo, encrypted: r.encrypted }, [
     `Wrote validator keys to ${r.paths.datadir} (node-keys/, node-info.yaml); the BLS key is ${r.encrypted ? 'encrypted with your passphrase' : 'NOT encrypted'}.`,
@@ -120,5 +126,5 @@ export async function createKeys(
       { event: 'warning', message: 'node-info.yaml holds local-only 127.0.0.1 p2p addresses' },
       'Warning: node-info.yaml holds local-only 127.0.0.1 p2p addresses: fine for the devnet, unreachable for other validators.',
     )
-  return { path: r.paths.nodeInfo, info: r.info }
+  return { path: r.paths.nodeInfo, info: r.info, passphrase: r.encrypted ? (passphrase ?? null) : null }
 }

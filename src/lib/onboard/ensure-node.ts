@@ -16,6 +16,8 @@ export type EnsureNodeParameters = {
   /** --start-node: allowed to start one without a terminal. */
   start: boolean
   nodeBinary?: string | undefined
+  /** Passphrase of keys created in this run, given to the node as TN_BLS_PASSPHRASE. */
+  passphrase?: string | null | undefined
 }
 
 export type EnsureNodeReturnType = {
@@ -36,7 +38,7 @@ export async function nodeFlagsFor(target: ChainTarget): Promise<string[]> {
 
 export async function ensureNode(
   io: WizardIo,
-  { datadir, target, nodeRpcUrl, start, nodeBinary }: EnsureNodeParameters,
+  { datadir, target, nodeRpcUrl, start, nodeBinary, passphrase }: EnsureNodeParameters,
 ): Promise<EnsureNodeReturnType> {
   if (nodeRpcUrl !== undefined) return { rpcUrl: nodeRpcUrl, how: 'flag', pid: null, logFile: null }
   const { nodeStatus, assertNotRunning } = await import('../node/status.js')
@@ -72,7 +74,7 @@ export async function ensureNode(
   const binary = resolveNodeBinary({ ...(nodeBinary !== undefined ? { flag: nodeBinary } : {}) })
   const started = await io.wait(
     `Starting ${binary.path} node --datadir ${datadir} ${nodeFlags.join(' ')}`,
-    () => startNode({ binary, datadir, nodeFlags, plan, detach: true }),
+    () => startNode({ binary, datadir, nodeFlags, plan, detach: true, ...(passphrase ? { passphrase } : {}) }),
     (s) => `Node running (pid ${s.state.pid}), RPC ${s.state.rpc.http ?? s.state.rpc.ipc}; log ${s.state.logFile}`,
   )
   const rpcUrl = started.state.rpc.http ?? started.state.rpc.ipc

@@ -99,8 +99,10 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
     { event: 'signer', address: validator, type: signer.type, network: ctx.target.name, rpcUrl: ctx.target.rpcUrl },
     `Network ${ctx.target.name} (${ctx.target.rpcUrl}); validator address ${validator}${signer.type === 'unsigned' ? ' (unsigned: transactions are printed, not sent)' : ''}.`,
   )
+  // the passphrase of keys created in this run, for the node tnv may start (never printed)
+  let nodePassphrase: string | null = null
   if (!keys) {
-    keys = await createKeys(io, {
+    const created = await createKeys(io, {
       datadir: p.datadir,
       address: validator,
       create: p.createKeys,
@@ -108,6 +110,8 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
       externalPrimaryAddr: p.externalPrimaryAddr,
       externalWorkerAddrs: p.externalWorkerAddrs,
     })
+    keys = created
+    nodePassphrase = created.passphrase
     steps.push({ step: 'keys', outcome: 'done' })
   }
   const info: NodeInfo = keys.info
@@ -251,6 +255,7 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
       nodeRpcUrl: p.nodeRpcUrl,
       start: p.startNode,
       nodeBinary: p.nodeBinary,
+      passphrase: nodePassphrase,
     })
     io.emit({ event: 'node', rpcUrl: node.rpcUrl, how: node.how, pid: node.pid }, `Node: ${node.rpcUrl} (${node.how}).`)
     const synced = await waitForNodeSync(io, { localUrl: node.rpcUrl, target: ctx.target, timeoutMs })
