@@ -5,12 +5,11 @@
  * success and sends nothing.
  */
 import { type Address, encodeFunctionData } from 'viem'
-import { type ChainInfo, checkChainId } from '../chain/check-chain-id.js'
-import { readAccountState } from '../chain/read-account-state.js'
+import type { ChainInfo } from '../chain/check-chain-id.js'
 import type { Signer } from '../chain/signer.js'
-import { registryAbi, statusName } from './abi.js'
+import { registryAbi } from './abi.js'
 import { NotWhitelistedError, WrongStatusError } from './errors.js'
-import { orNullOnRevert, withRpcErrors } from './reads.js'
+import { readOwnValidator } from './read-own-validator.js'
 import { submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
@@ -29,20 +28,8 @@ export async function beginExit(
   ctx: RegistryContext,
   { signer, report, confirm }: BeginExitParameters,
 ): Promise<BeginExitReturnType> {
-  const { client, target } = ctx
   const validator = signer.address
-  const registry = { address: target.registry, abi: registryAbi } as const
-  const [chainId, nft, record, epoch, account] = await withRpcErrors(target, () =>
-    Promise.all([
-      client.getChainId(),
-      client.readContract({ ...registry, functionName: 'balanceOf', args: [validator] }),
-      orNullOnRevert(client.readContract({ ...registry, functionName: 'getValidator', args: [validator] })),
-      client.readContract({ ...registry, functionName: 'getCurrentEpoch' }),
-      readAccountState(client, validator),
-    ]),
-  )
-  const chain = checkChainId(target, chainId)
-  const status = statusName(record?.currentStatus ?? 0)
+  const { chain, nft, record, status, epoch, account } = await readOwnValidator(ctx, validator)
   const base = { chain, validator, currentEpoch: epoch }
   if (status === 'PendingExit' || status === 'Exited' || record?.isRetired)
     return {
