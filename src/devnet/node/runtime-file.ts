@@ -7,7 +7,7 @@
  */
 
 import { createHash } from 'node:crypto'
-import { constants, promises as fs } from 'node:fs'
+import { constants, promises as fs, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ensureDir, writeFileAtomic } from '../../lib/fs/atomic.js'
@@ -44,11 +44,26 @@ export async function readRuntimeInfo(dir: string): Promise<DevnetRuntimeInfo | 
 
 export type RunningDevnet = { info: DevnetRuntimeInfo } | { info: null; staleRemoved: boolean }
 
-/** The devnet running for `dir`, if any; a stale runtime file (dead pid) is removed. */
+/**
+ * True unless the pid now runs something other than the reference node (a pid reused after a
+ * reboot or a crash). Where /proc is missing, a live pid is all there is to go on.
+ */
+export function isReferenceNodeProcess(pid: number): boolean {
+  if (!isProcessAlive(pid)) return false
+  let cmdline: string
+  try {
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+  } catch {
+    return true
+  }
+  return cmdline.split('\0').some((arg) => arg.endsWith('tnv-node.js') || arg.endsWith(join('entries', 'node.js')))
+}
+
+/** The devnet running for `dir`, if any; a stale runtime file (dead pid, or a pid that is no longer the node) is removed. */
 export async function findRunningDevnet(dir: string): Promise<RunningDevnet> {
   const info = await readRuntimeInfo(dir)
   if (!info) return { info: null, staleRemoved: false }
-  if (isProcessAlive(info.pid)) return { info }
+  if (isReferenceNodeProcess(info.pid)) return { info }
   await fs.rm(runtimeFilePath(dir), { force: true })
   return { info: null, staleRemoved: true }
 }
