@@ -6,9 +6,9 @@
  * Library code: progress goes to `onEvent`; nothing is printed here.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freeLoopbackPort } from '../../devnet/chain/free-port.js'
 import { formatTel as formatTelWei } from '../chain/units.js'
 import { runTnv, runTnvJson } from './tnv-cli.js'
 
@@ -61,17 +61,6 @@ type DevnetStatusJson = {
 const formatTel = (wei: string) => formatTelWei(BigInt(wei))
 
 const PASSPHRASE = 'demo passphrase: public, for this rehearsal only'
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.on('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address()
-      srv.close(() => (a && typeof a === 'object' ? resolve(a.port) : reject(new Error('no port'))))
-    })
-  })
-}
 
 export async function runDemo({
   onEvent = () => {},
@@ -193,7 +182,7 @@ export async function runDemo({
     })
 
     // 5. The validator's node joins the devnet and syncs.
-    const port = await freePort()
+    const port = await freeLoopbackPort()
     const nodeArgs = [
       'node',
       'start',

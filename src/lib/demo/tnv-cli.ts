@@ -1,17 +1,12 @@
 /** Runs tnv's own CLI as a child process (the demo shows the exact commands an operator types). */
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { childEnv } from '../child-env.js'
 import { TnvError } from '../errors.js'
+import { findPackageFile } from '../package-file.js'
 
 export function tnvBinPath(): string {
-  let dir = new URL('.', import.meta.url)
-  for (let i = 0; i < 6; i++) {
-    const candidate = fileURLToPath(new URL('bin/run.js', dir))
-    if (existsSync(candidate)) return candidate
-    dir = new URL('..', dir)
-  }
+  const path = findPackageFile('bin/run.js')
+  if (path) return path
   throw new TnvError('Cannot find bin/run.js next to the tnv build.', {
     fix: 'Run `npm run build` in the tnv checkout.',
   })

@@ -1,6 +1,7 @@
 /** Which node binary to start: --node-binary, then TN_NODE_BINARY, then tnv's reference node. */
 import { accessSync, constants, existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { findPackageFile } from '../package-file.js'
 import { NodeBinaryNotFoundError } from './errors.js'
 
 export type NodeBinary = {
@@ -14,14 +15,7 @@ export type NodeBinary = {
 }
 
 export function referenceNodePath(): string {
-  // dist/chunks/... or src/lib/node/... → repo root/bin/tnv-node.js
-  let dir = new URL('.', import.meta.url)
-  for (let i = 0; i < 6; i++) {
-    const candidate = new URL('bin/tnv-node.js', dir)
-    if (existsSync(fileURLToPath(candidate))) return fileURLToPath(candidate)
-    dir = new URL('..', dir)
-  }
-  return fileURLToPath(new URL('../../../bin/tnv-node.js', import.meta.url))
+  return findPackageFile('bin/tnv-node.js') ?? fileURLToPath(new URL('../../../bin/tnv-node.js', import.meta.url))
 }
 
 export function resolveNodeBinary({

@@ -1,11 +1,8 @@
-/** What tnv knows about the node it started for a data directory, and where sync compares. */
-import { promises as fs } from 'node:fs'
-import { join } from 'node:path'
-import { type DevnetRuntimeInfo, defaultDevnetDir, RUNTIME_FILE } from '../../devnet/paths.js'
+import { defaultDevnetDir } from '../../devnet/paths.js'
 import { BadInputError } from '../errors.js'
 import { NodeAlreadyRunningError, NodeNotRunningError } from './errors.js'
 import { blockNumber, jsonRpcCall } from './json-rpc.js'
-import { isAlive, isNodeProcess, type NodeState, readNodeState, removeNodeState } from './state.js'
+import { isNodeProcess, type NodeState, readNodeState, removeNodeState } from './state.js'
 
 export const TESTNET_PUBLIC_RPC = 'https://rpc.adiri.tel'
 
@@ -73,15 +70,6 @@ export async function nodeStatus(datadir: string): Promise<NodeStatus> {
   }
 }
 
-export async function readDevnetRuntime(dir = defaultDevnetDir()): Promise<DevnetRuntimeInfo | null> {
-  try {
-    const info = JSON.parse(await fs.readFile(join(dir, RUNTIME_FILE), 'utf8')) as DevnetRuntimeInfo
-    return isAlive(info.pid) ? info : null
-  } catch {
-    return null
-  }
-}
-
 export type ResolveSyncEndpointsParameters = { datadir: string; rpcUrl?: string; networkUrl?: string; chain: string }
 
 /** Local: --rpc-url, else the node tnv started for datadir. Network: --network-url, else the chain's public endpoint. */
@@ -105,7 +93,8 @@ export async function resolveSyncEndpoints({
   }
   if (networkUrl) return { localUrl, networkUrl, idleChain: false }
   if (chain === 'devnet') {
-    const devnet = await readDevnetRuntime()
+    const { findRunningDevnet } = await import('../../devnet/node/runtime-file.js')
+    const devnet = (await findRunningDevnet(defaultDevnetDir())).info
     if (!devnet?.rpcUrl) {
       throw new BadInputError('No devnet is running, so there is no network endpoint to compare with.', {
         fix: 'Start one with `tnv devnet start --detach`, or pass --network-url.',
