@@ -15,7 +15,9 @@ export type SpawnAnvilParameters = {
   port: number
   chainId: number
   /** anvil `--state`: loaded when it exists, written on SIGTERM and every `stateIntervalSeconds`. */
-  statePath: string
+  statePath?: string | undefined
+  /** anvil `--init`: a geth-style genesis JSON file to start from (accounts, code, storage, chain id). */
+  initPath?: string | undefined
   /** Interval mining in seconds on top of automine; 0 = automine only. */
   blockTime: number
   stateIntervalSeconds?: number
@@ -54,11 +56,11 @@ function anvilArgs(p: SpawnAnvilParameters): string[] {
     String(p.chainId),
     '--accounts',
     '0',
-    '--state',
-    p.statePath,
     '--quiet',
   ]
-  if (p.stateIntervalSeconds) args.push('--state-interval', String(p.stateIntervalSeconds))
+  if (p.initPath) args.push('--init', p.initPath)
+  if (p.statePath) args.push('--state', p.statePath)
+  if (p.statePath && p.stateIntervalSeconds) args.push('--state-interval', String(p.stateIntervalSeconds))
   if (p.blockTime > 0) args.push('--block-time', String(p.blockTime), '--mixed-mining')
   return args
 }

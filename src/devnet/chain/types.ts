@@ -5,11 +5,10 @@
  * node (src/devnet/node), by tests and by benchmarks.
  */
 import type { Address, Hex } from 'viem'
+import { BLS_PRECOMPILE_ADDRESS } from '../../lib/chain/addresses.js'
 
-export const DEVNET_CHAIN_ID = 911329 // 0xde7e1
-export const REGISTRY_ADDRESS: Address = '0x07E17e17E17e17E17e17E17E17E17e17e17E17e1'
-export const ISSUANCE_ADDRESS: Address = '0x07A07A07A07A07a07A07A07a07a07A07a07a07A0'
-export const BLS_VERIFIER_ADDRESS: Address = '0x000000000000000000000000000000000000b151'
+export { DEVNET_CHAIN_ID, ISSUANCE_ADDRESS, REGISTRY_ADDRESS } from '../../lib/chain/addresses.js'
+export const BLS_VERIFIER_ADDRESS: Address = BLS_PRECOMPILE_ADDRESS
 
 export type DevnetAccount = { address: Address; privateKey: Hex }
 

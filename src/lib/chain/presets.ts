@@ -3,10 +3,10 @@
  * same addresses on every network, the devnet included; only the endpoint and chain id differ.
  */
 import type { Address } from 'viem'
-import { DEVNET_CHAIN_ID, ISSUANCE_ADDRESS, REGISTRY_ADDRESS } from '../../devnet/chain/types.js'
+import { ADIRI_CHAIN_ID, DEVNET_CHAIN_ID, ISSUANCE_ADDRESS, REGISTRY_ADDRESS } from './addresses.js'
 
 export { DEVNET_CHAIN_ID, ISSUANCE_ADDRESS, REGISTRY_ADDRESS }
-export const TESTNET_CHAIN_ID = 2017
+export const TESTNET_CHAIN_ID = ADIRI_CHAIN_ID
 
 /** The names `--chain` accepts. `adiri` is the test network's own name. */
 export const CHAIN_NAMES = ['devnet', 'testnet', 'adiri'] as const
