@@ -98,3 +98,20 @@ export function nodeNetworkPreset(name: string): NodeNetworkPreset | null {
   if (chain === null) return null
   return chain === 'main-net' ? NODE_NETWORKS.mainnet : NODE_NETWORKS.adiri
 }
+
+/** The namespace list tnv gives a node it starts: it means the same on both releases (it names tn). */
+export const STARTED_NODE_HTTP_API = 'eth,net,web3,rpc,tn'
+
+/**
+ * The node flags tnv uses when it starts a node for a network itself (the staking wizard):
+ * only flags both node releases accept and read the same way: the node's own `--chain` value,
+ * an explicit namespace list that names tn, HTTP on the given loopback port, IPC off (so it
+ * never takes the default /tmp/tn.ipc of another node on the host). The devnet is tnv's
+ * reference node: `--chain devnet`.
+ * @example nodeStartFlags('testnet', 40123) // ['--chain', 'adiri', '--http', '--http.port', '40123', '--http.api', 'eth,net,web3,rpc,tn', '--ipcdisable']
+ */
+export function nodeStartFlags(network: string, port: number): string[] {
+  const chain = network === 'devnet' ? 'devnet' : nodeChainFor(network)
+  if (chain === null) throw new RangeError(`no node --chain value for network ${network}`)
+  return ['--chain', chain, '--http', '--http.port', String(port), '--http.api', STARTED_NODE_HTTP_API, '--ipcdisable']
+}

@@ -13,7 +13,7 @@
  * (and `ok` is false), so one run reports every problem at once.
  */
 import { availableParallelism } from 'node:os'
-import { checkNodeCommandLine } from '../node/released-flags.js'
+import { checkNodeCommandLine, type NodeCommandLine } from '../node/released-flags.js'
 import { resolveLimits } from './limits.js'
 import { isLoopbackAddress, isWildcardAddress } from './loopback.js'
 import {
@@ -59,10 +59,11 @@ export type ResolveRpcPlanOptions = {
   behaviour?: RpcBehaviour
   /**
    * Also check the node flags the resolver does not interpret (unknown flags, `--chain`
-   * values) against that release's command line (src/lib/node/released-flags.ts). Off by
-   * default: tnv's reference node reads its own extra flags from the passthrough list.
+   * values) against a node command line (src/lib/node/released-flags.ts): `true` = the one of
+   * `behaviour`, or `reference` for tnv's reference node (its devnet flags). Off by default:
+   * tnv's reference node reads its own extra flags from the passthrough list.
    */
-  checkCommandLine?: boolean
+  checkCommandLine?: boolean | NodeCommandLine
 }
 
 type NetName = 'http' | 'ws'
@@ -81,7 +82,13 @@ export function resolveRpcPlan(argv: readonly string[], options: ResolveRpcPlanO
   const parsed = parseNodeFlags(argv)
   const { values, switches } = parsed
   const errors = [...parsed.errors]
-  if (options.checkCommandLine) errors.push(...checkNodeCommandLine(parsed.passthrough, behaviour))
+  if (options.checkCommandLine)
+    errors.push(
+      ...checkNodeCommandLine(
+        parsed.passthrough,
+        options.checkCommandLine === true ? behaviour : options.checkCommandLine,
+      ),
+    )
   // --workers is interpreted here (the specification's flag), so it is never in the passthrough
   if (released && values['--workers'] !== undefined)
     errors.push(...checkNodeCommandLine(['--workers', values['--workers']], 'released'))
