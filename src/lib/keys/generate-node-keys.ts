@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
-import { UsageError } from '../errors.js'
+import { BadInputError, UsageError } from '../errors.js'
 import { ensureDir, pathExists, writeFileAtomic } from '../fs/atomic.js'
 import { InvalidMultiaddrError } from '../nodeinfo/errors.js'
 import { parseP2pAddress, withPeerId } from '../nodeinfo/multiaddr.js'
@@ -101,6 +101,7 @@ export async function generateNodeKeys({
         fix: 'Pass --workers 1 for the released node (it runs one worker: "Only supports a single worker at this time!"), or --node-info-form workers for the specification\'s list.',
       },
     )
+  if (name !== undefined) assertNodeName(name)
   if (externalPrimaryAddr !== undefined) assertNoPeerId(externalPrimaryAddr, '--external-primary-addr', 'Primary')
   let ignoredWorkerAddrs: string[] = []
   if (externalWorkerAddrs !== undefined) {
@@ -250,6 +251,23 @@ export async function generateNodeKeys({
   } finally {
     secret.fill(0)
   }
+}
+
+/**
+ * A name the node's YAML writer can write readably: not empty, and without control or
+ * line-separator characters (yaml-rust leaves some of them unquoted, and the file would then
+ * not load again).
+ */
+function assertNodeName(name: string): void {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: exactly what is refused
+  const bad = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.exec(name)
+  if (name.trim() === '' || bad)
+    throw new BadInputError(
+      `--name ${name.trim() === '' ? 'is empty' : `contains the control character U+${(bad?.[0].codePointAt(0) ?? 0).toString(16).padStart(4, '0').toUpperCase()}`}: node-info.yaml could not be read back with it. Nothing was written.`,
+      {
+        fix: 'Give a name of printable characters, e.g. --name validator-1, or leave --name out for the default node-<key prefix>.',
+      },
+    )
 }
 
 /**

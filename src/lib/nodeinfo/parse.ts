@@ -104,26 +104,6 @@ export function parseNodeInfo(
   const name = str(doc.name, 'name')
   if (name.trim() === '') fail('name', 'is empty')
   const blsPublicKey = decodeBase58Field(path, 'bls_public_key', str(doc.bls_public_key, 'bls_public_key'), 96, form)
-  const pop = replacing.pop === true
-  const proofOfPossession = field(pop, new Uint8Array(48), () =>
-    decodeBase58Field(
-      path,
-      'proof_of_possession',
-      str(doc.proof_of_possession, 'proof_of_possession', 'pop'),
-      48,
-      form,
-      'pop',
-    ),
-  )
-  const executionAddress = field(pop, ZERO_ADDRESS, () =>
-    wrap(
-      'execution_address',
-      () => parseExecutionAddress(str(doc.execution_address, 'execution_address', 'pop'), 'execution_address'),
-      fail,
-      'pop',
-    ),
-  )
-
   const p2p = doc.p2p_info
   if (p2p === undefined || p2p === null) fail('p2p_info', 'is missing')
   if (!isMap(p2p))
@@ -182,6 +162,26 @@ export function parseNodeInfo(
     if (list.length === 0) fail('p2p_info.workers', 'is an empty list (it needs at least one worker)')
     workers = list.map((w, i) => peer(w, `p2p_info.workers[${i}]`, replacing.workerRpc === i, false))
   }
+  const pop = replacing.pop === true
+  const executionAddress = field(pop, ZERO_ADDRESS, () =>
+    wrap(
+      'execution_address',
+      () => parseExecutionAddress(str(doc.execution_address, 'execution_address', 'pop'), 'execution_address'),
+      fail,
+      'pop',
+    ),
+  )
+
+  const proofOfPossession = field(pop, new Uint8Array(48), () =>
+    decodeBase58Field(
+      path,
+      'proof_of_possession',
+      str(doc.proof_of_possession, 'proof_of_possession', 'pop'),
+      48,
+      form,
+      'pop',
+    ),
+  )
   return {
     name,
     blsPublicKey,
