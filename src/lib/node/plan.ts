@@ -46,7 +46,7 @@ export function checkNodeStart(nodeFlags: string[], kind: NodeBinaryKind): Check
   const plan = kind === 'released' ? plans.released : plans.spec
   if (!plan.ok) throw new NodeWouldRefuseError(plan.errors)
   for (const flag of ['--http.api', '--ws.api'] as const) {
-    const value = valueOf(nodeFlags, flag)
+    const value = flagValue(nodeFlags, flag)
     if (value === undefined || value.split(',')[0]?.trim().toLowerCase() !== 'all') continue
     const eq = plans.equivalents.find((e) => e.flag === flag)
     throw new UsageError(
@@ -69,7 +69,7 @@ export function checkNodeStart(nodeFlags: string[], kind: NodeBinaryKind): Check
   return { plan, warnings }
 }
 
-function valueOf(flags: readonly string[], name: string): string | undefined {
+function flagValue(flags: readonly string[], name: string): string | undefined {
   for (let i = 0; i < flags.length; i++) {
     const f = flags[i] as string
     if (f === name) return flags[i + 1]

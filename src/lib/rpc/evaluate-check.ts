@@ -212,7 +212,7 @@ export function detectBehaviour(
   candidates: RpcPlan[],
   fallback: RpcBehaviour = 'released',
 ): BehaviourVerdict {
-  const checks = [found.http, found.ws, found.ipc].filter((c): c is TransportCheck => c !== null && c.reachable)
+  const checks = [found.http, found.ws, found.ipc].filter((c): c is TransportCheck => c?.reachable === true)
   const released: string[] = []
   const spec: string[] = []
   for (const c of checks) {
