@@ -253,7 +253,9 @@ function unknownFlagMessage(name: string, who: string, line: NodeCommandLine): s
   if (name === '--ipc.api')
     return `--ipc.api: ${who} has no such flag (clap: unexpected argument '--ipc.api' found); IPC's namespaces are not configurable.`
   const near = suggestFlag(name, line)
-  return `${name}: not a flag of ${who}; it stops at argument parsing (clap: unexpected argument '${name}' found).${near ? ` Did you mean ${near}?` : ''}`
+  // the same words for both releases: the specification's command line is the released one plus --workers
+  const whose = line === 'reference' ? who : 'the node (neither release has it)'
+  return `${name}: not a flag of ${whose}; it stops at argument parsing (clap: unexpected argument '${name}' found).${near ? ` Did you mean ${near}?` : ''}`
 }
 
 /** A `--chain` value the node would refuse, with the value to write; null when accepted. */

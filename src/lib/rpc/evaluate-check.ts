@@ -210,14 +210,28 @@ export function evaluateCheck(
 export function detectBehaviour(
   found: { http: TransportCheck | null; ws: TransportCheck | null; ipc: TransportCheck | null },
   candidates: RpcPlan[],
-  fallback: RpcBehaviour = 'released',
+  chosen?: RpcBehaviour,
 ): BehaviourVerdict {
+  const fallback: RpcBehaviour = chosen ?? 'released'
   const checks = [found.http, found.ws, found.ipc].filter((c): c is TransportCheck => c?.reachable === true)
   const released: string[] = []
   const spec: string[] = []
+  // rpc_modules is built once, from the first transport serving rpc in the order HTTP, WS, IPC:
+  // that transport is known only when every transport before it was probed too.
+  const probed = { http: found.http, ws: found.ws, ipc: found.ipc }
+  const servesRpc = (c: TransportCheck | null) =>
+    c?.namespaces.some((n) => n.namespace === 'rpc' && n.status === 'served') === true
+  let source: TransportCheck | null = null
+  for (const t of ['http', 'ws', 'ipc'] as const) {
+    const c = probed[t]
+    if (c === null || !c.reachable) break // unknown whether this one serves rpc
+    if (servesRpc(c)) {
+      source = c
+      break
+    }
+  }
   for (const c of checks) {
     const where = `${LABEL[c.transport]} ${c.target}`
-    const servedHere = (n: string) => c.namespaces.some((x) => x.namespace === n && x.status === 'served')
     const modules = c.rpcModules ? Object.keys(c.rpcModules) : null
     if (modules) {
       const rethOnly = modules.filter((m) => (RETH_ONLY_MODULES as readonly string[]).includes(m))
@@ -226,9 +240,9 @@ export function detectBehaviour(
           `${where}: rpc_modules lists ${rethOnly.join(', ')} (the released node's IPC serves every reth module)`,
         )
       if (modules.includes('tn')) spec.push(`${where}: rpc_modules lists tn (the released node's list never does)`)
-      else if (servedHere('tn'))
+      else if (c === source && c.namespaces.some((n) => n.namespace === 'tn' && n.status === 'served'))
         released.push(
-          `${where}: tn_* answer, but rpc_modules does not list tn (the released node serves tn outside its module list)`,
+          `${where}: tn_* answer, but rpc_modules (built from this transport) does not list tn (the released node serves tn outside its module list)`,
         )
     }
     if (c.transport === 'ipc') {
@@ -270,10 +284,17 @@ export function detectBehaviour(
       return pick('undetermined', ['both releases give the same answers for these flags'], fallback)
     const best = [...scored].sort((a, b) => a.differences.length - b.differences.length)
     const judged =
-      (best[0] as (typeof scored)[number]).differences.length < (best[1] as (typeof scored)[number]).differences.length
+      chosen ??
+      ((best[0] as (typeof scored)[number]).differences.length < (best[1] as (typeof scored)[number]).differences.length
         ? (best[0] as (typeof scored)[number]).plan.behaviour
-        : fallback
-    return pick('undetermined', ["the answers match neither release's plan of the expected flags"], judged)
+        : fallback)
+    return pick(
+      'undetermined',
+      [
+        `the answers match neither release's plan of the expected flags (${scored.map((x) => `${name(x.plan.behaviour)}: ${x.differences.length} difference${x.differences.length === 1 ? '' : 's'}`).join('; ')})`,
+      ],
+      judged,
+    )
   }
   return pick(
     'undetermined',
