@@ -80,14 +80,21 @@ describe('reading progress', () => {
 
   it('no tn namespace (-32601): eth_blockNumber alone', async () => {
     const url = await serve({ eth_blockNumber: () => '0x2a' })
-    assert.deepEqual(await readNodeProgress(url), { nodeMode: null, consensus: null, blockNumber: 42n })
+    assert.deepEqual(await readNodeProgress(url), { nodeMode: null, consensus: null, blockNumber: 42n, unusable: [] })
   })
 
-  it('garbage is an error that names the method, never a number', async () => {
-    const url = await serve({ tn_latestConsensusHeader: () => '0x64', eth_blockNumber: () => '0x1' })
-    await assert.rejects(readNodeProgress(url), /tn_latestConsensusHeader answered "0x64", not a consensus header/)
+  it('an answer of the wrong shape is set aside (named), never read as a number; nothing usable is an error', async () => {
+    const url = await serve({ tn_latestConsensusHeader: () => '0x64', tn_nodeMode: () => 7, eth_blockNumber: () => '0x1' })
+    const p = await readNodeProgress(url)
+    assert.deepEqual([p.consensus, p.nodeMode, p.blockNumber], [null, null, 1n])
+    assert.deepEqual(p.unusable, [
+      'tn_nodeMode: tn_nodeMode answered 7, not a mode name',
+      'tn_latestConsensusHeader: tn_latestConsensusHeader answered "0x64", not a consensus header',
+    ])
     const neither = await serve({})
     await assert.rejects(readNodeProgress(neither), /serves neither tn_latestConsensusHeader nor eth_blockNumber/)
+    const garbageOnly = await serve({ tn_latestConsensusHeader: () => ({ number: 'x' }) })
+    await assert.rejects(readNodeProgress(garbageOnly), /whose number is "x"/)
   })
 })
 

@@ -28,6 +28,7 @@ export default class NodeStatusCommand extends BaseCommand {
       )
     else if (s.answering) this.out('consensus not served here (no tn namespace): judged by eth_blockNumber')
     if (s.blockNumber !== null) this.out(`block     ${s.blockNumber}`)
+    for (const u of s.unusable) this.note(`warning: set aside an answer of the wrong shape: ${u}`)
     for (const [k, v] of Object.entries(s.rpc ?? {})) if (v) this.out(`${k.padEnd(9)} ${v}`)
     if (s.workerEndpoints.length) this.out(`workers   ${s.workerEndpoints.join(', ')}`)
     if (s.logFile) this.out(`log       ${s.logFile}`)

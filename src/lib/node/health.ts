@@ -22,12 +22,14 @@ export type ConsensusHead = {
 }
 
 export type NodeProgress = {
-  /** `tn_nodeMode`, or null when not served here. */
+  /** `tn_nodeMode`, or null when not served here (or unusable). */
   nodeMode: string | null
-  /** The latest consensus header, or null when neither method is served here. */
+  /** The latest consensus header, or null when neither method is served here (or the answer is unusable). */
   consensus: ConsensusHead | null
   /** `eth_blockNumber`, or null when not served. */
   blockNumber: bigint | null
+  /** tn methods that answered something other than their documented shape (ignored, never read as numbers). */
+  unusable: string[]
 }
 
 export type ReadProgressOptions = { timeoutMs?: number; headers?: Record<string, string> }
@@ -38,14 +40,34 @@ export type ReadProgressOptions = { timeoutMs?: number; headers?: Record<string,
  * @throws RpcCallError when the endpoint gives no JSON-RPC answer at all, or answers with nothing usable
  */
 export async function readNodeProgress(endpoint: string, options: ReadProgressOptions = {}): Promise<NodeProgress> {
+  const unusable: string[] = []
   const [nodeMode, consensus, block] = await Promise.all([
-    readNodeMode(endpoint, options),
-    readConsensusHead(endpoint, options),
+    tolerate(readNodeMode(endpoint, options), 'tn_nodeMode', unusable),
+    tolerate(readConsensusHead(endpoint, options), 'tn_latestConsensusHeader', unusable),
     optional(endpoint, 'eth_blockNumber', options).then((r) => (r === null ? null : hexQuantity(endpoint, r))),
   ])
   if (consensus === null && block === null)
-    throw new RpcCallError(endpoint, 'it serves neither tn_latestConsensusHeader nor eth_blockNumber (both -32601)')
-  return { nodeMode, consensus, blockNumber: block }
+    throw new RpcCallError(
+      endpoint,
+      `it serves neither tn_latestConsensusHeader nor eth_blockNumber${unusable.length ? ` (${unusable.join('; ')})` : ' (both -32601)'}`,
+    )
+  return { nodeMode, consensus, blockNumber: block, unusable }
+}
+
+/**
+ * A tn answer of the wrong shape (a proxy or a stand-in node that answers every method the same
+ * way) is set aside, not read as a number: the node is then judged by eth_blockNumber.
+ */
+export async function tolerate<T>(read: Promise<T | null>, method: string, unusable: string[]): Promise<T | null> {
+  try {
+    return await read
+  } catch (err) {
+    if (err instanceof RpcCallError && /answered/.test(err.message)) {
+      unusable.push(`${method}: ${err.message.replace(/^The RPC endpoint \S+ did not answer: /, '').replace(/\.$/, '')}`)
+      return null
+    }
+    throw err
+  }
 }
 
 export async function readNodeMode(endpoint: string, options: ReadProgressOptions = {}): Promise<string | null> {

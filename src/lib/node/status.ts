@@ -26,6 +26,8 @@ export type NodeStatus = {
   } | null
   /** What the progress figures come from: the tn methods, or eth_blockNumber alone. */
   judgedBy: 'tn_latestConsensusHeader' | 'tn_latestHeader' | 'eth_blockNumber' | null
+  /** tn methods that answered something other than their documented shape (set aside). */
+  unusable: string[]
   rpc: NodeState['rpc'] | null
   workerEndpoints: string[]
   logFile: string | null
@@ -55,6 +57,7 @@ export async function nodeStatus(datadir: string): Promise<NodeStatus> {
       nodeMode: null,
       consensus: null,
       judgedBy: null,
+      unusable: [],
       rpc: null,
       workerEndpoints: [],
       logFile: null,
@@ -92,6 +95,7 @@ export async function nodeStatus(datadir: string): Promise<NodeStatus> {
         }
       : null,
     judgedBy: progress === null ? null : (consensus?.method ?? 'eth_blockNumber'),
+    unusable: progress?.unusable ?? [],
     rpc: state.rpc,
     workerEndpoints: state.workerEndpoints,
     logFile: state.logFile,

@@ -12,7 +12,7 @@
  * blocks on demand).
  */
 import { NotSyncedError } from './errors.js'
-import { type ConsensusHeaderMethod, readConsensusHead, readNodeMode } from './health.js'
+import { type ConsensusHeaderMethod, readConsensusHead, readNodeMode, tolerate } from './health.js'
 import { blockNumber } from './json-rpc.js'
 
 export type SyncMethod = ConsensusHeaderMethod | 'eth_blockNumber'
@@ -61,7 +61,11 @@ export async function waitForSync({
 }: WaitForSyncParameters): Promise<WaitForSyncReturnType> {
   const deadline = Date.now() + timeoutMs
   // Which heights to compare: consensus headers when both ends serve them (each end may use the alias).
-  const [localHead, networkHead] = await Promise.all([readConsensusHead(localUrl), readConsensusHead(networkUrl)])
+  const unusable: string[] = []
+  const [localHead, networkHead] = await Promise.all([
+    tolerate(readConsensusHead(localUrl), 'tn_latestConsensusHeader', unusable),
+    tolerate(readConsensusHead(networkUrl), 'tn_latestConsensusHeader', unusable),
+  ])
   const consensus = localHead !== null && networkHead !== null
   const height = async (url: string, method: SyncMethod): Promise<bigint> => {
     if (method === 'eth_blockNumber') return blockNumber(url)
@@ -85,7 +89,7 @@ export async function waitForSync({
     ;[local, network, nodeMode] = await Promise.all([
       height(localUrl, localMethod),
       height(networkUrl, networkMethod),
-      readNodeMode(localUrl),
+      tolerate(readNodeMode(localUrl), 'tn_nodeMode', unusable),
     ])
     polls++
     const behind = network > local ? network - local : 0n
