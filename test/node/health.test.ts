@@ -84,7 +84,11 @@ describe('reading progress', () => {
   })
 
   it('an answer of the wrong shape is set aside (named), never read as a number; nothing usable is an error', async () => {
-    const url = await serve({ tn_latestConsensusHeader: () => '0x64', tn_nodeMode: () => 7, eth_blockNumber: () => '0x1' })
+    const url = await serve({
+      tn_latestConsensusHeader: () => '0x64',
+      tn_nodeMode: () => 7,
+      eth_blockNumber: () => '0x1',
+    })
     const p = await readNodeProgress(url)
     assert.deepEqual([p.consensus, p.nodeMode, p.blockNumber], [null, null, 1n])
     assert.deepEqual(p.unusable, [

@@ -5,7 +5,8 @@ import { newPassphraseFlag } from '../../lib/keys/keytool-flags.js'
 export type ChangePassphraseResult = { keyFile: string; previousKeyFile: string; backupDir?: string }
 
 export default class ChangePassphrase extends KeytoolCommand {
-  static override summary = 'Re-encrypt the BLS key under a new passphrase (fresh salt and nonce), keeping a backup.'
+  static override summary =
+    '(tnv extra) Re-encrypt the BLS key under a new passphrase (fresh salt and nonce), keeping a backup.'
   static override description =
     "(tnv extra: the node's keytool has no such command; the file written is the node's bls.kw format.) Opens the key with --bls-passphrase-source (the current passphrase), then writes a new bls.kw under the passphrase from --new-passphrase-source, atomically; the old file is kept in a backup-<time>/ directory. An unencrypted bls.key becomes bls.kw (no current passphrase is needed for it). When both passphrases come from stdin, the first line is the current one and the second the new one; as the node does, each line loses its trailing whitespace."
   static override examples = [

@@ -63,7 +63,9 @@ export async function tolerate<T>(read: Promise<T | null>, method: string, unusa
     return await read
   } catch (err) {
     if (err instanceof RpcCallError && /answered/.test(err.message)) {
-      unusable.push(`${method}: ${err.message.replace(/^The RPC endpoint \S+ did not answer: /, '').replace(/\.$/, '')}`)
+      unusable.push(
+        `${method}: ${err.message.replace(/^The RPC endpoint \S+ did not answer: /, '').replace(/\.$/, '')}`,
+      )
       return null
     }
     throw err
