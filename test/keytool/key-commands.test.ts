@@ -228,6 +228,15 @@ describe('keytool commands on existing keys', () => {
       const list = await readNodeInfo(copy)
       assert.equal(list.info.form, 'workers')
       assert.equal(list.info.executionAddress, NEW_ADDRESS)
+      // set-rpc keeps the list too (and accepts the node's global --bls-passphrase-source, unused)
+      const rpc = await runCli(['keytool', 'set-rpc', '--http', 'https://x.example', '--datadir', copy, ...NO_PASS])
+      assert.equal(rpc.code, 0, rpc.stderr)
+      const listed = await readNodeInfo(copy)
+      assert.equal(listed.info.form, 'workers')
+      assert.match(
+        listed.text,
+        /\n {4}- network_address: .*\n {6}network_key: .*\n {6}rpc:\n {8}http: "https:\/\/x\.example\/"\n {8}ws: ~\n/,
+      )
       const converted = await runCli([
         'keytool',
         'generate',

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import { datadirFlag, quietFlag } from '../../lib/flags.js'
+import { datadirFlag, passphraseFlags, quietFlag } from '../../lib/flags.js'
 import type { ConvertNodeInfoReturnType } from '../../lib/keys/convert-node-info.js'
 import { KeytoolCommand } from '../../lib/keys/keytool-command.js'
 import { NODE_INFO_FORMS } from '../../lib/nodeinfo/types.js'
@@ -20,6 +20,8 @@ export default class Convert extends KeytoolCommand {
       summary: "Target form: worker (one map, read by both releases) or workers (the specification's list).",
     })(),
     ...datadirFlag,
+    // accepted like the node's global flag, and ignored: no key is read
+    ...passphraseFlags,
     ...quietFlag,
   }
 

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
 import { UsageError } from '../../lib/errors.js'
-import { datadirFlag, quietFlag } from '../../lib/flags.js'
+import { datadirFlag, passphraseFlags, quietFlag } from '../../lib/flags.js'
 import { KeytoolCommand } from '../../lib/keys/keytool-command.js'
 import { nodeInfoFormFlag } from '../../lib/keys/keytool-flags.js'
 import type { NodeInfoForm, RpcEndpoints } from '../../lib/nodeinfo/types.js'
@@ -38,6 +38,8 @@ export default class SetRpc extends KeytoolCommand {
     }),
     ...nodeInfoFormFlag,
     ...datadirFlag,
+    // the node's global flag: accepted (scripts pass it to every keytool command) and ignored
+    ...passphraseFlags,
     ...quietFlag,
   }
 
