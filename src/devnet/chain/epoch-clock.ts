@@ -87,6 +87,7 @@ type EpochInfo = { committee: readonly Address[]; blockHeight: bigint; epochId: 
 type StakeConfig = { epochDuration: number }
 
 const wallNow = () => BigInt(Math.floor(Date.now() / 1000))
+// biome-ignore lint/complexity/useMathMinMax: Math.max does not take bigints
 const maxBigint = (...values: bigint[]) => values.reduce((a, b) => (b > a ? b : a))
 
 /**

@@ -72,6 +72,7 @@ type RawEpochInfo = {
 type Block = { number: Hex; hash: Hex; parentHash: Hex; timestamp: Hex }
 
 const quantity = (n: bigint) => `0x${n.toString(16)}`
+const ANY_STATUS = VALIDATOR_STATUSES.indexOf('Any')
 const ZERO_32: Hex = `0x${'00'.repeat(32)}`
 
 function validatorJson(v: RawValidator) {
@@ -285,8 +286,16 @@ export function createTnMethods(ctx: TnContext): TnMethods {
     getEpochInfo: async (params) => epochInfoJson(await read<RawEpochInfo>('getEpochInfo', [epochParam(params)])),
     getValidators: async (params) => {
       const status = statusParam(params)
-      const fn = generation === 'next' ? 'getValidatorsInfo' : 'getValidators'
-      return (await read<RawValidator[]>(fn, [status])).map(validatorJson)
+      if (generation === 'adiri') return (await read<RawValidator[]>('getValidators', [status])).map(validatorJson)
+      // the next generation's views return ValidatorInfo from getValidatorsInfo, and refuse
+      // status 6: "Any" is then every unretired validator of the other statuses, as adiri answers it
+      if (status !== ANY_STATUS) return (await read<RawValidator[]>('getValidatorsInfo', [status])).map(validatorJson)
+      const lists = await Promise.all([1, 2, 3, 4, 5].map((s) => read<RawValidator[]>('getValidatorsInfo', [s])))
+      const seen = new Set<string>()
+      return lists
+        .flat()
+        .filter((v) => !seen.has(v.validatorAddress.toLowerCase()) && seen.add(v.validatorAddress.toLowerCase()))
+        .map(validatorJson)
     },
     getCommitteeValidators: async (params) =>
       (await read<RawValidator[]>('getCommitteeValidators', [epochParam(params)])).map(validatorJson),
