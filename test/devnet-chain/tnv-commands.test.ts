@@ -161,7 +161,9 @@ for (const generation of ['next', 'adiri'] as const) {
       const rewards = await Promise.all(
         committee.map(async (a) => BigInt((await call(rpcUrl, 'tn_getRewards', [a])) as string)),
       )
-      const best = committee[rewards.indexOf(rewards.reduce((a, b) => (b > a ? b : a)))] as Address
+      // biome-ignore lint/complexity/useMathMinMax: Math.max does not take bigints
+      const most = rewards.reduce((a, b) => (a < b ? b : a), 0n)
+      const best = committee[rewards.indexOf(most)] as Address
       // a genesis validator of the file holds no TEL for gas: give it some on the devnet's engine
       const runtime = JSON.parse(readFileSync(join(devnetDir, 'devnet.json'), 'utf8')) as {
         engine: { httpUrl: string }
