@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:http'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { type Abi, type Address, createPublicClient, http, type PublicClient } from 'viem'
-import { ForkUrlRequiredError } from '../../src/devnet/chain/errors.js'
+import { DevnetSourceMismatchError, ForkUrlRequiredError } from '../../src/devnet/chain/errors.js'
 import {
   ForkBlockNotFoundError,
   ForkEndpointError,
@@ -157,6 +157,15 @@ for (const generation of ['next', 'adiri'] as const) {
       await fork.stop()
       assert.ok(existsSync(join(forkDir, '.foundry', 'cache', 'rpc')), 'anvil keeps its fork cache in the devnet dir')
       await assert.rejects(startDevnetChain({ datadir: forkDir, blockTime: 0 }), ForkUrlRequiredError)
+      // another chain at that URL: refused, the saved fork is not put on it
+      const other = await startGenesisEngine({ genesis: generation === 'next' ? 'adiri' : 'next', dir: dir() })
+      const request = other.client.request as unknown as (a: { method: string; params: unknown[] }) => Promise<unknown>
+      await request({ method: 'anvil_mine', params: ['0x3'] })
+      await assert.rejects(
+        startDevnetChain({ datadir: forkDir, source: { kind: 'fork', url: other.httpUrl }, blockTime: 0 }),
+        DevnetSourceMismatchError,
+      )
+      await other.stop()
       fork = await startDevnetChain({
         datadir: forkDir,
         source: { kind: 'fork', url: upstream.httpUrl },
@@ -176,6 +185,7 @@ describe('bad fork sources: one clear error, nothing running, nothing written', 
   let server: Server
   let url: string
   let mode: '429' | 'html' | 'no-registry' | 'unknown-code'
+  let authorization: string | undefined
 
   before(async () => {
     server = createServer((req, res) => {
@@ -184,6 +194,7 @@ describe('bad fork sources: one clear error, nothing running, nothing written', 
         body += d
       })
       req.on('end', () => {
+        authorization = req.headers.authorization
         if (mode === '429') return res.writeHead(429, { 'retry-after': '30' }).end('slow down')
         if (mode === 'html') return res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>')
         const { method, id } = JSON.parse(body) as { method: string; id: number }
@@ -254,5 +265,10 @@ describe('bad fork sources: one clear error, nothing running, nothing written', 
     mode = 'unknown-code'
     const unknown = await refused({ url }, ForkRegistryError)
     assert.match(unknown.render(), /code hash 0x[0-9a-f]{64}\) is neither registry generation tnv knows/)
+    // credentials in the URL travel as HTTP Basic (fetch refuses them in the URL) and never in messages
+    const withCredentials = url.replace('http://', 'http://op:s3cret@')
+    const err = await refused({ url: withCredentials }, ForkRegistryError)
+    assert.equal(authorization, `Basic ${Buffer.from('op:s3cret').toString('base64')}`)
+    assert.ok(!err.render().includes('s3cret'))
   })
 })

@@ -170,6 +170,9 @@ The node's own flags go after \`--\`, exactly as the real node takes them. Witho
       const { DevnetAlreadyRunningError } = await import('../../devnet/node/errors.js')
       throw new DevnetAlreadyRunningError(dir, running.info.pid, running.info.rpcUrl)
     }
+    // a genesis file by path: absolute, so the node (and a resume from elsewhere) finds the same file
+    if (flags.genesis !== undefined && flags.genesis !== 'adiri' && flags.genesis !== 'next')
+      flags.genesis = (await import('node:path')).resolve(flags.genesis)
     const source =
       flags['fork-url'] !== undefined
         ? { kind: 'fork' as const, url: flags['fork-url'], blockNumber: forkBlock }

@@ -113,6 +113,19 @@ export function checkForkUrl(url: string): URL {
 
 type RpcResult = { result?: unknown; error?: { code?: number; message?: string } }
 
+/**
+ * fetch refuses URLs with credentials: `https://user:pw@host/…` is sent to `https://host/…` with
+ * HTTP Basic authorization, as curl and anvil do.
+ */
+export function upstreamTarget(url: string): { url: string; headers: Record<string, string> } {
+  const u = new URL(url)
+  if (!u.username && !u.password) return { url, headers: {} }
+  const basic = Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')
+  u.username = ''
+  u.password = ''
+  return { url: u.toString(), headers: { authorization: `Basic ${basic}` } }
+}
+
 async function rpc(
   url: string,
   method: string,
@@ -121,10 +134,11 @@ async function rpc(
   timeoutMs: number,
 ): Promise<unknown> {
   let res: Response
+  const target = upstreamTarget(url)
   try {
-    res = await fetchFn(url, {
+    res = await fetchFn(target.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...target.headers },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
       signal: AbortSignal.timeout(timeoutMs),
     })
@@ -263,6 +277,7 @@ export type ForkProxy = { url: string; stats(): ForkProxyStats; close(): Promise
  */
 export async function startForkProxy(upstream: string, fetchFn: typeof fetch = fetch): Promise<ForkProxy> {
   const stats: ForkProxyStats = { requests: 0, calls: 0, rateLimited: 0, refused: 0, methods: {} }
+  const target = upstreamTarget(upstream)
   const server: Server = createServer((req, res) => void relay(req, res))
   async function relay(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = []
@@ -293,9 +308,9 @@ export async function startForkProxy(upstream: string, fetchFn: typeof fetch = f
     stats.calls += calls.length
     for (const c of calls) stats.methods[c.method as string] = (stats.methods[c.method as string] ?? 0) + 1
     try {
-      const up = await fetchFn(upstream, {
+      const up = await fetchFn(target.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...target.headers },
         body,
         signal: AbortSignal.timeout(60_000),
       })

@@ -60,6 +60,7 @@ export async function startDevnetChain(params: StartDevnetChainParameters): Prom
   checkParameters(params)
   // Everything that can be refused is checked before the directory is touched.
   const existing = await checkDevnetDirectory(params.datadir, params)
+  if (existing?.source.kind === 'fork') await checkForkResume(params.datadir, existing, params)
   const fresh = existing ? null : await resolveFreshSource(params)
   await ensureDir(params.datadir, 0o700)
   const releaseLock = await acquireDatadirLock(params.datadir)
@@ -314,6 +315,25 @@ export async function checkDevnetDirectory(
   if (!record || !hasState) return null
   checkResume(datadir, record, { datadir, ...params })
   return record
+}
+
+/**
+ * A fork resumes on the same chain and code as when it was made, or the saved state would sit on
+ * another chain: the upstream is probed at the recorded block (three requests).
+ */
+async function checkForkResume(datadir: string, record: ChainRecord, p: StartDevnetChainParameters): Promise<void> {
+  const url = (p.source as Extract<DevnetSource, { kind: 'fork' }>).url
+  const blockNumber = BigInt(record.source.fork?.blockNumber ?? '0')
+  const probe = await probeForkSource({ url, blockNumber })
+  if (
+    probe.upstreamChainId !== record.source.fork?.upstreamChainId ||
+    probe.registry.codeHash !== record.registryCodeHash
+  )
+    throw new DevnetSourceMismatchError(
+      datadir,
+      sourceLabel(record.source),
+      `a fork of ${redactUrl(url)} (chain id ${probe.upstreamChainId}, registry code hash ${probe.registry.codeHash} at block ${blockNumber})`,
+    )
 }
 
 /** A resume must not silently become another rehearsal than the one asked for. */
