@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs'
 import { after, before, describe, it } from 'node:test'
 import { type Address, encodeFunctionData, type Hex, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { InvalidGenesisError, loadGenesis } from '../../src/devnet/chain/genesis.js'
+import { hardforkOf, InvalidGenesisError, loadGenesis } from '../../src/devnet/chain/genesis.js'
 import { type GenesisEngine, startGenesisEngine } from '../../src/devnet/chain/genesis-engine.js'
 import { chooseCommittee } from '../../src/devnet/chain/system-calls.js'
 import { BLS_PRECOMPILE_ADDRESS, DEVNET_CHAIN_ID, REGISTRY_ADDRESS } from '../../src/lib/chain/addresses.js'
@@ -31,6 +31,12 @@ describe('genesis files', () => {
     assert.equal(adiri.generation, 'adiri')
     assert.equal(next.chainId, 487)
     assert.equal(next.generation, 'next')
+    // hardforks as the file says: both activate everything through Prague at genesis
+    assert.equal(adiri.hardfork, 'prague')
+    assert.equal(next.hardfork, 'prague')
+    assert.equal(hardforkOf({ shanghaiTime: '0', cancunTime: '0', pragueTime: '1800000000' }), 'cancun')
+    assert.equal(hardforkOf({ londonBlock: '0' }), 'london')
+    assert.equal(hardforkOf({}), 'prague')
   })
 
   it('refuses a file that is not a genesis, or has no registry', () => {

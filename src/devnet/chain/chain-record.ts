@@ -25,6 +25,8 @@ export type ChainRecord = {
   registryCodeHash: Hex
   /** Rehearsal epoch length (seconds), null for the registry's. */
   epochSeconds: number | null
+  /** anvil's hardfork (from the genesis; prague for a fork). */
+  hardfork?: string
 }
 
 /**

@@ -47,7 +47,7 @@ import { type CloseEpochParameters, type CloseEpochReturnType, closeEpoch } from
 export type EngineSource =
   | { kind: 'genesis'; genesis: ShippedGenesisName | string | LoadedGenesis }
   /** A chain made earlier (from a genesis), resumed from its state file. */
-  | { kind: 'resume'; generation: RegistryGeneration }
+  | { kind: 'resume'; generation: RegistryGeneration; hardfork?: string | undefined }
   | {
       kind: 'fork'
       /** The upstream JSON-RPC endpoint (kept in memory only; it may carry an API key). */
@@ -160,7 +160,7 @@ export async function startEngine(params: StartEngineParameters): Promise<Genesi
     } else if (source.kind === 'resume') {
       if (!statePath) throw new TypeError('a resume needs the state file')
       anvil = await withFreePort(params.port, (port) =>
-        spawnAnvil({ port, chainId, statePath, stateIntervalSeconds, blockTime: 0 }),
+        spawnAnvil({ port, chainId, statePath, stateIntervalSeconds, blockTime: 0, hardfork: source.hardfork }),
       )
     } else {
       const loaded = genesis as LoadedGenesis
@@ -172,15 +172,16 @@ export async function startEngine(params: StartEngineParameters): Promise<Genesi
       const initPath = join(dir, 'anvil-genesis.json')
       await writeFileAtomic(initPath, JSON.stringify(init))
       const genesisTimestamp = params.genesisTimestamp ?? Math.floor(Date.now() / 1000)
+      const hardfork = loaded.hardfork
       anvil = await withFreePort(params.port, (port) =>
-        spawnAnvil({ port, chainId, initPath, genesisTimestamp, blockTime: 0 }),
+        spawnAnvil({ port, chainId, initPath, genesisTimestamp, blockTime: 0, hardfork }),
       )
       if (statePath) {
         // anvil cannot save a chain it made with --init: save it here, then run it from the file.
         await dumpStateTo(anvil.httpUrl, statePath)
         await anvil.stop()
         anvil = await withFreePort(params.port, (p) =>
-          spawnAnvil({ port: p, chainId, statePath, stateIntervalSeconds, blockTime: 0 }),
+          spawnAnvil({ port: p, chainId, statePath, stateIntervalSeconds, blockTime: 0, hardfork }),
         )
       }
     }

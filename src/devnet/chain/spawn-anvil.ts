@@ -14,6 +14,8 @@ import { onProcessExit } from './exit-hooks.js'
 export type SpawnAnvilParameters = {
   port: number
   chainId: number
+  /** anvil `--hardfork` (default prague, the node's). */
+  hardfork?: string | undefined
   /**
    * anvil `--state`: loaded when it exists, written on SIGTERM and every `stateIntervalSeconds`.
    * anvil refuses it together with `initPath` (a chain made from a genesis is saved by the caller
@@ -64,7 +66,7 @@ function anvilArgs(p: SpawnAnvilParameters): string[] {
     '--port',
     String(p.port),
     '--hardfork',
-    'prague',
+    p.hardfork ?? 'prague',
     '--chain-id',
     String(p.chainId),
     '--accounts',

@@ -155,7 +155,7 @@ async function startLocked(
             blockNumber: BigInt(record.source.fork?.blockNumber ?? '0'),
             generation: record.generation,
           }
-        : { kind: 'resume', generation: record.generation }
+        : { kind: 'resume', generation: record.generation, hardfork: record.hardfork }
     engine = await startEngine({ source, dir: datadir, chainId: record.chainId, port: params.port, statePath })
     const epochSeconds = params.epochSeconds === undefined ? record.epochSeconds : params.epochSeconds
     chainRecord = { ...record, epochSeconds }
@@ -179,6 +179,8 @@ async function startLocked(
         source: f.info,
         generation: engine.generation,
         registryCodeHash: engine.registry.codeHash as `0x${string}`,
+        hardfork:
+          f.engine.kind === 'genesis' && typeof f.engine.genesis === 'object' ? f.engine.genesis.hardfork : 'prague',
         epochSeconds:
           params.epochSeconds === undefined
             ? f.kind === 'embedded'
