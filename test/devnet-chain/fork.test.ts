@@ -249,6 +249,8 @@ describe('bad fork sources: one clear error, nothing running, nothing written', 
     await refused({ url }, ForkEndpointError)
     await assert.rejects(probeForkSource({ url: 'ws://127.0.0.1:1' }), ForkUrlInvalidError)
     assert.equal(redactUrl('https://user:pw@rpc.example.org:8443/v1/KEY?q=1'), 'https://rpc.example.org:8443/…')
+    const withKey = await refused({ url: `http://op:s3cret@127.0.0.1:${port}/v1/KEY` }, ForkUnreachableError)
+    assert.ok(!/s3cret|KEY/.test(withKey.render()), withKey.render())
   })
 
   it('a fork block that does not exist, no registry, unknown registry code', async () => {

@@ -164,7 +164,20 @@ async function rpc(
   return body.result
 }
 
+/** A message without any URL credentials or path (`//user:pw@host/x` → `//host/…`). */
+function scrub(message: string): string {
+  return message.replace(
+    /([a-z][a-z0-9+.-]*:\/\/)(?:[^\s/@]*@)?([^\s/@]+)(\/\S*)?/gi,
+    (_m, scheme: string, host: string, path: string | undefined) =>
+      `${scheme}${host}${path && path !== '/' ? '/…' : ''}`,
+  )
+}
+
 function networkReason(err: unknown, timeoutMs: number): string {
+  return scrub(rawNetworkReason(err, timeoutMs))
+}
+
+function rawNetworkReason(err: unknown, timeoutMs: number): string {
   const e = err as { name?: string; cause?: { code?: string; message?: string }; message?: string }
   if (e.name === 'TimeoutError' || e.name === 'AbortError') return `no answer within ${Math.round(timeoutMs / 1000)} s`
   const code = e.cause?.code
