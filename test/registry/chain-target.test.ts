@@ -1,3 +1,4 @@
+// @ts-nocheck -- written for the retired devnet registry contract (its governance key and ABI are gone); issue 12 rewrites it for the real registries. Left compiling only by issue 11.
 /** Network resolution: presets, the devnet runtime file, custom endpoints, and the chain-id check. */
 import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'

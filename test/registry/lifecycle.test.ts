@@ -1,3 +1,4 @@
+// @ts-nocheck -- written for the retired devnet registry contract (its governance key and ABI are gone); issue 12 rewrites it for the real registries. Left compiling only by issue 11.
 /**
  * The validator lifecycle through the library against the devnet chain: mint → stake →
  * activate → Active → exit → Exited → unstake, with every refusal on the way (each one sends
