@@ -3,7 +3,7 @@
  * height and epoch, the committee, and the public devnet keys.
  */
 import type { Address } from 'viem'
-import { registryAbi } from '../../lib/registry/abi.js'
+import { sharedRegistryAbi as registryAbi } from '../../lib/registry/generations/shared-abi.js'
 import type { DevnetChain } from '../chain/types.js'
 import type { DevnetRuntimeInfo } from '../paths.js'
 import type { WorkerEndpoints } from './gateway.js'

@@ -5,7 +5,8 @@
  * as 0x quantities, validator status by name.
  */
 import type { Abi, Address, Hex } from 'viem'
-import { registryAbi, VALIDATOR_STATUSES } from '../../lib/registry/abi.js'
+import { sharedRegistryAbi as registryAbi } from '../../lib/registry/generations/shared-abi.js'
+import { VALIDATOR_STATUSES } from '../../lib/registry/generations/status.js'
 import type { EngineClient } from './engine-client.js'
 import { EngineRpcError } from './engine-client.js'
 import { ErrorCode, RpcAnswerError } from './jsonrpc.js'

@@ -149,8 +149,9 @@ export async function runDemo({
       'no-passphrase',
     ]
     cmd(exportArgs.join(' '))
-    const staking = await runTnvJson<{ blsPubkey: string; proofOfPossession: string }>(exportArgs, env)
-    info(`  BLS key ${staking.blsPubkey.slice(0, 18)}…  proof of possession ${staking.proofOfPossession.slice(0, 18)}…`)
+    // --json prints what the real keytool prints: blsPubkey and signature (the proof of possession)
+    const staking = await runTnvJson<{ blsPubkey: string; signature: string }>(exportArgs, env)
+    info(`  BLS key ${staking.blsPubkey.slice(0, 18)}…  proof of possession ${staking.signature.slice(0, 18)}…`)
     steps.push({ step: 'keys', result: 'BLS key, PoP and p2p keys written', tx: null, epoch: null })
 
     // 3. Whitelist: governance mints the ConsensusNFT.

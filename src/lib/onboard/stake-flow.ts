@@ -9,6 +9,7 @@
  * waits for what was sent instead of sending it again. Nothing here prints: progress goes
  * through the WizardIo (human lines, spinners, prompts, or JSON lines).
  */
+import { dirname } from 'node:path'
 import type { Address } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
 import type { ChainFlagValues, SignerFlagValues } from '../chain/flags.js'
@@ -74,15 +75,23 @@ export type StakeFlowReturnType = {
 }
 
 export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promise<StakeFlowReturnType> {
-  const [support, { readValidatorStatus }, { stake }, { activate }, { mint }, { identityView, formatIdentity }] =
-    await Promise.all([
-      import('../registry/command-support.js'),
-      import('../registry/read-validator-status.js'),
-      import('../registry/stake.js'),
-      import('../registry/activate.js'),
-      import('../registry/mint.js'),
-      import('../keys/identity.js'),
-    ])
+  const [
+    support,
+    { readValidatorStatus },
+    { stake },
+    { activate },
+    { mint },
+    { identityView, formatIdentity },
+    { adiriProofSigner },
+  ] = await Promise.all([
+    import('../registry/command-support.js'),
+    import('../registry/read-validator-status.js'),
+    import('../registry/stake.js'),
+    import('../registry/activate.js'),
+    import('../registry/mint.js'),
+    import('../keys/identity.js'),
+    import('../registry/adiri-proof-signer.js'),
+  ])
   const steps: StepRecord[] = []
   const timeoutMs = p.timeoutSeconds * 1000
 
@@ -213,6 +222,13 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
           blsPubkey: view.blsPublicKeyHex,
           proofOfPossession: view.proofOfPossessionHex,
           executionAddress: info.executionAddress,
+          // adiri: its proof is signed with the key; keys made in this run open with the passphrase in hand
+          signAdiriProof: adiriProofSigner({
+            datadir: dirname(keys.path),
+            source: nodePassphrase !== null ? 'env' : p.passphraseSource,
+            env: nodePassphrase !== null ? { TN_BLS_PASSPHRASE: nodePassphrase } : undefined,
+            note: (line) => io.emit({ event: 'note', message: line }, line),
+          }),
           report,
           confirm: wizardConfirm(io, { yes: p.yes, defaultYes: false }),
         }),

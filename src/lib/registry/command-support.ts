@@ -11,19 +11,35 @@ import { askConfirm, isInteractive } from '../chain/prompt.js'
 import { resolveChainTarget } from '../chain/resolve-target.js'
 import { resolveSigner, type Signer } from '../chain/signer.js'
 import { ConfirmationRequiredError } from './errors.js'
+import { parseAcceptCodeHash, type RegistryInfo } from './registry-guard.js'
 import type { ConfirmFn, RegistryContext, Reporter, TxOutcome } from './types.js'
 
+/**
+ * The registry a command talks to, from the chain flags: the endpoint, and what the operator
+ * said about the code there (--registry-generation, --accept-registry-code). The code itself is
+ * read by the command's first batch.
+ */
 export async function openRegistryContext(
   flags: ChainFlagValues,
   { fetchFn }: { fetchFn?: typeof fetch } = {},
 ): Promise<RegistryContext> {
+  const acceptCodeHash = parseAcceptCodeHash(flags['accept-registry-code'])
   const target = await resolveChainTarget({
     chain: flags.chain,
     rpcUrl: flags['rpc-url'],
     registry: flags.registry,
     chainId: flags['chain-id'],
   })
-  return { target, client: createChainClient({ rpcUrl: target.rpcUrl, fetchFn }) }
+  return {
+    target,
+    client: createChainClient({ rpcUrl: target.rpcUrl, fetchFn }),
+    policy: { generation: flags['registry-generation'], acceptCodeHash },
+  }
+}
+
+/** The registry's notes (an unknown build read through its interface, an unexpected generation), as stderr lines. */
+export function noteRegistry(registry: RegistryInfo | null | undefined, note: (line: string) => void): void {
+  for (const line of registry?.notes ?? []) note(`Note: ${line}`)
 }
 
 export type SignerFromFlagsOptions = {
