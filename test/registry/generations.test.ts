@@ -80,10 +80,9 @@ describe('registry generations (no chain)', () => {
 
   it('the first batch uses only functions both generations have, with the same shape', () => {
     const shape = (g: 'adiri' | 'next', type: 'function' | 'event', name: string) => {
-      const e = registryAbis[g].find((x) => x.type === type && x.name === name) as {
-        inputs: { type: string; indexed?: boolean }[]
-        outputs?: { type: string; components?: unknown }[]
-      }
+      const e = (registryAbis[g] as readonly { type: string; name?: string }[]).find(
+        (x) => x.type === type && x.name === name,
+      ) as { inputs: readonly unknown[]; outputs?: readonly unknown[] } | undefined
       assert.ok(e, `${g} has no ${type} ${name}`)
       const strip = (v: unknown): unknown =>
         Array.isArray(v)
@@ -95,7 +94,7 @@ describe('registry generations (no chain)', () => {
                   .map(([k, x]) => [k, strip(x)]),
               )
             : v
-      return JSON.stringify(strip({ inputs: e.inputs, outputs: e.outputs ?? [] }))
+      return JSON.stringify(strip({ inputs: e?.inputs, outputs: e?.outputs ?? [] }))
     }
     for (const name of SHARED_FUNCTIONS)
       assert.equal(shape('adiri', 'function', name), shape('next', 'function', name), name)

@@ -14,7 +14,7 @@ import { ISSUANCE_ADDRESS, REGISTRY_ADDRESS, SYSTEM_ADDRESS } from '../../src/li
 import { createChainClient } from '../../src/lib/chain/client.js'
 import { WrongChainError } from '../../src/lib/chain/errors.js'
 import { createRpcCounter } from '../../src/lib/chain/rpc-counter.js'
-import { AbortedError, ExitCode, type TnvError } from '../../src/lib/errors.js'
+import { AbortedError, ExitCode } from '../../src/lib/errors.js'
 import { activate } from '../../src/lib/registry/activate.js'
 import { beginExit } from '../../src/lib/registry/begin-exit.js'
 import { claimRefund } from '../../src/lib/registry/claim-refund.js'
@@ -34,21 +34,7 @@ import {
   startTestChain,
   type TestChain,
 } from './devnet-fixture.js'
-
-/** Asserts the promise fails with a TnvError of this code and exit code, and returns it. */
-export async function refused(p: Promise<unknown>, code: string, exitCode: number): Promise<TnvError> {
-  let caught: unknown
-  await p.then(
-    (v) => assert.fail(`expected ${code}, got ${JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? `${x}` : x))}`),
-    (e: unknown) => {
-      caught = e
-    },
-  )
-  const err = caught as TnvError
-  assert.equal(err.code, code, err.message)
-  assert.equal(err.exitCode, exitCode, err.message)
-  return err
-}
+import { refused } from './refused.js'
 
 /** A genesis validator of each shipped genesis (registry.md §1, registry-next.md §2). */
 const GENESIS_VALIDATOR: Record<'adiri' | 'next', Address> = {

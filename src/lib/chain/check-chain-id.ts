@@ -25,7 +25,10 @@ export function checkChainId(target: ChainTarget, actual: number): ChainInfo {
       rpcUrl: target.rpcUrl,
       expected: target.expectedChainId,
       actual,
-      name: target.name === 'custom' ? '--chain-id' : `--chain ${target.name}`,
+      name:
+        target.name === 'custom'
+          ? '--chain-id'
+          : `--chain ${target.name}${target.name === 'testnet' ? ' (adiri)' : ''}`,
     })
   const name = target.name === 'custom' ? (presetForChainId(actual)?.name ?? 'custom') : target.name
   return { name, chainId: actual, rpcUrl: target.rpcUrl, registry: target.registry }

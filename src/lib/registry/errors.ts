@@ -392,11 +392,14 @@ export class RegistryGenerationMismatchError extends TnvError {
 /** The endpoint answered a registry view with data that is not what the view returns. */
 export class RegistryAnswerError extends TnvError {
   constructor(p: { rpcUrl: string; what: string; reason: string }, extra: Extra = {}) {
-    super(`The endpoint ${p.rpcUrl} answered ${p.what} with data that is not a valid answer (${p.reason}).`, {
-      fix: 'The endpoint or the contract behind it is not behaving like a node serving the registry: use another endpoint (your own node), and check --registry.',
-      exitCode: ExitCode.RpcUnreachable,
-      ...extra,
-    })
+    super(
+      `The endpoint ${p.rpcUrl} answered ${p.what} with data that is not a valid answer (${p.reason.replace(/\.$/, '')}).`,
+      {
+        fix: 'The endpoint or the contract behind it is not behaving like a node serving the registry: use another endpoint (your own node), and check --registry.',
+        exitCode: ExitCode.RpcUnreachable,
+        ...extra,
+      },
+    )
   }
 }
 

@@ -35,7 +35,12 @@ export function explainReadError(err: unknown, target: ChainTarget, errorAbi?: A
   if (rpc) return rpc
   if (!(err instanceof BaseError)) return undefined
   const call = err.walk((e) => e instanceof ContractFunctionExecutionError) as ContractFunctionExecutionError | null
-  if (!call) return undefined
+  // any other viem error of a read is an answer viem could not take (a missing block, bad hex, ...)
+  if (!call)
+    return new RegistryAnswerError(
+      { rpcUrl: target.rpcUrl, what: 'a read', reason: err.shortMessage.split('\n')[0] ?? err.shortMessage },
+      { cause: err },
+    )
   const what = `${call.functionName} of ${target.registry}`
   if (err.walk((e) => e instanceof ContractFunctionRevertedError))
     return registryErrorFromRevert(err, {
