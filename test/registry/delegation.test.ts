@@ -9,7 +9,16 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { type Address, decodeFunctionData, encodeFunctionData, type Hex, numberToHex, parseEther } from 'viem'
+import {
+  type Address,
+  concatHex,
+  decodeFunctionData,
+  encodeFunctionData,
+  type Hex,
+  keccak256,
+  numberToHex,
+  parseEther,
+} from 'viem'
 import { REGISTRY_ADDRESS } from '../../src/lib/chain/addresses.js'
 import { ExitCode } from '../../src/lib/errors.js'
 import { claimRefund } from '../../src/lib/registry/claim-refund.js'
@@ -47,7 +56,7 @@ for (const generation of GENERATIONS) {
     const sign = async (v: number, d: number, keys: ValidatorKeys, dl = deadline) =>
       signDelegation({
         source: { mode: 'online', ctx: t.ctx() },
-        account: acct(v).account,
+        signer: { kind: 'key', account: acct(v).account },
         delegator: acct(d).address,
         deadline: dl,
         blsPubkey: keys.blsPubkey,
@@ -116,6 +125,60 @@ for (const generation of GENERATIONS) {
       // the same file again: the validator has staked with this key, nothing is sent
       const again = await delegateStake(t.ctx(), { signer: acct(3), authority: { kind: 'signature', file } })
       assert.equal(again.outcome, 'already-done')
+    })
+
+    it('a hardware signer: the digest’s two EIP-712 halves signed elsewhere make the same file; a typed-data signature is refused', async () => {
+      const keys = newValidatorKeys()
+      const v = acct(6)
+      const d = acct(7)
+      const online = await readDelegationDigest(t.ctx(), {
+        blsPubkey: keys.blsPubkey,
+        validator: v.address,
+        delegator: d.address,
+        deadline,
+      })
+      // what a device's "EIP-712 hashed message" signing computes from the two halves
+      const deviceHash = keccak256(concatHex(['0x1901', online.domainSeparator, online.structHash]))
+      assert.equal(deviceHash, online.digest)
+      const device = v.account
+      assert.ok(device.sign)
+      const external = await device.sign({ hash: deviceHash })
+      const material = {
+        blsPubkey: keys.blsPubkey,
+        proofOfPossession: keys.popFor(v.address),
+        signAdiriProof: keys.signAdiriProof,
+      }
+      const { file } = await signDelegation({
+        source: { mode: 'online', ctx: t.ctx() },
+        signer: { kind: 'external', validator: v.address, signature: external },
+        delegator: d.address,
+        deadline,
+        ...material,
+      })
+      assert.equal(file.signature, external)
+      // a wallet's typed-data signing uses the domain eip712Domain() reports: another digest, refused
+      const typed = await device.signTypedData({
+        domain: {
+          name: 'Telcoin StakeManager',
+          version: '1',
+          chainId: t.engine.chainId,
+          verifyingContract: REGISTRY_ADDRESS,
+        },
+        types: { Delegation: [{ name: 'blsPubkeyHash', type: 'bytes32' }] },
+        primaryType: 'Delegation',
+        message: { blsPubkeyHash: keccak256(keys.blsPubkey) },
+      })
+      await refused(
+        signDelegation({
+          source: { mode: 'online', ctx: t.ctx() },
+          signer: { kind: 'external', validator: v.address, signature: typed },
+          delegator: d.address,
+          deadline,
+          ...material,
+        }),
+        'InvalidDelegationSignature',
+        ExitCode.Reverted,
+      )
     })
 
     it('refuses a file for another delegator, by another key, or altered, before anything is sent', async () => {

@@ -177,7 +177,7 @@ describe('registry generations (no chain)', () => {
     for (const generation of ['adiri', 'next'] as const) {
       const { file } = await signDelegation({
         source: { mode: 'offline', generation, chainId: 2017, registry: REGISTRY, stakeVersion: 0, nonce: 3n },
-        account,
+        signer: { kind: 'key', account },
         delegator: D,
         deadline: BigInt(Math.floor(Date.now() / 1000) + 3600),
         blsPubkey,

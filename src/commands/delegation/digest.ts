@@ -11,6 +11,9 @@ export type DelegationDigestResult = {
   registry: RegistryInfo | null
   generation: 'adiri' | 'next'
   digest: `0x${string}`
+  /** digest = keccak256(0x1901 ‖ domainSeparator ‖ structHash): what a hardware wallet's EIP-712 hashed signing takes. */
+  domainSeparator: `0x${string}`
+  structHash: `0x${string}`
   /** False when computed offline (--stake-version, --nonce and --registry-generation given). */
   checkedOnChain: boolean
   /** The digest's inputs; nonce and deadline as decimal strings (deadline null on adiri). */
@@ -36,7 +39,7 @@ export default class DelegationDigest extends BaseCommand {
 
 The digest binds the BLS key, validator, delegator, the current epoch's stake version and the validator's nonce, and on the next generation a deadline (adiri signatures have none). A change of stake version or nonce invalidates signatures over it.
 
-Offline, pass --registry-generation, --stake-version and --nonce (and --chain or --chain-id): nothing is contacted. To sign it, use \`tnv delegation sign\`.`
+Offline, pass --registry-generation, --stake-version and --nonce (and --chain or --chain-id): nothing is contacted. To sign it, use \`tnv delegation sign\`; to sign it on a hardware wallet, give the wallet the domain separator and struct hash this command prints (its EIP-712 hashed signing), then pass the signature to \`tnv delegation sign --external-signature\` with the same absolute --deadline.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --delegator 0xDELEGATOR --deadline 7d --datadir ./validator-1 --chain devnet',
@@ -120,6 +123,8 @@ Offline, pass --registry-generation, --stake-version and --nonce (and --chain or
         registry: d.registry,
         generation: d.generation,
         digest: d.digest,
+        domainSeparator: d.domainSeparator,
+        structHash: d.structHash,
         inputs: d.inputs,
         checkedOnChain: true,
       }
@@ -128,6 +133,9 @@ Offline, pass --registry-generation, --stake-version and --nonce (and --chain or
     if (flags.deadline !== undefined && inputs.deadline === null)
       note('Note: the adiri registry signs no deadline; --deadline has no effect there.')
     this.out(result.digest)
+    this.note(
+      `domain separator ${result.domainSeparator} (zero name and version hashes, as the registry builds it), struct hash ${result.structHash}.`,
+    )
     this.note(
       `${result.generation} registry: validator ${validator}, delegator ${delegator}, stake version ${inputs.validatorVersion}, nonce ${inputs.nonce}${inputs.deadline !== null ? `, deadline ${deadlineIso(inputs.deadline)}` : ', no deadline'}; ${result.checkedOnChain ? `equals the registry's delegationDigest on ${result.chain?.name}` : 'computed offline (not checked against a registry)'}. Sign it as a raw 32-byte hash.`,
     )

@@ -44,6 +44,18 @@ The signature stops working when the stake version changes (the next epoch after
         'Next generation: Unix seconds, a duration from now (90m, 24h, 7d) or an ISO date (default 24h). adiri signatures have no deadline.',
     }),
     out: Flags.string({ helpValue: '<file>', summary: 'Write the signature file here (default: print it to stdout).' }),
+    'external-signature': Flags.string({
+      helpValue: '<0x 65 bytes>',
+      summary:
+        "The validator's signature of the digest made elsewhere (a hardware wallet); no key is needed here. It must recover to the validator.",
+      description:
+        'Get the digest (and its domain separator and struct hash) from `tnv delegation digest` with an absolute --deadline, sign it as a raw hash on the device, then pass the same --deadline here.',
+    }),
+    validator: Flags.string({
+      helpValue: '<address>',
+      summary:
+        'With --external-signature and --bls-pubkey: the validator address (default: node-info’s execution_address).',
+    }),
     force: Flags.boolean({ summary: 'Replace an existing --out file (kept first as a timestamped backup).' }),
     'stake-version': Flags.integer({
       min: 0,
@@ -90,18 +102,33 @@ The signature stops working when the stake version changes (the next epoch after
     const delegator = parseAddressFlag(flags.delegator, '--delegator')
     const keys = await keyMaterialFromFlags(flags)
     const deadline = parseDeadline(flags.deadline ?? '24h', BigInt(Math.floor(Date.now() / 1000)))
-    const noKey = () =>
-      new UsageError("Signing a delegation needs the validator's key, and none was given.", {
-        fix: 'Set TN_PRIVATE_KEY or pass --keystore FILE with the key of the validator (execution) address.',
-      })
-    const signer = await support
-      .signerFromFlags(flags, { action: 'the delegation signature' }, note)
-      .catch((err: unknown) => {
-        throw err instanceof SignerRequiredError ? noKey() : err
-      })
-    if (signer.type !== 'local') throw noKey()
-    if (keys.executionAddress !== undefined && keys.executionAddress !== signer.address)
-      throw new SignerMismatchError({ signer: signer.address, executionAddress: keys.executionAddress })
+    let signer: Parameters<typeof signDelegation>[0]['signer']
+    if (flags['external-signature'] !== undefined) {
+      const { checkHexBytes } = await import('../../lib/registry/stake-checks.js')
+      const validator =
+        flags.validator !== undefined ? parseAddressFlag(flags.validator, '--validator') : keys.executionAddress
+      if (validator === undefined)
+        throw new UsageError('The validator address is needed with --bls-pubkey.', { fix: 'Pass --validator ADDRESS.' })
+      signer = {
+        kind: 'external',
+        validator,
+        signature: checkHexBytes(flags['external-signature'], '--external-signature', 65),
+      }
+    } else {
+      const noKey = () =>
+        new UsageError("Signing a delegation needs the validator's key, and none was given.", {
+          fix: 'Set TN_PRIVATE_KEY or pass --keystore FILE with the key of the validator (execution) address, or sign the digest elsewhere and pass --external-signature.',
+        })
+      const local = await support
+        .signerFromFlags(flags, { action: 'the delegation signature' }, note)
+        .catch((err: unknown) => {
+          throw err instanceof SignerRequiredError ? noKey() : err
+        })
+      if (local.type !== 'local') throw noKey()
+      if (keys.executionAddress !== undefined && keys.executionAddress !== local.address)
+        throw new SignerMismatchError({ signer: local.address, executionAddress: keys.executionAddress })
+      signer = { kind: 'key', account: local.account }
+    }
 
     const offline = flags['stake-version'] !== undefined && flags.nonce !== undefined
     let source: Parameters<typeof signDelegation>[0]['source']
@@ -120,7 +147,7 @@ The signature stops working when the stake version changes (the next epoch after
 
     const { file } = await signDelegation({
       source,
-      account: signer.account,
+      signer,
       delegator,
       deadline,
       blsPubkey: keys.blsPubkey,

@@ -12,7 +12,7 @@ import { NotWhitelistedError } from './errors.js'
 import { readFirstBatch } from './first-batch.js'
 import type { RegistryAdapter } from './generations/adapter.js'
 import { registryAdapters } from './generations/adapters.js'
-import { computeDelegationDigest, type DelegationDigestInputs } from './generations/delegation-hash.js'
+import { type DelegationDigestInputs, delegationDigestParts } from './generations/delegation-hash.js'
 import type { RegistryGeneration } from './generations/detect.js'
 import { sharedRegistryAbi } from './generations/shared-abi.js'
 import { nonceFromDigest } from './read-delegation-nonce.js'
@@ -34,6 +34,9 @@ export type DelegationDigest = {
   generation: RegistryGeneration
   inputs: DelegationDigestInputs
   digest: Hex
+  /** The digest's EIP-712 halves (digest = keccak256(0x1901 ‖ domainSeparator ‖ structHash)), for hardware signers. */
+  domainSeparator: Hex
+  structHash: Hex
 }
 
 export type ReadDelegationDigestReturnType = DelegationDigest & {
@@ -80,7 +83,7 @@ export type MatchRegistryDigestParameters = {
 export async function matchRegistryDigest(
   ctx: RegistryContext,
   { adapter, chain, stakeVersion, request }: MatchRegistryDigestParameters,
-): Promise<Pick<DelegationDigest, 'inputs' | 'digest'>> {
+): Promise<Pick<DelegationDigest, 'inputs' | 'digest' | 'domainSeparator' | 'structHash'>> {
   const { client, target } = ctx
   const deadline = adapter.features.deadline ? (request.deadline ?? 0n) : null
   const onChain = await withRpcErrors(
@@ -118,7 +121,8 @@ export async function matchRegistryDigest(
     nonce,
     deadline,
   }
-  return { inputs, digest: onChain }
+  const { domainSeparator, structHash } = delegationDigestParts(adapter.delegationType, inputs)
+  return { inputs, digest: onChain, domainSeparator, structHash }
 }
 
 export type OfflineDelegationParameters = DelegationRequest & {
@@ -145,9 +149,5 @@ export function computeOfflineDelegationDigest(p: OfflineDelegationParameters): 
     nonce: p.nonce,
     deadline: adapter.features.deadline ? (p.deadline ?? 0n) : null,
   }
-  return {
-    generation: p.generation,
-    inputs,
-    digest: computeDelegationDigest(adapter.delegationType, inputs),
-  }
+  return { generation: p.generation, inputs, ...delegationDigestParts(adapter.delegationType, inputs) }
 }

@@ -7,7 +7,7 @@
  * nothing contacted. The file also carries the proof of possession of the generation (adiri:
  * signed with the BLS key, which only the validator holds).
  */
-import type { Address, Hex, LocalAccount } from 'viem'
+import { type Address, type Hex, type LocalAccount, recoverAddress } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
 import { BadInputError, UsageError } from '../errors.js'
 import { deadlineIso } from './deadline.js'
@@ -17,7 +17,12 @@ import {
   matchRegistryDigest,
 } from './delegation-digest.js'
 import { type DelegationSignatureFile, toDelegationFile } from './delegation-file.js'
-import { AddressRetiredError, BlsKeyAlreadyRegisteredError, WrongStatusError } from './errors.js'
+import {
+  AddressRetiredError,
+  BlsKeyAlreadyRegisteredError,
+  InvalidDelegationSignatureError,
+  WrongStatusError,
+} from './errors.js'
 import { readFirstBatch } from './first-batch.js'
 import type { RegistryAdapter } from './generations/adapter.js'
 import { registryAdapters } from './generations/adapters.js'
@@ -42,10 +47,16 @@ export type SignDelegationSource =
       nonce: bigint
     }
 
+/** Who signs the digest: the validator's key here, or a signature made elsewhere (a hardware wallet). */
+export type DelegationSigner =
+  | { kind: 'key'; account: LocalAccount }
+  /** A 65-byte signature of the digest made by another signer; checked to recover to the validator. */
+  | { kind: 'external'; validator: Address; signature: Hex }
+
 export type SignDelegationParameters = StakeKeyMaterial & {
   source: SignDelegationSource
-  /** The validator's key (the address whitelisted for the stake). */
-  account: LocalAccount
+  /** The validator (the address whitelisted for the stake) or its signature. */
+  signer: DelegationSigner
   delegator: Address
   /** Unix seconds (next generation); ignored on adiri, whose signatures have no deadline. */
   deadline: bigint | null
@@ -64,21 +75,21 @@ export type SignDelegationReturnType = {
 }
 
 /**
- * @example const { file } = await signDelegation({ source: { mode: 'online', ctx }, account, delegator, deadline, blsPubkey, proofOfPossession })
+ * @example const { file } = await signDelegation({ source: { mode: 'online', ctx }, signer: { kind: 'key', account }, delegator, deadline, blsPubkey, proofOfPossession })
  */
 export async function signDelegation(params: SignDelegationParameters): Promise<SignDelegationReturnType> {
-  const { source, account, delegator, blsPubkey, report } = params
+  const { source, signer, delegator, blsPubkey, report } = params
   const nowSeconds = params.nowSeconds ?? BigInt(Math.floor(Date.now() / 1000))
-  const validator = account.address
+  const validator = signer.kind === 'key' ? signer.account.address : signer.validator
   checkStakeKeyMaterial({ ...params, validator })
   if (delegator.toLowerCase() === validator.toLowerCase())
     throw new BadInputError(`The delegator ${delegator} is the validator itself.`, {
       fix: 'A validator stakes for itself with `tnv stake`; pass --delegator with the address that will pay the stake.',
     })
-  const sign = account.sign
-  if (!sign)
+  const sign = signer.kind === 'key' ? signer.account.sign : undefined
+  if (signer.kind === 'key' && !sign)
     throw new UsageError(`The key of ${validator} cannot sign a raw 32-byte digest.`, {
-      fix: 'Use TN_PRIVATE_KEY or --keystore for the validator key (docs/staking.md lists which hardware signers can sign a raw digest).',
+      fix: 'Use TN_PRIVATE_KEY or --keystore for the validator key, or sign the digest elsewhere and pass --external-signature (docs/staking.md lists which hardware signers can).',
     })
 
   let chain: ChainInfo | null = null
@@ -136,7 +147,15 @@ export async function signDelegation(params: SignDelegationParameters): Promise<
     }))
   }
   const proof = await resolveStakeProof({ ...params, adapter, validator })
-  const signature: Hex = await sign({ hash: digest })
+  let signature: Hex
+  if (signer.kind === 'external') {
+    const recovered = await recoverAddress({ hash: digest, signature: signer.signature }).catch(() => null)
+    if (recovered?.toLowerCase() !== validator.toLowerCase())
+      throw new InvalidDelegationSignatureError(
+        `The signature given ${recovered ? `recovers to ${recovered}` : 'is not a valid signature'} over digest ${digest}, not to the validator ${validator}: it was made by another key, or over another digest (a wallet's typed-data or personal signing hashes differently; sign this digest as a raw hash).`,
+      )
+    signature = signer.signature
+  } else signature = await (sign as NonNullable<typeof sign>)({ hash: digest })
   return { chain, registry: info, file: toDelegationFile(adapter.generation, inputs, { proof, digest, signature }) }
 }
 

@@ -69,8 +69,21 @@ function digestOf(separator: Hex, head: Hex, nonce: bigint, tail: Hex): Hex {
 
 /** The digest the registry computes for these inputs. */
 export function computeDelegationDigest(spec: DelegationTypeSpec, inputs: DelegationDigestInputs): Hex {
+  return delegationDigestParts(spec, inputs).digest
+}
+
+/**
+ * The digest and its two EIP-712 halves, for signers that take them separately (a hardware
+ * wallet's "EIP-712 hashed message": it computes keccak256(0x1901 ‖ domainSeparator ‖ structHash)).
+ */
+export function delegationDigestParts(
+  spec: DelegationTypeSpec,
+  inputs: DelegationDigestInputs,
+): { domainSeparator: Hex; structHash: Hex; digest: Hex } {
   const { head, tail } = structPrefix(spec, inputs)
-  return digestOf(zeroNameDomainSeparator(inputs.chainId, inputs.registry), head, inputs.nonce, tail)
+  const domainSeparator = zeroNameDomainSeparator(inputs.chainId, inputs.registry)
+  const structHash = keccak256(concatHex([head, numberToHex(inputs.nonce, { size: 32 }), tail]))
+  return { domainSeparator, structHash, digest: keccak256(concatHex(['0x1901', domainSeparator, structHash])) }
 }
 
 /** How far the nonce search goes: each nonce is one delegateStake or one increaseNonce transaction. */
