@@ -32,7 +32,7 @@ export type IncreaseNonceReturnType = TxOutcome & {
 
 /** What invalidates a delegation signature on the adiri registry, which has no increaseNonce. */
 export const ADIRI_REVOKE_EXPLANATION =
-  'The adiri registry has no increaseNonce() and its delegation signatures carry no deadline, so a signature you gave stays valid until one of these happens: a delegateStake for you uses it or another of your signatures (each delegateStake moves your nonce on), governance raises the stake version (from the next epoch the digest no longer matches), or your address stops being stakeable (you stake yourself with `tnv stake`, or governance burns your ConsensusNFT). Nothing else invalidates it.'
+  'The adiri registry has no increaseNonce() and its delegation signatures carry no deadline, so a signature you gave stays valid until one of these happens: a delegator stakes for you with one of your signatures (that moves your nonce on, and you are then staked), governance raises the stake version (from the next epoch the digest no longer matches), or your address stops being stakeable (you stake yourself with `tnv stake`, or governance burns your ConsensusNFT). Nothing else invalidates it.'
 
 /**
  * @example await increaseNonce(ctx, { signer })
