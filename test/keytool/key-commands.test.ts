@@ -167,8 +167,16 @@ describe('keytool commands on existing keys', () => {
       assert.deepEqual(await snapshotTree(join(encrypted, 'node-keys')), keysBefore)
       const backups = (await fs.readdir(encrypted)).filter((f) => f.startsWith('backup-'))
       assert.equal(backups.length, 1)
-      const exported = await runCli(['keytool', 'export-staking-args', '--node-info', encrypted, '--json', ...NO_PASS])
-      assert.equal(parseJson<{ executionAddress: string }>(exported).executionAddress, NEW_ADDRESS)
+      const exported = await runCli([
+        'keytool',
+        'export-staking-args',
+        '--node-info',
+        encrypted,
+        '--json',
+        '--details',
+        ...NO_PASS,
+      ])
+      assert.equal(parseJson<{ tnv: { executionAddress: string } }>(exported).tnv.executionAddress, NEW_ADDRESS)
     })
 
     it('rewrites a legacy worker: map as a workers: list', async () => {

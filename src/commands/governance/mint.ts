@@ -47,7 +47,6 @@ On the devnet (--chain devnet, or no --chain and no --rpc-url), without signer f
       io: { note: (line) => this.note(line), out: (line) => this.out(line) },
       flags,
       action: 'mint',
-      devnetGovernance: true,
       step: (ctx, options) => mint(ctx, { ...options, validator }),
       sentLine: (r, sent) =>
         `Whitelisted ${r.validator} (ConsensusNFT minted). Transaction ${sent.txHash} in block ${sent.blockNumber}.`,
