@@ -17,6 +17,8 @@ export default class Stake extends BaseCommand {
 
 Without a terminal every answer comes from flags and the environment, and a missing one is an error naming the flag. By default it stops after the stake, as before: checks (signer = node-info's execution_address, proof of possession, ConsensusNFT, not staked, key not registered, balance), simulation, the amount (stakeAmount of stakeConfig(getCurrentStakeVersion())), send, receipt. --through active continues to Active.
 
+The registry generation is detected from the code at the registry address. On the next generation (the specification's) node-info.yaml's proof of possession is sent as it is. On adiri (the test network's registry) the registry checks a proof over its own 218-byte message with the uncompressed key, which node-info.yaml does not hold: tnv signs it with the BLS key in the data directory, asking for the passphrase source (--bls-passphrase-source) only then, or takes it from --adiri-pop. Code tnv does not recognise is refused (exit 12); see --registry-generation and --accept-registry-code.
+
 Resumable and safe to repeat: each run reads the chain first and continues from the right step; every transaction sent is recorded in <datadir>/tnv-journal.json, and a rerun waits for one whose outcome is unknown instead of sending another. With --through, --json prints one JSON object per progress event and the result object as the last line. Exit codes per failure class: docs/ci.md.`
 
   static override examples = [
@@ -69,6 +71,14 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       externalPrimaryAddr: flags['external-primary-addr'],
       externalWorkerAddrs: flags['external-worker-addrs'],
       mint: flags.mint,
+      rehearsalMint: async (validator) => {
+        const [{ defaultDevnetDir }, { rehearseGovernance }] = await Promise.all([
+          import('../devnet/paths.js'),
+          import('../devnet/node/governance-client.js'),
+        ])
+        const r = await rehearseGovernance(defaultDevnetDir(), { action: 'mint', validator })
+        return { txHash: r.txHash, owner: r.owner }
+      },
       whitelistWaitSeconds: flags['whitelist-wait'],
       nodeRpcUrl: flags['node-rpc-url'],
       startNode: flags['start-node'],
@@ -108,6 +118,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     if (keys.nodeInfoPath) note(`Key material from ${keys.nodeInfoPath} (execution address ${keys.executionAddress}).`)
     const ctx = await support.openRegistryContext(flags)
     const signer = await support.signerFromFlags(flags, { action: 'stake', defaultFrom: keys.executionAddress }, note)
+    const { adiriProofSigner } = await import('../lib/registry/adiri-proof-signer.js')
     const io = createWizardIo({ interactive: false, events: this.jsonEnabled() ? 'none' : 'human' })
     const { dirname } = await import('node:path')
     const { result } = await journaledStep({
@@ -123,7 +134,13 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
           signer,
           blsPubkey: keys.blsPubkey,
           proofOfPossession: keys.proofOfPossession,
+          adiriSignature: keys.adiriSignature,
           executionAddress: keys.executionAddress,
+          signAdiriProof: adiriProofSigner({
+            datadir: keys.keyDir,
+            source: flags['bls-passphrase-source'],
+            note,
+          }),
           report,
           confirm: support.createConfirm({ yes: flags.yes, note }),
         }),
@@ -131,7 +148,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     for (const line of support.outcomeLines(
       result,
       (sent) =>
-        `Staked ${formatTelAndWei(BigInt(result.stakeAmount))} for ${result.validator} on ${result.chain.name}: transaction ${sent.txHash} in block ${sent.blockNumber}.`,
+        `Staked ${formatTelAndWei(BigInt(result.stakeAmount))} for ${result.validator} on ${result.chain.name} (${result.registry.generation} registry): transaction ${sent.txHash} in block ${sent.blockNumber}.`,
     ))
       this.out(line)
     if (result.outcome === 'sent') note('Next: once the node is synced, run `tnv activate`.')

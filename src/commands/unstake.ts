@@ -7,9 +7,9 @@ export default class Unstake extends BaseCommand {
   static override summary = 'Unstake: pay out the stake plus rewards and retire the validator address. Irreversible.'
 
   static override description =
-    `unstake(validatorAddress, acceptRewardShortfall), by the validator or its delegator. Accepted when the status is Staked, or Exited with the current epoch at least exit epoch + 1; tnv computes this first and explains when it will be possible. The stake and the rewards go to the validator address (self-staked) or to the delegator; if the recipient rejects the transfer the amount is credited and withdrawn with \`tnv refund claim\`.
+    `unstake by the validator or its delegator: unstake(validatorAddress, acceptRewardShortfall) on the next-generation registry, unstake(validatorAddress) on adiri (detected from the code). Accepted when the status is Staked, or Exited with the current epoch at least exit epoch + 1; tnv computes this first and explains when it will be possible. The stake and the rewards go to the validator address (self-staked) or to the delegator (no view names the delegator, so tnv says "the delegator" unless you are it). On the next generation, if the recipient rejects the transfer the amount is credited and withdrawn with \`tnv refund claim\`; on adiri a rejected payout reverts the unstake.
 
-When the issuance pool cannot cover the accrued rewards, the unstake fails unless --accept-reward-shortfall: then the rewards are paid up to the pool's balance, the rest is forfeited, and the stake is paid in full.
+When the issuance pool cannot cover the accrued rewards: on the next generation the unstake fails unless --accept-reward-shortfall, which pays the rewards up to the pool's balance, forfeits the rest and pays the stake in full; adiri's unstake(address) has no such choice and reverts until governance funds the pool, so tnv refuses it and says so.
 
 The address is retired for good: governance can never whitelist it again. Asks for confirmation on a terminal (default No); without one, pass --yes.`
 
@@ -25,7 +25,7 @@ The address is retired for good: governance can never whitelist it again. Asks f
       summary: 'Validator to unstake (default: the signer). A delegator passes the validator it staked for.',
     }),
     'accept-reward-shortfall': Flags.boolean({
-      summary: 'Forfeit the rewards the issuance pool cannot cover (the stake is still paid in full).',
+      summary: 'Next generation: forfeit the rewards the issuance pool cannot cover (the stake is still paid in full).',
     }),
     ...chainFlags,
     ...signerFlags,

@@ -5,6 +5,8 @@
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { Address, Hex } from 'viem'
+import type { RegistryGeneration } from '../lib/registry/generations/detect.js'
+import type { DevnetSourceInfo } from './chain/types.js'
 
 /** Default devnet directory: $TNV_DEVNET_DIR, else $XDG_DATA_HOME/tnv/devnet, else ~/.local/share/tnv/devnet. */
 export function defaultDevnetDir(env = process.env): string {
@@ -19,6 +21,7 @@ export const RUNTIME_FILE = 'devnet.json'
 
 export type DevnetRuntimeInfo = {
   pid: number
+  /** The rehearsal's chain id (911329 unless the devnet was started with --chain-id). */
   chainId: number
   /** The reference node's HTTP endpoint (worker 0), null when HTTP is off. */
   rpcUrl: string | null
@@ -26,14 +29,31 @@ export type DevnetRuntimeInfo = {
   ipcPath: string | null
   registry: Address
   issuance: Address
-  governance: { address: Address; privateKey: Hex }
+  /** Funded dev accounts: PUBLIC devnet keys, never to be used anywhere else. */
   accounts: { address: Address; privateKey: Hex }[]
-  epochBlocks: number
   startedAt: string
   /**
    * The execution engine (anvil) behind the devnet node, for reference nodes that join this
-   * devnet (`node --chain devnet`). Internal: never a public endpoint. Absent in files written
-   * before it was added.
+   * devnet (`node --chain devnet`). Internal: never a public endpoint.
    */
-  engine?: { httpUrl: string; wsUrl: string }
+  engine: { httpUrl: string; wsUrl: string }
+  /** What the devnet runs: embedded, a genesis file, or a fork (URL redacted). */
+  source: DevnetSourceInfo
+  /** The registry generation of the code that runs. */
+  generation: RegistryGeneration
+  /** keccak256 of the registry's runtime code, and whether it is exactly a shipped genesis's. */
+  registryCodeHash: Hex
+  registryCodeMatch: 'exact' | 'interface'
+  /** The EVM BLS verifier at the node's precompile address, when the generation calls it. */
+  blsVerifier: Address | null
+  /** The registry's owner at start (what REHEARSAL-ONLY governance impersonates). */
+  owner: Address
+  /** Rehearsal epoch length in seconds, or null when the registry's epochDuration rules. */
+  epochSeconds: number | null
+  /**
+   * @deprecated The devnet has no governance key any more (governance is rehearsed by
+   * impersonating the registry's owner: `tnv devnet governance`); never written. Kept optional so
+   * readers written for older files still compile.
+   */
+  governance?: { address: Address; privateKey: Hex }
 }

@@ -25,8 +25,13 @@ Usage: tnv-node node [--datadir <dir>] [--chain dev] [RPC flags] [--workers N]
   --rpc.max-trace-filter-blocks --rpc.max-tracing-requests --rpc.max-response-size
   --rpc.max-connections --rpc.max-request-size --rpc.max-subscriptions-per-connection
   --workers N                one RPC server set per worker
-  --devnet.epoch-blocks N    blocks per epoch (reference node only)
-  --devnet.block-time S      seconds between idle blocks, 0 = on demand (reference node only)
+  --devnet.genesis G         adiri, next or a genesis.yaml path (default: the embedded devnet)
+  --devnet.fork-url URL      fork a live chain ($TNV_DEVNET_FORK_URL keeps it off the process list)
+  --devnet.fork-block N      the block to fork at (default: the latest)
+  --devnet.chain-id ID       the rehearsal chain id (default 911329), or \`genesis\`
+  --devnet.epoch-seconds S   REHEARSAL setting: epoch length instead of the registry's epochDuration
+  --devnet.block-time S      seconds without a block before an idle block, 0 = none
+                             (--devnet.* flags: reference node only)
 
 See docs/devnet.md.
 `

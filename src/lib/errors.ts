@@ -21,6 +21,8 @@ export const ExitCode = {
   RpcUnreachable: 10,
   /** The endpoint's chain id is not the expected one. */
   WrongChain: 11,
+  /** The code at the registry address is not a registry generation tnv knows (or not the expected one). */
+  UnknownRegistry: 12,
   /** The validator address holds no ConsensusNFT. */
   NotWhitelisted: 20,
   /** The signer cannot pay the value plus gas. */

@@ -8,9 +8,9 @@ import { after, before, describe, it } from 'node:test'
 import { bls12_381 } from '@noble/curves/bls12-381.js'
 import { type Address, bytesToHex, encodeFunctionData, type Hex, hexToBytes, numberToBytes } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
-import { blsVerifierAbi } from '../../src/devnet/chain/abi.js'
-import { BLS_DST, proofOfPossessionMessage } from '../../src/devnet/chain/bls.js'
 import { BLS_VERIFIER_ADDRESS } from '../../src/devnet/chain/types.js'
+import { BLS_DST } from '../../src/lib/keys/bls.js'
+import { popMessage as proofOfPossessionMessage } from '../../src/lib/keys/pop.js'
 import { startTestDevnet, type TestDevnet } from './helpers.js'
 
 const sigs = bls12_381.shortSignatures
@@ -19,6 +19,19 @@ const P = Fp.ORDER
 const CASES = 240
 
 let dn: TestDevnet
+const blsVerifierAbi = [
+  {
+    type: 'function',
+    name: 'blsVerify',
+    stateMutability: 'view',
+    inputs: [
+      { name: 'signature', type: 'bytes' },
+      { name: 'pubkey', type: 'bytes' },
+      { name: 'message', type: 'bytes' },
+    ],
+    outputs: [{ name: '', type: 'bool' }],
+  },
+] as const
 
 function verify(signature: Uint8Array | Hex, pubkey: Uint8Array | Hex, message: Uint8Array | Hex): Promise<boolean> {
   const hex = (v: Uint8Array | Hex) => (typeof v === 'string' ? v : bytesToHex(v))

@@ -5,7 +5,9 @@ import {
   AnvilNotFoundError,
   AnvilStartError,
   DevnetAlreadyRunningError,
+  DevnetSourceMismatchError,
   DevnetStateMismatchError,
+  ForkUrlRequiredError,
 } from '../../src/devnet/chain/errors.js'
 import { startDevnetChain } from '../../src/devnet/chain/start.js'
 import { ExitCode, TnvError } from '../../src/lib/errors.js'
@@ -31,12 +33,20 @@ describe('devnet chain errors', () => {
       ).render(),
       'anvil exited (code 1) before it answered on http://127.0.0.1:8545. Check the anvil output below; if the port is taken, choose another port or let the devnet pick a free one.\n  Listening…\n  Error: Address already in use (os error 98)',
     )
-    const bad = await startDevnetChain({ datadir: '/nonexistent/tnv', epochBlocks: 1 }).catch((e: unknown) => e)
+    const bad = await startDevnetChain({ datadir: '/nonexistent/tnv', epochSeconds: 0 }).catch((e: unknown) => e)
     assert.ok(bad instanceof TnvError)
     assert.equal(bad.exitCode, ExitCode.BadInput)
     assert.equal(
       bad.render(),
-      'epochBlocks must be a whole number from 2 to 4294967295, got 1. Pass an epoch length of at least 2 blocks (one block plus the block that concludes the epoch).',
+      "The rehearsal epoch length must be a whole number of seconds from 1 to 4294967295, got 0. Pass --epoch-seconds N, or leave it out for the registry's own epochDuration.",
+    )
+    assert.equal(
+      new DevnetSourceMismatchError('/d', 'the genesis adiri', 'the embedded devnet').render(),
+      '/d holds a rehearsal of the genesis adiri, but this start asks for the embedded devnet. Start it without --genesis/--fork-url/--chain-id to resume it, or give another --datadir for a new rehearsal (or move /d aside).',
+    )
+    assert.equal(
+      new ForkUrlRequiredError('/d', 'https://rpc.example/…', '42').render(),
+      '/d holds a fork of https://rpc.example/… at block 42; resuming it needs the upstream URL again (tnv does not store it: it may carry an API key). Start it with --fork-url <the same endpoint> (the block is kept).',
     )
   })
 })

@@ -11,10 +11,10 @@ import { writeFileSync } from 'node:fs'
 import { after, before, describe, it } from 'node:test'
 import { type Address, encodeFunctionData, type Hex, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { InvalidGenesisError, loadGenesis } from '../../src/devnet/chain/genesis.js'
+import { hardforkOf, InvalidGenesisError, loadGenesis } from '../../src/devnet/chain/genesis.js'
 import { type GenesisEngine, startGenesisEngine } from '../../src/devnet/chain/genesis-engine.js'
 import { chooseCommittee } from '../../src/devnet/chain/system-calls.js'
-import { DEVNET_CHAIN_ID, REGISTRY_ADDRESS } from '../../src/lib/chain/addresses.js'
+import { BLS_PRECOMPILE_ADDRESS, DEVNET_CHAIN_ID, REGISTRY_ADDRESS } from '../../src/lib/chain/addresses.js'
 import { blsKeyGen, blsPublicKey } from '../../src/lib/keys/bls.js'
 import { signProofOfPossession } from '../../src/lib/keys/pop.js'
 import { registryAbis } from '../../src/lib/registry/generations/detect.js'
@@ -31,6 +31,12 @@ describe('genesis files', () => {
     assert.equal(adiri.generation, 'adiri')
     assert.equal(next.chainId, 487)
     assert.equal(next.generation, 'next')
+    // hardforks as the file says: both activate everything through Prague at genesis
+    assert.equal(adiri.hardfork, 'prague')
+    assert.equal(next.hardfork, 'prague')
+    assert.equal(hardforkOf({ shanghaiTime: '0', cancunTime: '0', pragueTime: '1800000000' }), 'cancun')
+    assert.equal(hardforkOf({ londonBlock: '0' }), 'london')
+    assert.equal(hardforkOf({}), 'prague')
   })
 
   it('refuses a file that is not a genesis, or has no registry', () => {
@@ -91,8 +97,12 @@ for (const generation of ['next', 'adiri'] as const) {
       cleanup?.()
     })
 
-    it('serves the genesis state under the rehearsal chain id', async () => {
+    it('serves the genesis state under the rehearsal chain id, the verifier where the generation needs it', async () => {
       assert.equal(await engine.client.getChainId(), DEVNET_CHAIN_ID)
+      const verifier = await engine.client.getCode({ address: BLS_PRECOMPILE_ADDRESS })
+      // next calls the node's precompile at 0x…b151 (registry-next.md §3); adiri verifies with EIP-2537
+      assert.equal(verifier === '0xfe', generation === 'adiri')
+      assert.equal(engine.blsVerifier, generation === 'next' ? BLS_PRECOMPILE_ADDRESS : null)
       assert.equal(await read<number>('getCurrentEpoch'), 0)
       const config = await read<{ stakeAmount: bigint; epochDuration: number }>('stakeConfig', [0])
       assert.equal(config.stakeAmount, parseEther('1000000'))
@@ -136,9 +146,11 @@ for (const generation of ['next', 'adiri'] as const) {
       assert.equal(await read<number>('getCurrentEpoch'), 1)
       info = await read('getValidator', [operator.address])
       assert.equal(info.currentStatus, STATUS.Active)
-      // rewards were credited by applyIncentives to the closing epoch's committee
-      const committee0 = closed.incentives[0]?.validatorAddress as Address
-      assert.ok((await read<bigint>('getRewards', [committee0])) > 0n)
+      // rewards were credited by applyIncentives to the closing epoch's leaders, none to the others
+      const led = closed.incentives.filter((i) => i.consensusHeaderCount > 0n)
+      assert.ok(led.length > 0)
+      for (const i of closed.incentives)
+        assert.equal((await read<bigint>('getRewards', [i.validatorAddress])) > 0n, i.consensusHeaderCount > 0n)
     })
   })
 }

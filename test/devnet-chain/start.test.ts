@@ -1,31 +1,27 @@
 /**
- * startDevnetChain: bootstrap, the protocol loop (mine, advanceEpoch, background ticks, idle
- * blocks), stop and resume on the same data directory, the datadir lock, parameter checks,
- * engine death, and no orphaned anvil when the parent process is killed.
+ * startDevnetChain: the embedded devnet (real next-generation code, dev accounts, verifier),
+ * the epoch clock (by time, the background clock, advance-epoch warps, idle blocks), stop and
+ * resume on the same data directory (a rehearsal setting can change, the source cannot), an old
+ * devnet directory refused, the datadir lock, parameter checks, engine death, and no orphaned
+ * anvil when the parent process is killed.
  */
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { existsSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
-import { createPublicClient, http, type PublicClient, parseEther } from 'viem'
-import { consensusRegistryAbi } from '../../src/devnet/chain/abi.js'
-import { anvilMine, anvilSetBalance } from '../../src/devnet/chain/anvil-rpc.js'
+import { createPublicClient, http, keccak256, type PublicClient } from 'viem'
 import { loadContractArtifact } from '../../src/devnet/chain/artifacts.js'
 import {
   DevnetAlreadyRunningError,
+  DevnetSourceMismatchError,
+  DevnetStateMismatchError,
   DevnetStoppedError,
-  DevnetTransactionError,
   InvalidDevnetParameterError,
 } from '../../src/devnet/chain/errors.js'
 import { startDevnetChain } from '../../src/devnet/chain/start.js'
-import {
-  BLS_VERIFIER_ADDRESS,
-  DEVNET_CHAIN_ID,
-  type DevnetChain,
-  ISSUANCE_ADDRESS,
-  REGISTRY_ADDRESS,
-} from '../../src/devnet/chain/types.js'
+import { BLS_VERIFIER_ADDRESS, type DevnetChain, REGISTRY_ADDRESS } from '../../src/devnet/chain/types.js'
+import { KNOWN_REGISTRY_CODE, registryAbis } from '../../src/lib/registry/generations/detect.js'
 import { ROOT, tempDir } from '../helpers/cli.js'
 
 const cleanups: (() => Promise<void> | void)[] = []
@@ -49,13 +45,8 @@ function clientFor(chain: DevnetChain): PublicClient {
   return createPublicClient({ transport: http(chain.engineHttpUrl), pollingInterval: 20 })
 }
 
-async function epochOf(client: PublicClient) {
-  return client.readContract({
-    address: REGISTRY_ADDRESS,
-    abi: consensusRegistryAbi,
-    functionName: 'getCurrentEpochInfo',
-  })
-}
+const epochInfo = (client: PublicClient) =>
+  client.readContract({ address: REGISTRY_ADDRESS, abi: registryAbis.next, functionName: 'getCurrentEpochInfo' })
 
 /** Polls `check` until it holds (the chain moves on its own here); fails after `ms`. */
 async function eventually(check: () => Promise<boolean>, what: string, ms = 20_000): Promise<void> {
@@ -76,146 +67,137 @@ function alive(pid: number): boolean {
 }
 
 describe('startDevnetChain', () => {
-  it('bootstraps a fresh devnet: contracts at their addresses, funded accounts, genesis validators, loopback only', async () => {
+  it('the embedded devnet runs the real next-generation code with the verifier and funded dev accounts', async () => {
     const chain = await start({ datadir: datadir(), blockTime: 0, protocolLoop: false })
     const client = clientFor(chain)
-    assert.equal(chain.resumed, false)
-    assert.equal(chain.chainId, DEVNET_CHAIN_ID)
-    assert.equal(await client.getChainId(), DEVNET_CHAIN_ID)
-    assert.match(chain.engineHttpUrl, /^http:\/\/127\.0\.0\.1:\d+$/)
-    assert.match(chain.engineWsUrl, /^ws:\/\/127\.0\.0\.1:\d+$/)
-    assert.equal(chain.epochBlocks, 10)
-    assert.deepEqual(
-      [chain.registry, chain.issuance, chain.blsVerifier],
-      [REGISTRY_ADDRESS, ISSUANCE_ADDRESS, BLS_VERIFIER_ADDRESS],
-    )
+    assert.equal(chain.chainId, 911329)
+    assert.equal(await client.getChainId(), 911329)
+    assert.equal(chain.source.kind, 'embedded')
+    assert.equal(chain.source.genesis?.name, 'next')
+    assert.equal(chain.generation, 'next')
+    const code = await client.getCode({ address: REGISTRY_ADDRESS })
+    assert.equal(chain.registryCode.codeHash, keccak256(code as `0x${string}`))
+    assert.equal(KNOWN_REGISTRY_CODE[chain.registryCode.codeHash]?.generation, 'next')
+    assert.equal(chain.registryCode.match, 'exact')
+    assert.equal(chain.blsVerifier, BLS_VERIFIER_ADDRESS)
     assert.equal(
-      await client.getCode({ address: REGISTRY_ADDRESS }),
-      loadContractArtifact('ConsensusRegistry').deployedBytecode,
-    )
-    assert.equal(await client.getCode({ address: ISSUANCE_ADDRESS }), loadContractArtifact('Issuance').deployedBytecode)
-    assert.equal(
-      await client.getCode({ address: BLS_VERIFIER_ADDRESS }),
-      loadContractArtifact('BlsVerifier').deployedBytecode,
+      (await client.getCode({ address: BLS_VERIFIER_ADDRESS }))?.toLowerCase(),
+      loadContractArtifact('BlsVerifier').deployedBytecode.toLowerCase(),
     )
     assert.equal(chain.accounts.length, 10)
-    for (const a of chain.accounts)
-      assert.equal(await client.getBalance({ address: a.address }), parseEther('10000000'))
-    assert.ok((await client.getBalance({ address: ISSUANCE_ADDRESS })) >= parseEther('1000000000'))
-    assert.ok((await client.getBalance({ address: chain.system.address })) > 0n)
-    assert.equal(chain.genesisValidators.length, 4)
-    const active = await client.readContract({
-      address: REGISTRY_ADDRESS,
-      abi: consensusRegistryAbi,
-      functionName: 'getValidators',
-      args: [3],
-    })
-    assert.deepEqual(active.map((v) => v.validatorAddress).sort(), [...chain.genesisValidators].sort())
+    for (const a of chain.accounts) assert.equal(await client.getBalance({ address: a.address }), 10n ** 25n)
+    // the placeholder committee of the genesis file is kept (networks/next/committee.yaml)
+    assert.deepEqual((await epochInfo(client)).committee, [
+      '0x2222222222222222222222222222222222222222',
+      '0x4444444444444444444444444444444444444444',
+      '0x3333333333333333333333333333333333333333',
+      '0x1111111111111111111111111111111111111111',
+    ])
+    assert.equal(chain.epochSeconds, 10, 'the embedded devnet has a 10 s rehearsal epoch')
+    const p = await chain.position()
+    assert.equal(p.durationSource, 'rehearsal')
+    assert.equal(p.registryDuration, 86400)
+    assert.equal(new URL(chain.engineHttpUrl).hostname, '127.0.0.1')
   })
 
-  it('mine(n) mines exactly n blocks and concludes each epoch in its last block; advanceEpoch concludes once per call', async () => {
-    const chain = await start({ datadir: datadir(), blockTime: 0, epochBlocks: 5 })
-    const client = clientFor(chain)
-    const startBlock = await client.getBlockNumber()
-    const startEpoch = (await epochOf(client)).epochId
-    await chain.mine(12)
-    assert.equal(await client.getBlockNumber(), startBlock + 12n)
-    const info = await epochOf(client)
-    assert.ok(info.epochId >= startEpoch + 2, `epochs concluded while mining: ${info.epochId}`)
-    for (let e = 1; e <= info.epochId; e++) {
-      const [prev, cur] = await Promise.all(
-        [e - 1, e].map((x) =>
-          client.readContract({
-            address: REGISTRY_ADDRESS,
-            abi: consensusRegistryAbi,
-            functionName: 'getEpochInfo',
-            args: [x],
-          }),
-        ),
-      )
-      assert.ok(prev && cur)
-      assert.equal(cur.blockHeight - prev.blockHeight, 5n, `epoch ${e - 1} lasted 5 blocks`)
-    }
-    // The background loop may conclude a due epoch between the read above and these calls,
-    // so the three results are checked as consecutive epochs after info.epochId.
-    const results = [...(await Promise.all([chain.advanceEpoch(), chain.advanceEpoch(), chain.advanceEpoch()]))].sort(
-      (a, b) => a - b,
-    )
-    const first = results[0] ?? 0
-    assert.ok(first >= info.epochId + 1 && first <= info.epochId + 2, `first advanced epoch ${first}`)
-    assert.deepEqual(results, [first, first + 1, first + 2])
-    assert.equal((await epochOf(client)).epochId, first + 2)
-  })
-
-  it('the background loop concludes an epoch when transactions carry the chain over the boundary', async () => {
-    const chain = await start({ datadir: datadir(), blockTime: 0, epochBlocks: 3 })
-    const client = clientFor(chain)
-    const { epochId } = await epochOf(client)
-    await anvilMine(client, 3) // past the boundary without the loop's help
-    await eventually(async () => (await epochOf(client)).epochId > epochId, 'the loop to conclude the epoch')
-  })
-
-  it('reports background failures to onProtocolError and recovers once the cause is gone', async () => {
-    const errors: Error[] = []
+  it('a genesis rehearsal on adiri: no verifier (adiri verifies with EIP-2537), the registry epoch length', async () => {
     const chain = await start({
       datadir: datadir(),
+      source: { kind: 'genesis', genesis: 'adiri' },
       blockTime: 0,
-      epochBlocks: 3,
-      onProtocolError: (e) => errors.push(e),
+      protocolLoop: false,
     })
     const client = clientFor(chain)
-    await anvilSetBalance(client, chain.system.address, 0n) // the system account cannot pay for concludeEpoch
-    const { epochId } = await epochOf(client)
-    await anvilMine(client, 3)
-    await eventually(async () => errors.length > 0, 'a reported failure')
-    assert.ok(errors[0] instanceof DevnetTransactionError)
-    assert.match(errors[0].message, new RegExp(`conclude epoch ${epochId}`))
-    assert.equal((await epochOf(client)).epochId, epochId)
-    await anvilSetBalance(client, chain.system.address, parseEther('1000'))
-    await eventually(async () => (await epochOf(client)).epochId > epochId, 'the loop to recover')
+    assert.equal(chain.generation, 'adiri')
+    assert.equal(chain.blsVerifier, null)
+    assert.equal(await client.getCode({ address: BLS_VERIFIER_ADDRESS }), '0xfe', 'as the genesis file has it')
+    assert.equal(chain.epochSeconds, null)
+    const before = await chain.position()
+    assert.equal(before.duration, 21600)
+    // advance-epoch warps the clock to the boundary; later blocks keep that time
+    const r = await chain.advanceEpoch()
+    assert.ok(r.warpedSeconds > 21500 && r.warpedSeconds <= 21600, `warped ${r.warpedSeconds}`)
+    assert.equal(r.timestamp, before.dueAt)
+    await chain.mine(1)
+    assert.ok((await client.getBlock()).timestamp >= r.timestamp)
+    const after = await chain.position()
+    assert.equal(after.epoch, before.epoch + 1)
+    assert.equal(after.startTimestamp, r.timestamp, 'the epoch starts at its predecessor’s closing block')
+    assert.equal(after.dueAt, r.timestamp + 21600n)
   })
 
-  it('with blockTime the chain advances while idle, and epochs with it', async () => {
-    const chain = await start({ datadir: datadir(), blockTime: 1, epochBlocks: 2 })
+  it('the background clock concludes epochs by time, and idle blocks keep the chain moving', async () => {
+    const chain = await start({ datadir: datadir(), blockTime: 1, epochSeconds: 2 })
     const client = clientFor(chain)
-    const block = await client.getBlockNumber()
-    const { epochId } = await epochOf(client)
-    await eventually(async () => (await client.getBlockNumber()) >= block + 2n, 'idle blocks')
-    await eventually(async () => (await epochOf(client)).epochId > epochId, 'an epoch to pass')
+    const start0 = await chain.position()
+    await eventually(async () => (await epochInfo(client)).epochId >= 2, 'two epochs to pass', 15_000)
+    const e1 = await client.readContract({
+      address: REGISTRY_ADDRESS,
+      abi: registryAbis.next,
+      functionName: 'getEpochInfo',
+      args: [1],
+    })
+    // epoch 1 began in the block after the one that closed epoch 0, no earlier than 2 s after genesis
+    const closing = await client.getBlock({ blockNumber: e1.blockHeight - 1n })
+    assert.ok(closing.timestamp >= start0.startTimestamp + 2n)
+    assert.ok((await client.getBlockNumber()) >= 2n)
   })
 
-  it('stop saves the chain; starting again on the same directory resumes it without bootstrapping', async () => {
+  it('stop saves the chain; a start on the same directory resumes it; a rehearsal setting may change, the source not', async () => {
     const dir = datadir()
     const first = await startDevnetChain({ datadir: dir, blockTime: 0, protocolLoop: false })
     const client = clientFor(first)
+    await first.governance({ action: 'mint', validator: first.accounts[0]?.address as `0x${string}` })
     await first.advanceEpoch()
-    await first.mine(3)
+    await first.advanceEpoch()
     const block = await client.getBlockNumber()
-    const { epochId } = await epochOf(client)
+    const latest = await client.getBlock()
     await first.stop()
     await first.stop() // idempotent
     await assert.rejects(first.advanceEpoch(), DevnetStoppedError)
     assert.ok(existsSync(join(dir, 'anvil-state.json')))
     assert.ok(!alive(first.enginePid))
+    const record = JSON.parse(readFileSync(join(dir, 'chain.json'), 'utf8'))
+    assert.equal(record.format, 2)
+    assert.equal(record.generation, 'next')
+    assert.equal(record.source.kind, 'embedded')
 
-    const second = await start({ datadir: dir, blockTime: 0, protocolLoop: false, epochBlocks: 7 })
+    await assert.rejects(
+      startDevnetChain({ datadir: dir, source: { kind: 'genesis', genesis: 'adiri' } }),
+      DevnetSourceMismatchError,
+    )
+    await assert.rejects(startDevnetChain({ datadir: dir, chainId: 2017 }), DevnetSourceMismatchError)
+
+    const second = await start({ datadir: dir, blockTime: 0, protocolLoop: false, epochSeconds: 7 })
     const client2 = clientFor(second)
     assert.equal(second.resumed, true)
+    assert.equal(await client2.getBlockNumber(), block)
+    assert.equal((await epochInfo(client2)).epochId, 2)
     assert.equal(
-      await client2.getBlockNumber(),
-      block + 1n,
-      'resumed at the saved block (plus the epoch-length change)',
+      await client2.readContract({
+        address: REGISTRY_ADDRESS,
+        abi: registryAbis.next,
+        functionName: 'balanceOf',
+        args: [second.accounts[0]?.address as `0x${string}`],
+      }),
+      1n,
     )
-    assert.equal((await epochOf(client2)).epochId, epochId)
-    assert.equal(second.epochBlocks, 7)
-    const newest = await client2.readContract({
-      address: REGISTRY_ADDRESS,
-      abi: consensusRegistryAbi,
-      functionName: 'getCurrentStakeConfig',
-    })
-    assert.equal(newest.epochDuration, 7, 'the new epoch length is written as the next stake config')
-    await second.advanceEpoch()
-    assert.equal((await epochOf(client2)).epochDuration, 7)
+    assert.equal(second.epochSeconds, 7)
+    // the chain's clock never runs backwards across a restart after warps
+    await second.mine(1)
+    assert.ok((await client2.getBlock()).timestamp >= latest.timestamp)
+  })
+
+  it('refuses a directory of the old devnet (tnv’s own registry), changing nothing', async () => {
+    const dir = datadir()
+    const old = JSON.stringify({ format: 1, chainId: 911329, registryStorageLayout: '0x' })
+    writeFileSync(join(dir, 'chain.json'), old)
+    writeFileSync(join(dir, 'anvil-state.json'), '{}')
+    const err = await startDevnetChain({ datadir: dir, blockTime: 0 }).catch((e: unknown) => e)
+    assert.ok(err instanceof DevnetStateMismatchError)
+    assert.match(err.render(), /older tnv, which ran tnv's own registry contract.*Move the directory aside/)
+    assert.deepEqual(readdirSync(dir).sort(), ['anvil-state.json', 'chain.json'])
+    assert.equal(readFileSync(join(dir, 'chain.json'), 'utf8'), old)
   })
 
   it('refuses a second start on a running directory', async () => {
@@ -224,12 +206,18 @@ describe('startDevnetChain', () => {
     await assert.rejects(startDevnetChain({ datadir: dir, blockTime: 0 }), DevnetAlreadyRunningError)
   })
 
-  it('checks its parameters', async () => {
+  it('checks its parameters before writing anything', async () => {
     const dir = datadir()
-    await assert.rejects(startDevnetChain({ datadir: dir, epochBlocks: 1 }), InvalidDevnetParameterError)
-    await assert.rejects(startDevnetChain({ datadir: dir, epochBlocks: 2.5 }), InvalidDevnetParameterError)
+    await assert.rejects(startDevnetChain({ datadir: dir, epochSeconds: 0 }), InvalidDevnetParameterError)
+    await assert.rejects(startDevnetChain({ datadir: dir, epochSeconds: 2.5 }), InvalidDevnetParameterError)
     await assert.rejects(startDevnetChain({ datadir: dir, blockTime: -1 }), InvalidDevnetParameterError)
     await assert.rejects(startDevnetChain({ datadir: dir, port: 70_000 }), InvalidDevnetParameterError)
+    await assert.rejects(startDevnetChain({ datadir: dir, chainId: -5 }), InvalidDevnetParameterError)
+    const notThere = join(dir, 'new')
+    await assert.rejects(
+      startDevnetChain({ datadir: notThere, source: { kind: 'genesis', genesis: join(dir, 'missing.yaml') } }),
+      /no such file/,
+    )
     assert.deepEqual(readdirSync(dir), [], 'nothing was written')
     const chain = await start({ datadir: dir, blockTime: 0, protocolLoop: false })
     await assert.rejects(chain.mine(-1), InvalidDevnetParameterError)
@@ -237,6 +225,7 @@ describe('startDevnetChain', () => {
 
   it('moves a half-made devnet (state without chain.json) aside instead of deleting it', async () => {
     const dir = datadir()
+    mkdirSync(dir, { recursive: true })
     writeFileSync(join(dir, 'anvil-state.json'), '{"not":"a finished devnet"}')
     const chain = await start({ datadir: dir, blockTime: 0, protocolLoop: false })
     assert.equal(chain.resumed, false)
@@ -258,10 +247,7 @@ describe('startDevnetChain', () => {
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', join(ROOT, 'test/devnet-chain/fixtures/run-chain.ts'), dir],
-      {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
     )
     const line = await new Promise<string>((resolve, reject) => {
       let out = ''
@@ -273,7 +259,8 @@ describe('startDevnetChain', () => {
     })
     const { enginePid, url } = JSON.parse(line) as { enginePid: number; url: string }
     const client = createPublicClient({ transport: http(url) })
-    await anvilMine(client, 5)
+    const request = client.request as unknown as (a: { method: string; params: unknown[] }) => Promise<unknown>
+    await request({ method: 'anvil_mine', params: ['0x5'] })
     const block = await client.getBlockNumber()
     child.kill('SIGKILL')
     await eventually(async () => !alive(enginePid), 'anvil to exit after its parent died')

@@ -1,10 +1,12 @@
 /**
- * `tnv devnet start|status|advance-epoch|stop` end to end (the built CLI, no TTY), and
- * `tnv rpc check` against the running reference node on all three transports.
+ * `tnv devnet start|status|advance-epoch|stop` and `tnv devnet governance …` end to end (the
+ * built CLI, no TTY), `tnv governance mint` routed to the devnet's rehearsal mint, `tnv rpc
+ * check` against the running reference node on all three transports, and the bad inputs of
+ * `devnet start` (exit code, one paragraph, nothing running, no file written).
  */
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import { BIN, parseJson, runCli, tempDir } from '../helpers/cli.js'
@@ -16,11 +18,22 @@ type Status = {
   wsUrl: string
   ipcPath: string
   blockNumber: number
-  epoch: number
-  blocksToNextEpoch: number
-  nextEpochBlock: number
+  blockTimestamp: number
+  source: { kind: string; genesis: { name: string | null } | null }
+  generation: string
+  registry: { codeHash: string; match: string }
+  epoch: {
+    id: number
+    lengthSeconds: number
+    lengthSource: string
+    registryEpochDuration: number
+    nextBoundaryAt: string
+    secondsToNextEpoch: number
+  }
   committee: string[]
-  governance: { address: string; privateKey: string }
+  governance: { owner: string; rehearsalOnly: boolean }
+  rewards: { issuancePoolWei: string; note: string }
+  paused: boolean
   accounts: { address: string; privateKey: string }[]
   keysNotice: string
 }
@@ -45,13 +58,33 @@ describe('tnv devnet', () => {
       dir,
       '--block-time',
       '0',
-      '--epoch-blocks',
-      '5',
+      '--epoch-seconds',
+      '3600',
       '--',
       ...flags,
     ])
     assert.equal(started.code, 0, started.stderr)
-    const info = parseJson<{ rpcUrl: string; wsUrl: string; ipcPath: string; pid: number; logFile: string }>(started)
+    const info = parseJson<{
+      rpcUrl: string
+      wsUrl: string
+      ipcPath: string
+      pid: number
+      logFile: string
+      generation: string
+      registryCodeHash: string
+      epochSeconds: number
+      governance?: unknown
+      owner: string
+    }>(started)
+    assert.equal(info.generation, 'next')
+    assert.equal(info.registryCodeHash, '0xbd1ade0e07b6827794e1e0cb181e756ff3b6916535c81941b634cd783a9cd8ce')
+    assert.equal(info.epochSeconds, 3600)
+    assert.equal(info.governance, undefined, 'the devnet has no governance key')
+    assert.equal(info.owner, '0x3DCc9a6f3A71F0A6C8C659c65558321c374E917a')
+    const runtime = JSON.parse(readFileSync(join(dir, 'devnet.json'), 'utf8'))
+    assert.equal(runtime.governance, undefined)
+    assert.equal(runtime.source.kind, 'embedded')
+    assert.equal(runtime.generation, 'next')
     assert.equal(info.rpcUrl, `http://127.0.0.1:${h}`)
     assert.equal(info.wsUrl, `ws://127.0.0.1:${w}`)
     assert.equal(info.ipcPath, join(dir, 'tn.ipc'), 'IPC inside the devnet directory, not /tmp/tn.ipc')
@@ -68,22 +101,34 @@ describe('tnv devnet', () => {
     assert.equal(s.rpcUrl, info.rpcUrl)
     assert.equal(typeof s.blockNumber, 'number')
     assert.equal(s.committee.length, 4)
-    assert.match(s.governance.address, /^0x[0-9a-fA-F]{40}$/)
-    assert.match(s.governance.privateKey, /^0x[0-9a-f]{64}$/)
+    assert.equal(s.source.kind, 'embedded')
+    assert.equal(s.generation, 'next')
+    assert.equal(s.registry.match, 'exact')
+    assert.equal(s.epoch.lengthSeconds, 3600)
+    assert.equal(s.epoch.lengthSource, 'rehearsal')
+    assert.equal(s.epoch.registryEpochDuration, 86400)
+    assert.ok(s.epoch.secondsToNextEpoch > 3500 && s.epoch.secondsToNextEpoch <= 3600)
+    assert.equal(s.governance.owner, '0x3DCc9a6f3A71F0A6C8C659c65558321c374E917a')
+    assert.equal(s.governance.rehearsalOnly, true)
+    assert.equal('privateKey' in s.governance, false)
+    assert.equal(s.rewards.issuancePoolWei, '0')
+    assert.match(s.rewards.note, /InsufficientBalance/)
     assert.ok(s.accounts.length >= 1)
     assert.match(s.accounts[0]?.privateKey ?? '', /^0x[0-9a-f]{64}$/)
     assert.match(s.keysNotice, /PUBLIC/)
-    assert.equal(s.nextEpochBlock - s.blockNumber, s.blocksToNextEpoch)
 
     const human = await runCli(['devnet', 'status', '--datadir', dir])
     assert.match(human.stdout, /PUBLIC DEVNET KEYS/)
-    assert.match(human.stdout, /blocks to go/)
+    assert.match(human.stdout, /REHEARSAL setting; the registry says 86400 s/)
+    assert.match(human.stdout, /REHEARSAL-ONLY/)
 
     const advanced = await runCli(['devnet', 'advance-epoch', '--json', '--datadir', dir])
     assert.equal(advanced.code, 0, advanced.stderr)
-    const a = parseJson<{ epoch: number; blockNumber: number }>(advanced)
-    assert.equal(a.epoch, s.epoch + 1)
-    assert.equal(parseJson<Status>(await runCli(['devnet', 'status', '--json', '--datadir', dir])).epoch, a.epoch)
+    const a = parseJson<{ epoch: number; blockNumber: number; warpedSeconds: number; concluded: number }>(advanced)
+    assert.equal(a.concluded, s.epoch.id)
+    assert.equal(a.epoch, s.epoch.id + 1)
+    assert.ok(a.warpedSeconds > 3500, 'the clock was moved to the boundary')
+    assert.equal(parseJson<Status>(await runCli(['devnet', 'status', '--json', '--datadir', dir])).epoch.id, a.epoch)
 
     const check = await runCli([
       'rpc',
@@ -119,7 +164,7 @@ describe('tnv devnet', () => {
     const resumed = await runCli(['devnet', 'start', '--detach', '--json', '--datadir', dir, '--', ...flags])
     assert.equal(resumed.code, 0, resumed.stderr)
     const r = parseJson<Status>(await runCli(['devnet', 'status', '--json', '--datadir', dir]))
-    assert.ok(r.epoch >= a.epoch)
+    assert.ok(r.epoch.id >= a.epoch)
     assert.ok(r.blockNumber >= a.blockNumber)
     assert.equal((await runCli(['devnet', 'stop', '--datadir', dir])).code, 0)
   })

@@ -162,8 +162,8 @@ describe('reference node: namespaces per transport', () => {
           (await rpcOver('http', e.http, 'debug_traceTransaction', [`0x${'00'.repeat(32)}`])).error?.code,
           -32601,
         )
-        assert.equal((await rpcOver('ws', e.ws, 'tn_nodeMode')).result, 'observer')
-        assert.equal((await rpcOver('ipc', e.ipc, 'tn_nodeMode')).result, 'observer')
+        assert.equal((await rpcOver('ws', e.ws, 'tn_nodeMode')).result, 'Observer')
+        assert.equal((await rpcOver('ipc', e.ipc, 'tn_nodeMode')).result, 'Observer')
         // rpc is served only on IPC here, so rpc_modules is built from IPC's (default) set
         assert.deepEqual((await rpcOver('ipc', e.ipc, 'rpc_modules')).result, {
           eth: '1.0',

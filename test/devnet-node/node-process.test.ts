@@ -128,8 +128,9 @@ describe('reference node process', () => {
     assert.equal(runtime.rpcUrl, `http://127.0.0.1:${h}`)
 
     for (const url of [runtime.rpcUrl as string, worker1Http]) {
-      const info = (await call(url, 'tn_info')) as { chainId: number; epoch: number }
-      assert.equal(info.chainId, 911329)
+      const info = (await call(url, 'tn_info')) as { chain_id: number; name: string }
+      assert.equal(info.chain_id, 911329)
+      assert.equal(await call(url, 'tn_nodeMode'), 'Observer', 'the devnet node holds no validator key')
       const epochInfo = (await call(url, 'tn_getCurrentEpochInfo')) as { committee: string[]; epochId: number }
       assert.equal(epochInfo.committee.length, 4)
       assert.equal(await call(url, 'tn_getCurrentEpoch'), epochInfo.epochId)

@@ -1,10 +1,21 @@
-/** `tnv keytool export-staking-args`: reads only node-info.yaml, checks the PoP, prints args or calldata. */
+/**
+ * `tnv keytool export-staking-args`: for the next registry (default) it reads only node-info.yaml
+ * and prints exactly what the real keytool prints (node.md §1: the plain text, `--json` with
+ * exactly blsPubkey and signature, `--calldata`), tnv's extras kept apart (--details, stderr);
+ * for the adiri registry (--registry-generation adiri, or detected at --rpc-url) it signs the
+ * 218-byte proof with the key, checks it is node-info's key, and its calldata stakes on the real
+ * adiri code.
+ */
 import assert from 'node:assert/strict'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { encodeFunctionData, parseAbi } from 'viem'
+import { createWalletClient, decodeFunctionData, encodeFunctionData, type Hex, http, parseAbi, parseEther } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { REGISTRY_ADDRESS } from '../../src/lib/chain/addresses.js'
+import { registryAbis } from '../../src/lib/registry/generations/detect.js'
 import { parseJson, runCli, tempDir } from '../helpers/cli.js'
+import { startTestChain, type TestChain } from '../registry/devnet-fixture.js'
 import { FIXED, plainDatadir, snapshotTree } from './fixtures.js'
 
 const NO_PASS = ['--bls-passphrase-source', 'no-passphrase']
@@ -19,21 +30,27 @@ describe('keytool export-staking-args', () => {
     ;({ dir, cleanup } = tempDir())
     datadir = join(dir, 'node')
     await plainDatadir(datadir)
-    await fs.rm(join(datadir, 'node-keys'), { recursive: true }) // it must never need the key
+    // the next form must never need the key
+    await fs.rename(join(datadir, 'node-keys'), join(dir, 'keys-aside'))
   })
   after(() => cleanup())
 
-  it('prints the two stake() arguments in 0x hex, from the directory or the file', async () => {
+  it("prints exactly the real keytool's text, from the directory or the file; which registry form on stderr", async () => {
     for (const target of [datadir, join(datadir, 'node-info.yaml')]) {
-      const r = await runCli(['keytool', 'export-staking-args', '--node-info', target, ...NO_PASS, '-q'])
+      const r = await runCli(['keytool', 'export-staking-args', '--node-info', target, ...NO_PASS])
       assert.equal(r.code, 0, r.stderr)
-      assert.equal(r.stdout, `blsPubkey: ${PK}\nproofOfPossession: ${POP}\n`)
+      assert.equal(
+        r.stdout,
+        `Staking arguments for ConsensusRegistry.stake():\n\nblsPubkey (compressed, 96 bytes):\n${PK}\n\nproofOfPossession.signature (compressed, 48 bytes):\n${POP}\n`,
+      )
+      assert.match(
+        r.stderr,
+        /next-generation registry \(the default; .*--registry-generation adiri\): stake\(bytes,\(bytes\)\), selector 0x2fb0d025/,
+      )
+      assert.match(r.stderr, /verifies for 0x1111111111111111111111111111111111111111/)
     }
-    const loud = await runCli(['keytool', 'export-staking-args', '--datadir', datadir, ...NO_PASS])
-    assert.match(
-      loud.stdout,
-      /^Staking arguments for ConsensusRegistry\.stake\(bytes,\(bytes\)\) .* verifies for 0x1111111111111111111111111111111111111111:\nblsPubkey: /,
-    )
+    const quiet = await runCli(['keytool', 'export-staking-args', '--node-info', datadir, ...NO_PASS, '-q'])
+    assert.equal(quiet.stderr, '')
   })
 
   it('--calldata prints exactly the stake(bytes,(bytes)) calldata (checked against viem)', async () => {
@@ -41,16 +58,29 @@ describe('keytool export-staking-args', () => {
     assert.equal(r.code, 0, r.stderr)
     const abi = parseAbi(['function stake(bytes blsPubkey, (bytes signature) proofOfPossession) payable'])
     assert.equal(r.stdout, `${encodeFunctionData({ abi, functionName: 'stake', args: [PK, { signature: POP }] })}\n`)
+    assert.ok(r.stdout.startsWith('0x2fb0d025'))
   })
 
-  it('--json prints the fields; --json and --calldata exclude each other', async () => {
+  it('--json is exactly {"blsPubkey","signature"} in that order; --details adds tnv’s fields apart; --json and --calldata exclude each other', async () => {
     const r = await runCli(['keytool', 'export-staking-args', '--node-info', datadir, '--json', ...NO_PASS])
     assert.equal(r.code, 0, r.stderr)
-    const out = parseJson<Record<string, string>>(r)
-    assert.equal(out.blsPubkey, PK)
-    assert.equal(out.proofOfPossession, POP)
-    assert.equal(out.executionAddress, FIXED.address)
-    assert.match(out.calldata ?? '', /^0x[0-9a-f]{648}$/)
+    assert.deepEqual(Object.keys(parseJson<Record<string, string>>(r)), ['blsPubkey', 'signature'])
+    assert.deepEqual(parseJson(r), { blsPubkey: PK, signature: POP })
+    assert.equal(r.stdout, `${JSON.stringify({ blsPubkey: PK, signature: POP }, null, 2)}\n`)
+    const d = await runCli([
+      'keytool',
+      'export-staking-args',
+      '--node-info',
+      datadir,
+      '--json',
+      '--details',
+      ...NO_PASS,
+    ])
+    const out = parseJson<{ blsPubkey: string; signature: string; tnv: Record<string, string> }>(d)
+    assert.deepEqual(Object.keys(out), ['blsPubkey', 'signature', 'tnv'])
+    assert.equal(out.tnv.generation, 'next')
+    assert.equal(out.tnv.executionAddress, FIXED.address)
+    assert.match(out.tnv.calldata ?? '', /^0x2fb0d025[0-9a-f]{640}$/)
     const both = await runCli([
       'keytool',
       'export-staking-args',
@@ -101,5 +131,145 @@ describe('keytool export-staking-args', () => {
     const r = await runCli(['keytool', 'export-staking-args', '--node-info', cut, ...NO_PASS])
     assert.equal(r.code, 3)
     assert.match(r.stderr, /cut\.yaml: proof_of_possession: expected 48 bytes/)
+  })
+})
+
+describe('keytool export-staking-args for the adiri registry (real code)', { timeout: 180_000 }, () => {
+  let t: TestChain
+  let next: TestChain
+  const { dir, cleanup } = tempDir()
+  const PASS = 'export passphrase'
+  const validator = (i: number) => t.accounts[i] as { address: Hex; privateKey: Hex }
+  before(async () => {
+    ;[t, next] = await Promise.all([startTestChain('adiri', { accounts: 2 }), startTestChain('next', { accounts: 1 })])
+    for (const i of [0, 1]) {
+      const r = await runCli(
+        ['keytool', 'generate', 'validator', '--address', validator(i).address, '--datadir', join(dir, `v${i}`), '-q'],
+        { env: { TN_BLS_PASSPHRASE: PASS } },
+      )
+      assert.equal(r.code, 0, r.stderr)
+    }
+  })
+  after(async () => {
+    await Promise.all([t?.stop(), next?.stop()])
+    cleanup()
+  })
+
+  it('needs the key (the passphrase source is used only here), says why, and its calldata stakes on adiri', async () => {
+    const v0 = join(dir, 'v0')
+    const noPass = await runCli([
+      'keytool',
+      'export-staking-args',
+      '--node-info',
+      v0,
+      '--registry-generation',
+      'adiri',
+      '--calldata',
+    ])
+    assert.equal(noPass.code, 2)
+    assert.match(noPass.stderr, /218-byte message/)
+    assert.match(noPass.stderr, /passphrase is required|TN_BLS_PASSPHRASE is not set/)
+    assert.equal(noPass.stdout, '')
+
+    const r = await runCli(
+      ['keytool', 'export-staking-args', '--node-info', v0, '--registry-generation', 'adiri', '--calldata'],
+      {
+        env: { TN_BLS_PASSPHRASE: PASS },
+      },
+    )
+    assert.equal(r.code, 0, r.stderr)
+    assert.match(
+      r.stderr,
+      /For the adiri registry \(--registry-generation adiri\): stake\(bytes,\(bytes,bytes\)\), selector 0xb5184324/,
+    )
+    const calldata = r.stdout.trim() as Hex
+    assert.ok(calldata.startsWith('0xb5184324'))
+    const call = decodeFunctionData({ abi: registryAbis.adiri, data: calldata })
+    const proof = (call.args as readonly unknown[])[1] as { uncompressedPubkey: Hex; uncompressedSignature: Hex }
+    assert.equal((proof.uncompressedPubkey.length - 2) / 2, 192)
+    assert.equal((proof.uncompressedSignature.length - 2) / 2, 96)
+
+    // the registry's own message for this key and address is what was signed: it stakes
+    const message = await t.engine.client.readContract({
+      address: REGISTRY_ADDRESS,
+      abi: registryAbis.adiri,
+      functionName: 'proofOfPossessionMessage',
+      args: [proof.uncompressedPubkey, validator(0).address],
+    })
+    assert.equal((message.length - 2) / 2, 218)
+    await t.mint(validator(0).address)
+    const wallet = createWalletClient({ account: privateKeyToAccount(validator(0).privateKey), transport: http(t.url) })
+    const hash = await wallet.sendTransaction({
+      chain: null,
+      to: REGISTRY_ADDRESS,
+      data: calldata,
+      value: parseEther('1000000'),
+    })
+    assert.equal((await t.engine.client.waitForTransactionReceipt({ hash })).status, 'success')
+    const json = await runCli(
+      ['keytool', 'export-staking-args', '--node-info', v0, '--registry-generation', 'adiri', '--json'],
+      {
+        env: { TN_BLS_PASSPHRASE: PASS },
+      },
+    )
+    const out = parseJson<Record<string, Hex>>(json)
+    assert.deepEqual(Object.keys(out), ['blsPubkey', 'uncompressedPubkey', 'uncompressedSignature'])
+    assert.equal(
+      await t.engine.client.readContract({
+        address: REGISTRY_ADDRESS,
+        abi: registryAbis.adiri,
+        functionName: 'getBlsPubkey',
+        args: [validator(0).address],
+      }),
+      out.blsPubkey,
+    )
+  })
+
+  it('a node-info.yaml whose key is not the key in the directory is refused (exit 4), nothing printed', async () => {
+    const mixed = join(dir, 'mixed')
+    await fs.cp(join(dir, 'v1'), mixed, { recursive: true })
+    await fs.copyFile(join(dir, 'v0', 'node-info.yaml'), join(mixed, 'node-info.yaml'))
+    const r = await runCli(
+      ['keytool', 'export-staking-args', '--node-info', mixed, '--registry-generation', 'adiri', '--calldata'],
+      {
+        env: { TN_BLS_PASSPHRASE: PASS },
+      },
+    )
+    assert.equal(r.code, 4, r.stderr)
+    assert.equal(r.stdout, '')
+    assert.match(r.stderr, /not the key of node-info\.yaml's bls_public_key/)
+  })
+
+  it('the generation of a reachable registry decides the form, and is said', async () => {
+    const v1 = join(dir, 'v1')
+    const chain = (c: TestChain) => ['--rpc-url', c.url, '--chain-id', String(c.engine.chainId)]
+    const a = await runCli(['keytool', 'export-staking-args', '--node-info', v1, '--calldata', ...chain(t)], {
+      env: { TN_BLS_PASSPHRASE: PASS },
+    })
+    assert.equal(a.code, 0, a.stderr)
+    assert.ok(a.stdout.startsWith('0xb5184324'))
+    assert.match(a.stderr, /For the adiri registry \(found at the registry\)/)
+    const n = await runCli(['keytool', 'export-staking-args', '--node-info', v1, '--calldata', ...chain(next)], {
+      env: { TN_BLS_PASSPHRASE: PASS },
+    })
+    assert.equal(n.code, 0, n.stderr)
+    assert.ok(n.stdout.startsWith('0x2fb0d025'))
+    assert.match(n.stderr, /For the next-generation registry: stake\(bytes,\(bytes\)\)/)
+    // --registry-generation and the registry found disagree: an error, nothing printed
+    const mismatch = await runCli(
+      [
+        'keytool',
+        'export-staking-args',
+        '--node-info',
+        v1,
+        '--calldata',
+        '--registry-generation',
+        'adiri',
+        ...chain(next),
+      ],
+      { env: { TN_BLS_PASSPHRASE: PASS } },
+    )
+    assert.equal(mismatch.code, 12, mismatch.stderr)
+    assert.equal(mismatch.stdout, '')
   })
 })

@@ -214,6 +214,16 @@ describe('keytool commands on existing keys', () => {
       assert.equal(backups.length, 1)
       assert.equal(after.info.form, 'worker', 'the form is kept')
       assert.match(after.text, /\nexecution_address: "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"\n/)
+      const exported = await runCli([
+        'keytool',
+        'export-staking-args',
+        '--node-info',
+        encrypted,
+        '--json',
+        '--details',
+        ...NO_PASS,
+      ])
+      assert.equal(parseJson<{ tnv: { executionAddress: string } }>(exported).tnv.executionAddress, NEW_ADDRESS)
     })
 
     it("keeps the file's form: a workers: list stays a list; --node-info-form converts it and says so", async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import { checkChainId } from '../../src/lib/chain/check-chain-id.js'
 import { DevnetNotRunningError, WrongChainError } from '../../src/lib/chain/errors.js'
-import { REGISTRY_ADDRESS } from '../../src/lib/chain/presets.js'
+import { MAINNET, REGISTRY_ADDRESS } from '../../src/lib/chain/presets.js'
 import { resolveChainTarget } from '../../src/lib/chain/resolve-target.js'
 import { ExitCode } from '../../src/lib/errors.js'
 import { tempDir } from '../helpers/cli.js'
@@ -28,14 +28,38 @@ describe('chain target', () => {
   const { dir, cleanup } = tempDir('tnv-target-')
   after(cleanup)
 
-  it('testnet and its alias adiri: chain id 2017, the public endpoint, the registry', async () => {
-    for (const chain of ['testnet', 'adiri'] as const) {
+  it("testnet and the node's names for it (adiri, test-net): chain id 2017, the public endpoint, the adiri registry expected", async () => {
+    for (const chain of ['testnet', 'adiri', 'test-net'] as const) {
       const t = await resolveChainTarget({ chain, devnetDir: dir })
       assert.equal(t.name, 'testnet')
       assert.equal(t.rpcUrl, 'https://rpc.adiri.tel')
       assert.equal(t.expectedChainId, 2017)
       assert.equal(t.registry.toLowerCase(), '0x07e17e17e17e17e17e17e17e17e17e17e17e17e1')
+      assert.deepEqual(t.generations, ['adiri'])
     }
+  })
+
+  it('mainnet and main-net: chain id 487, the next registry expected; no public endpoint is known, so --rpc-url is needed', async () => {
+    for (const chain of ['mainnet', 'main-net'] as const) {
+      await assert.rejects(resolveChainTarget({ chain, devnetDir: dir }), (err: unknown) => {
+        const e = err as { code: string; exitCode: number; render(): string }
+        assert.equal(e.code, 'Usage')
+        assert.equal(e.exitCode, ExitCode.Usage)
+        assert.match(e.render(), /tnv knows no public mainnet endpoint \(chain id 487\)\. Pass --rpc-url/)
+        return true
+      })
+      const t = await resolveChainTarget({ chain, rpcUrl: 'http://my-node:8545', devnetDir: dir })
+      assert.equal(t.name, 'mainnet')
+      assert.equal(t.expectedChainId, 487)
+      assert.equal(t.explorer, null)
+      assert.deepEqual(t.generations, ['next'])
+      assert.equal(checkChainId(t, 487).name, 'mainnet')
+      assert.throws(() => checkChainId(t, 2017), /--chain mainnet is chain id 487/)
+    }
+    assert.ok(MAINNET.placeholders.some((p) => /no public mainnet RPC endpoint/.test(p)))
+    // a bare endpoint serving 487 is named mainnet once its chain id is known
+    const custom = await resolveChainTarget({ rpcUrl: 'http://127.0.0.1:8545', devnetDir: dir })
+    assert.equal(checkChainId(custom, 487).name, 'mainnet')
   })
 
   it('testnet with an own endpoint still expects chain id 2017', async () => {
@@ -69,7 +93,7 @@ describe('chain target', () => {
     assert.equal(t.name, 'devnet')
     assert.equal(t.rpcUrl, 'http://127.0.0.1:18545')
     assert.equal(t.expectedChainId, 911329)
-    assert.equal(t.devnet?.governance.address, '0x000000000000000000000000000000000000dEaD')
+    assert.equal(t.devnet?.pid, process.pid)
     writeFileSync(join(dir, 'devnet.json'), JSON.stringify(runtime(2 ** 22 + 12345)))
     await assert.rejects(resolveChainTarget({ devnetDir: dir }), /names process \d+, which is not running/)
   })

@@ -10,7 +10,7 @@ import {
   toUnsignedTransaction,
 } from '../../src/lib/chain/transaction.js'
 import { formatTel, formatTelAndWei } from '../../src/lib/chain/units.js'
-import { registryAbi } from '../../src/lib/registry/abi.js'
+import { sharedRegistryAbi as registryAbi } from '../../src/lib/registry/generations/shared-abi.js'
 
 describe('transaction helpers', () => {
   it('formats TEL with separators and the exact wei', () => {

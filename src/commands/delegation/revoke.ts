@@ -3,10 +3,13 @@ import { chainFlags, signerFlags, txFlags } from '../../lib/chain/flags.js'
 import type { IncreaseNonceReturnType } from '../../lib/registry/increase-nonce.js'
 
 export default class DelegationRevoke extends BaseCommand {
-  static override summary = 'Revoke every delegation signature you gave as a validator: increaseNonce().'
+  static override summary =
+    'Revoke every delegation signature you gave as a validator: increaseNonce() (next generation).'
 
   static override description =
-    "Delegation digests bind the validator's nonce; raising it makes every signature given so far unusable. Sign again afterwards with `tnv delegation sign` if a delegator still needs one."
+    `Delegation digests bind the validator's nonce; raising it makes every signature given so far unusable. Sign again afterwards with \`tnv delegation sign\` if a delegator still needs one. The nonce has no view: tnv reads it through the registry's digest before, and from the DelegationNonceIncreased event after.
+
+The adiri registry has no increaseNonce() and no deadline: there the command sends nothing and explains what can and cannot invalidate a signature (exit 2).`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --chain devnet',

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../lib/base-command.js'
 import { chainFlags, signerFlags } from '../../lib/chain/flags.js'
+import { passphraseFlags } from '../../lib/flags.js'
 import type { DelegationSignatureFile } from '../../lib/registry/delegation-file.js'
 import { keyMaterialFlags } from '../../lib/registry/flags.js'
 
@@ -9,24 +10,26 @@ export type DelegationSignResult = {
   path: string | null
   /** The previous file kept as a backup when --force replaced one. */
   backup: string | null
-  /** False when signed offline (--stake-version and --nonce given). */
+  /** False when signed offline (--registry-generation, --stake-version and --nonce given). */
   checkedOnChain: boolean
   signature: DelegationSignatureFile
 }
 
 export default class DelegationSign extends BaseCommand {
-  static override summary = 'Sign a delegation as the validator (EIP-712), for a delegator to stake on your behalf.'
+  static override summary = 'Sign a delegation as the validator, for a delegator to stake on your behalf.'
 
   static override description =
-    `Needs only the validator's key (the whitelisted execution address) and node-info.yaml (or --bls-pubkey and --pop). Writes a signature file with the digest's inputs, the deadline and the proof of possession; the delegator passes it to \`tnv delegation stake --signature FILE\`.
+    `Needs the validator's key (the whitelisted execution address) and node-info.yaml (or --bls-pubkey with --pop/--adiri-pop). Writes a signature file with the digest's inputs and the proof of possession the stake needs; the delegator passes it to \`tnv delegation stake --signature FILE\`.
 
-Online (default) the current stake version and your delegation nonce are read and the digest is checked against the registry's. Offline, pass --stake-version and --nonce (read them elsewhere with \`tnv validator status\`): nothing is contacted.
+Online (default) the registry's own delegation digest is read, reproduced locally (which also finds your delegation nonce; no view exposes it) and signed as a raw 32-byte hash: that is what the deployed registries verify. On the adiri registry the file also needs adiri's proof of possession, which tnv signs with your BLS key (asking for --bls-passphrase-source only then) unless --adiri-pop gives it.
 
-The signature stops working after the deadline, when the stake version changes (next epoch after governance writes a new config), or when you revoke it with \`tnv delegation revoke\`.`
+Offline, pass --registry-generation, --stake-version and --nonce (read them with \`tnv validator status\`) and --chain or --chain-id: nothing is contacted.
+
+The signature stops working when the stake version changes (the next epoch after governance writes a new config), when your nonce moves on (another delegation, or \`tnv delegation revoke\` on the next generation), and after the deadline (next generation only: adiri signatures have none).`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --delegator 0xDELEGATOR --deadline 7d --datadir ./validator-1 --keystore validator.json --out delegation.json',
-    '<%= config.bin %> <%= command.id %> --delegator 0xDELEGATOR --deadline 24h --chain testnet --stake-version 1 --nonce 0 --keystore validator.json --out delegation.json',
+    '<%= config.bin %> <%= command.id %> --delegator 0xDELEGATOR --chain testnet --registry-generation adiri --stake-version 0 --nonce 0 --datadir ./validator-1 --keystore validator.json --out delegation.json   # offline',
   ]
 
   static override flags = {
@@ -36,25 +39,38 @@ The signature stops working after the deadline, when the stake version changes (
       summary: 'Address that will submit delegateStake and pay the stake.',
     }),
     deadline: Flags.string({
-      default: '24h',
       helpValue: '<when>',
-      summary: 'Unix seconds, a duration from now (90m, 24h, 7d) or an ISO date. After it the signature is rejected.',
+      summary:
+        'Next generation: Unix seconds, a duration from now (90m, 24h, 7d) or an ISO date (default 24h). adiri signatures have no deadline.',
     }),
     out: Flags.string({ helpValue: '<file>', summary: 'Write the signature file here (default: print it to stdout).' }),
+    'external-signature': Flags.string({
+      helpValue: '<0x 65 bytes>',
+      summary:
+        "The validator's signature of the digest made elsewhere (a hardware wallet); no key is needed here. It must recover to the validator.",
+      description:
+        'Get the digest (and its domain separator and struct hash) from `tnv delegation digest` with an absolute --deadline, sign it as a raw hash on the device, then pass the same --deadline here.',
+    }),
+    validator: Flags.string({
+      helpValue: '<address>',
+      summary:
+        'With --external-signature and --bls-pubkey: the validator address (default: node-info’s execution_address).',
+    }),
     force: Flags.boolean({ summary: 'Replace an existing --out file (kept first as a timestamped backup).' }),
     'stake-version': Flags.integer({
       min: 0,
       max: 255,
-      dependsOn: ['nonce'],
-      summary: "Sign offline: the current epoch's stake version (with --nonce).",
+      dependsOn: ['nonce', 'registry-generation'],
+      summary: "Sign offline: the current epoch's stake version (with --nonce and --registry-generation).",
     }),
     nonce: Flags.integer({
       min: 0,
-      dependsOn: ['stake-version'],
-      summary: 'Sign offline: your current delegation nonce (with --stake-version).',
+      dependsOn: ['stake-version', 'registry-generation'],
+      summary: 'Sign offline: your current delegation nonce (with --stake-version and --registry-generation).',
     }),
     ...keyMaterialFlags,
     ...chainFlags,
+    ...passphraseFlags,
     'private-key': signerFlags['private-key'],
     keystore: signerFlags.keystore,
     'keystore-password-source': signerFlags['keystore-password-source'],
@@ -69,7 +85,7 @@ The signature stops working after the deadline, when the stake version changes (
       { keyMaterialFromFlags },
       { parseDeadline },
       files,
-      { resolveChainTarget },
+      { adiriProofSigner },
     ] = await Promise.all([
       import('../../lib/registry/sign-delegation.js'),
       import('../../lib/registry/command-support.js'),
@@ -77,7 +93,7 @@ The signature stops working after the deadline, when the stake version changes (
       import('../../lib/registry/key-material.js'),
       import('../../lib/registry/deadline.js'),
       import('../../lib/registry/delegation-file.js'),
-      import('../../lib/chain/resolve-target.js'),
+      import('../../lib/registry/adiri-proof-signer.js'),
     ])
     const { UsageError } = await import('../../lib/errors.js')
     const { SignerMismatchError } = await import('../../lib/registry/errors.js')
@@ -85,34 +101,44 @@ The signature stops working after the deadline, when the stake version changes (
     const note = (line: string) => this.note(line)
     const delegator = parseAddressFlag(flags.delegator, '--delegator')
     const keys = await keyMaterialFromFlags(flags)
-    const deadline = parseDeadline(flags.deadline, BigInt(Math.floor(Date.now() / 1000)))
-    const noKey = () =>
-      new UsageError("Signing a delegation needs the validator's key, and none was given.", {
-        fix: 'Set TN_PRIVATE_KEY or pass --keystore FILE with the key of the validator (execution) address.',
-      })
-    const signer = await support
-      .signerFromFlags(flags, { action: 'the delegation signature' }, note)
-      .catch((err: unknown) => {
-        throw err instanceof SignerRequiredError ? noKey() : err
-      })
-    if (signer.type !== 'local') throw noKey()
-    if (keys.executionAddress !== undefined && keys.executionAddress !== signer.address)
-      throw new SignerMismatchError({ signer: signer.address, executionAddress: keys.executionAddress })
+    const deadline = parseDeadline(flags.deadline ?? '24h', BigInt(Math.floor(Date.now() / 1000)))
+    let signer: Parameters<typeof signDelegation>[0]['signer']
+    if (flags['external-signature'] !== undefined) {
+      const { checkHexBytes } = await import('../../lib/registry/stake-checks.js')
+      const validator =
+        flags.validator !== undefined ? parseAddressFlag(flags.validator, '--validator') : keys.executionAddress
+      if (validator === undefined)
+        throw new UsageError('The validator address is needed with --bls-pubkey.', { fix: 'Pass --validator ADDRESS.' })
+      signer = {
+        kind: 'external',
+        validator,
+        signature: checkHexBytes(flags['external-signature'], '--external-signature', 65),
+      }
+    } else {
+      const noKey = () =>
+        new UsageError("Signing a delegation needs the validator's key, and none was given.", {
+          fix: 'Set TN_PRIVATE_KEY or pass --keystore FILE with the key of the validator (execution) address, or sign the digest elsewhere and pass --external-signature.',
+        })
+      const local = await support
+        .signerFromFlags(flags, { action: 'the delegation signature' }, note)
+        .catch((err: unknown) => {
+          throw err instanceof SignerRequiredError ? noKey() : err
+        })
+      if (local.type !== 'local') throw noKey()
+      if (keys.executionAddress !== undefined && keys.executionAddress !== local.address)
+        throw new SignerMismatchError({ signer: local.address, executionAddress: keys.executionAddress })
+      signer = { kind: 'key', account: local.account }
+    }
 
     const offline = flags['stake-version'] !== undefined && flags.nonce !== undefined
     let source: Parameters<typeof signDelegation>[0]['source']
-    if (offline) {
-      const target = await resolveChainTarget({
-        chain: flags.chain,
-        rpcUrl: flags['rpc-url'],
-        registry: flags.registry,
-        chainId: flags['chain-id'],
-      })
-      if (target.expectedChainId === null)
-        throw new UsageError('Signing offline for a custom endpoint needs its chain id.', { fix: 'Pass --chain-id.' })
+    if (offline && flags['registry-generation']) {
+      const { offlineTarget } = await import('../../lib/registry/offline-target.js')
+      const target = await offlineTarget(flags)
       source = {
         mode: 'offline',
-        chainId: target.expectedChainId,
+        generation: flags['registry-generation'],
+        chainId: target.chainId,
         registry: target.registry,
         stakeVersion: flags['stake-version'] as number,
         nonce: BigInt(flags.nonce as number),
@@ -121,21 +147,27 @@ The signature stops working after the deadline, when the stake version changes (
 
     const { file } = await signDelegation({
       source,
-      account: signer.account,
+      signer,
       delegator,
       deadline,
       blsPubkey: keys.blsPubkey,
       proofOfPossession: keys.proofOfPossession,
+      adiriSignature: keys.adiriSignature,
+      signAdiriProof: adiriProofSigner({ datadir: keys.keyDir, source: flags['bls-passphrase-source'], note }),
       report: support.createReporter(note),
     })
+    if (flags.deadline !== undefined && file.deadline === null)
+      note('Note: the adiri registry signs no deadline; --deadline has no effect there.')
     let backup: string | null = null
+    const validity = `${file.generation} registry, ${file.deadlineIso ? `valid until ${file.deadlineIso}` : 'no deadline'}, stake version ${file.stakeVersion}, nonce ${file.nonce}`
     if (flags.out !== undefined) {
       ;({ backup } = await files.writeDelegationFile(flags.out, file, { force: flags.force }))
       if (backup) note(`Kept the previous file as ${backup}.`)
-      this.out(
-        `Wrote the delegation signature for delegator ${delegator} to ${flags.out} (valid until ${file.deadlineIso}, stake version ${file.stakeVersion}, nonce ${file.nonce}).`,
-      )
-    } else this.out(JSON.stringify(file, null, 2))
+      this.out(`Wrote the delegation signature for delegator ${delegator} to ${flags.out} (${validity}).`)
+    } else {
+      this.out(JSON.stringify(file, null, 2))
+      note(`Signed for delegator ${delegator} (${validity}).`)
+    }
     return { path: flags.out ?? null, backup, checkedOnChain: !offline, signature: file }
   }
 }

@@ -8,9 +8,9 @@ export default class DelegationStake extends BaseCommand {
   static override summary = "Stake for a validator as its delegator: delegateStake with the validator's signature."
 
   static override description =
-    `Pass the signature file the validator wrote with \`tnv delegation sign\`; you (the delegator it names) pay the stake amount of the current epoch's stake version. Checked before anything is sent: the file's network, the signature recovers to the validator for you, the proof of possession, the validator is whitelisted and has not staked, the deadline has not passed, and neither the stake version nor the validator's nonce changed since it signed.
+    `Pass the signature file the validator wrote with \`tnv delegation sign\`; you (the delegator it names) pay the stake amount of the current epoch's stake version. Checked before anything is sent: the file's network and registry generation, the signature recovers to the validator over the file's digest, the registry still computes that digest (else why not: the deadline passed, or the stake version or the validator's nonce changed), the proof of possession, the validator is whitelisted and has not staked.
 
-Governance (the registry owner) may delegate without a signature: pass --validator with the key material (node-info.yaml or --bls-pubkey/--pop) instead of --signature.
+Governance (the registry owner) may delegate without a signature: pass --validator with the key material (node-info.yaml or --bls-pubkey/--pop; on adiri, --adiri-pop from the validator) instead of --signature.
 
 Safe to repeat: if the validator already staked with this key, it says so and sends nothing.`
 
@@ -33,7 +33,7 @@ Safe to repeat: if the validator already staked with this key, it says so and se
     deadline: Flags.string({
       default: '1h',
       helpValue: '<when>',
-      summary: 'Governance only: deadline of the call (default 1h from now).',
+      summary: 'Governance only, next generation: deadline of the call (default 1h from now).',
     }),
     ...keyMaterialFlags,
     ...chainFlags,
@@ -72,6 +72,7 @@ Safe to repeat: if the validator already staked with this key, it says so and se
         validator: parseAddressFlag(flags.validator, '--validator'),
         blsPubkey: keys.blsPubkey,
         proofOfPossession: keys.proofOfPossession,
+        adiriSignature: keys.adiriSignature,
         deadline: parseDeadline(flags.deadline, BigInt(Math.floor(Date.now() / 1000))),
       }
     } else throw new DelegationSignatureRequiredError()
@@ -87,7 +88,7 @@ Safe to repeat: if the validator already staked with this key, it says so and se
     for (const line of support.outcomeLines(
       result,
       (sent) =>
-        `Staked ${formatTelAndWei(BigInt(result.stakeAmount))} for ${result.validator}, paid by ${result.delegator}: transaction ${sent.txHash} in block ${sent.blockNumber}.`,
+        `Staked ${formatTelAndWei(BigInt(result.stakeAmount))} for ${result.validator}, paid by ${result.delegator} (${result.registry.generation} registry): transaction ${sent.txHash} in block ${sent.blockNumber}.`,
     ))
       this.out(line)
     if (result.outcome === 'sent') note('Next: the validator runs `tnv activate` once its node is synced.')

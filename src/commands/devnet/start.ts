@@ -5,29 +5,39 @@ import { BaseCommand } from '../../lib/base-command.js'
 
 const EXAMPLE = 'tnv devnet start -- --http --http.port 8545 --http.api eth,net,web3,rpc,tn'
 
-export type DevnetStartResult = DevnetRuntimeInfo & {
+export type DevnetStartResult = Omit<DevnetRuntimeInfo, 'engine' | 'governance'> & {
   datadir: string
   nodeArgs: string[]
   logFile: string | null
   keysNotice: string
+  /** Things the operator should know (a real network's chain id, a deprecated flag). */
+  warnings: string[]
 }
 
 export default class DevnetStart extends BaseCommand {
-  static override summary = 'Start the local devnet: the reference node on an embedded chain.'
+  static override summary = 'Start a local rehearsal of the network: the reference node on the real registry code.'
   static override description =
-    `Runs the reference node (the devnet chain: anvil with the registry, the BLS verifier and the protocol loop, behind the node's JSON-RPC server) on the devnet directory. A directory that already holds a devnet resumes it.
+    `Runs the reference node on the devnet directory, in front of a chain that runs the REAL ConsensusRegistry code, in one of three ways:
 
-The node's own flags go after \`--\`, exactly as the real node takes them. Without any, the devnet serves HTTP on 127.0.0.1:8545 and WS on 127.0.0.1:8546 (free ports when those are taken) and IPC at <datadir>/tn.ipc (not the node's default /tmp/tn.ipc, so it never takes a real node's socket). Node flags without --ipcpath get that same IPC path.
+  (default)          the embedded devnet: the next registry generation from the node's genesis (networks/next/genesis.yaml), its placeholder committee, and 10 funded dev accounts; 10-second epochs (a rehearsal setting)
+  --genesis NAME     a node genesis: adiri (the registry live on the test network), next, or the path of a genesis.yaml; the registry's own epoch length unless --epoch-seconds
+  --fork-url URL     a local fork of a live chain (anvil fork mode, pinned at --fork-block or the latest block): today's committee and state; nothing is ever sent upstream, reads are few and cached in the devnet directory
 
-Foreground by default: logs on stderr, Ctrl-C stops the node cleanly with the chain saved. With --detach the node keeps running in the background (log: <datadir>/node.log); stop it with \`tnv devnet stop\`. The dev accounts and governance key printed are PUBLIC devnet keys.`
+Every rehearsal runs under tnv's rehearsal chain id 911329 unless --chain-id says otherwise: transactions and signatures made under a real network's chain id (2017 adiri, 487 mainnet) are valid there too. The EVM BLS verifier is installed at 0x…b151 where the registry calls the node's precompile. Epochs end by time, as the node ends them (epoch start + epochDuration seconds), with the node's system calls. Governance is rehearsed by impersonating the registry's owner (\`tnv devnet governance …\`, REHEARSAL-ONLY). A directory that already holds a devnet resumes it.
+
+The node's own flags go after \`--\`, exactly as the real node takes them. Without any, the devnet serves HTTP on 127.0.0.1:8545 and WS on 127.0.0.1:8546 (free ports when those are taken) and IPC at <datadir>/tn.ipc. Foreground by default (Ctrl-C stops it, chain saved); --detach keeps it running (log: <datadir>/node.log; stop with \`tnv devnet stop\`). The dev account keys are PUBLIC devnet keys.`
   static override examples = [
     {
-      description: 'Start in the background with the default endpoints:',
+      description: 'The embedded devnet in the background:',
       command: '<%= config.bin %> <%= command.id %> --detach',
     },
     {
-      description: 'Short epochs, blocks only on demand:',
-      command: '<%= config.bin %> <%= command.id %> --detach --epoch-blocks 5 --block-time 0',
+      description: 'Rehearse on the registry live on the test network, with 30-second epochs:',
+      command: '<%= config.bin %> <%= command.id %> --detach --genesis adiri --epoch-seconds 30',
+    },
+    {
+      description: 'Fork the test network at a block (nothing is sent to it):',
+      command: '<%= config.bin %> <%= command.id %> --detach --fork-url https://rpc.adiri.tel --fork-block 1200000',
     },
     {
       description: 'With node flags:',
@@ -35,20 +45,47 @@ Foreground by default: logs on stderr, Ctrl-C stops the node cleanly with the ch
     },
   ]
   static override usage =
-    '<%= command.id %> [--json] [--datadir <dir>] [--detach] [--epoch-blocks <n>] [--block-time <s>] [--ready-timeout <value>] [-- <node flags>...]'
+    '<%= command.id %> [--json] [--datadir <dir>] [--detach] [--genesis <adiri|next|file> | --fork-url <url> [--fork-block <n>]] [--chain-id <id|genesis>] [--epoch-seconds <s>] [--block-time <s>] [--ready-timeout <s>] [-- <node flags>...]'
   static override strict = false
   static override flags = {
     ...devnetDirFlag,
     detach: Flags.boolean({ summary: 'Leave the devnet running in the background (log: <datadir>/node.log).' }),
-    'epoch-blocks': Flags.integer({
-      summary: 'Blocks per epoch (a resumed devnet changes it from the next epoch).',
-      min: 2,
+    genesis: Flags.string({
+      summary: 'Rehearse from a node genesis: adiri, next, or the path of a genesis.yaml.',
+      helpValue: '<adiri|next|file>',
+      exclusive: ['fork-url'],
+    }),
+    'fork-url': Flags.string({
+      summary: "Rehearse on a local fork of a live chain (its JSON-RPC endpoint; kept off the node's command line).",
+      helpValue: '<url>',
+      exclusive: ['genesis'],
+    }),
+    'fork-block': Flags.string({
+      summary: 'The block to fork at (default: the latest, then kept).',
       helpValue: '<n>',
+      dependsOn: ['fork-url'],
+    }),
+    'chain-id': Flags.string({
+      summary:
+        "The rehearsal's chain id (default 911329); `genesis` for the genesis file's or the forked chain's (a real network's id gets a warning).",
+      helpValue: '<id|genesis>',
+    }),
+    'epoch-seconds': Flags.integer({
+      summary:
+        "REHEARSAL SETTING: epoch length in seconds instead of the registry's epochDuration (embedded default 10).",
+      min: 1,
+      max: 4_294_967_295,
+      helpValue: '<s>',
     }),
     'block-time': Flags.integer({
-      summary: 'Seconds between idle blocks; 0 = blocks only for transactions and on demand.',
+      summary: 'Seconds without a block before an idle block is mined; 0 = blocks only for transactions.',
       min: 0,
       helpValue: '<s>',
+    }),
+    'epoch-blocks': Flags.integer({
+      summary: 'Deprecated: epochs end by time now. Taken as --epoch-seconds <n × block time>.',
+      min: 1,
+      hidden: true,
     }),
     'ready-timeout': Flags.integer({ summary: 'Seconds to wait for the node to serve.', default: 90, min: 1 }),
   }
@@ -62,8 +99,13 @@ Foreground by default: logs on stderr, Ctrl-C stops the node cleanly with the ch
     const { flags, argv } = await this.parse(DevnetStart, own)
     if (argv.length > 0) throw new NodeFlagsWithoutSeparatorError('devnet start', argv.map(String), EXAMPLE)
     const dir = flags.datadir
+    const warnings: string[] = []
+    const warn = (w: string) => {
+      warnings.push(w)
+      this.note(`warning: ${w}`)
+    }
 
-    const { UsageError } = await import('../../lib/errors.js')
+    const { UsageError, BadInputError } = await import('../../lib/errors.js')
     const given = node ?? []
     const named = given.map((f) => f.split('=')[0])
     for (const own of ['--datadir', '--chain']) {
@@ -76,6 +118,96 @@ Foreground by default: logs on stderr, Ctrl-C stops the node cleanly with the ch
         })
       }
     }
+    if (named.some((n) => n?.startsWith('--devnet.')))
+      throw new UsageError('The --devnet.* node flags are set by `tnv devnet start` from its own flags.', {
+        fix: 'Use --genesis, --fork-url, --fork-block, --chain-id, --epoch-seconds and --block-time before `--`.',
+      })
+
+    // --chain-id: a number or `genesis`
+    let chainId: number | 'genesis' | undefined
+    if (flags['chain-id'] !== undefined) {
+      const v = flags['chain-id'].trim()
+      if (v === 'genesis') chainId = 'genesis'
+      else if (/^[0-9]{1,15}$/.test(v) && Number(v) > 0) chainId = Number(v)
+      else
+        throw new BadInputError(`--chain-id ${JSON.stringify(flags['chain-id'])} is not a chain id.`, {
+          fix: "Pass a positive whole number, or `genesis` for the genesis file's (or the forked chain's) own.",
+        })
+    }
+    let forkBlock: bigint | undefined
+    if (flags['fork-block'] !== undefined) {
+      if (!/^[0-9]{1,20}$/.test(flags['fork-block'].trim()))
+        throw new BadInputError(`--fork-block ${JSON.stringify(flags['fork-block'])} is not a block number.`, {
+          fix: 'Pass a block number (decimal), or leave it out for the latest block.',
+        })
+      forkBlock = BigInt(flags['fork-block'].trim())
+    }
+    let epochSeconds = flags['epoch-seconds']
+    if (flags['epoch-blocks'] !== undefined) {
+      if (epochSeconds !== undefined)
+        throw new UsageError('--epoch-blocks is deprecated and cannot be combined with --epoch-seconds.', {
+          fix: 'Use --epoch-seconds only.',
+        })
+      epochSeconds = flags['epoch-blocks'] * Math.max(flags['block-time'] ?? 1, 1)
+      warn(`--epoch-blocks is deprecated (epochs end by time, as on the node): using --epoch-seconds ${epochSeconds}.`)
+    }
+
+    // Check everything that can be checked before anything runs or is written.
+    const [
+      { loadGenesis },
+      { probeForkSource, redactUrl, checkForkUrl },
+      { checkDevnetDirectory },
+      { REAL_NETWORK_CHAIN_IDS },
+    ] = await Promise.all([
+      import('../../devnet/chain/genesis.js'),
+      import('../../devnet/chain/fork.js'),
+      import('../../devnet/chain/start.js'),
+      import('../../devnet/chain/defaults.js'),
+    ])
+    const { findRunningDevnet } = await import('../../devnet/node/runtime-file.js')
+    const running = await findRunningDevnet(dir)
+    if (running.info) {
+      const { DevnetAlreadyRunningError } = await import('../../devnet/node/errors.js')
+      throw new DevnetAlreadyRunningError(dir, running.info.pid, running.info.rpcUrl)
+    }
+    // a genesis file by path: absolute, so the node (and a resume from elsewhere) finds the same file
+    if (flags.genesis !== undefined && flags.genesis !== 'adiri' && flags.genesis !== 'next')
+      flags.genesis = (await import('node:path')).resolve(flags.genesis)
+    const source =
+      flags['fork-url'] !== undefined
+        ? { kind: 'fork' as const, url: flags['fork-url'], blockNumber: forkBlock }
+        : flags.genesis !== undefined
+          ? { kind: 'genesis' as const, genesis: flags.genesis }
+          : undefined
+    let sourceChainId: number | undefined
+    if (flags.genesis !== undefined) sourceChainId = loadGenesis(flags.genesis).chainId
+    if (flags['fork-url'] !== undefined) checkForkUrl(flags['fork-url'])
+    const record = await checkDevnetDirectory(dir, {
+      source,
+      chainId: chainId === 'genesis' ? 'source' : chainId,
+    })
+    if (flags['fork-url'] !== undefined) {
+      this.note(`checking the chain to fork (${redactUrl(flags['fork-url'])})…`)
+      const probe = await probeForkSource({
+        url: flags['fork-url'],
+        blockNumber: forkBlock ?? (record?.source.fork ? BigInt(record.source.fork.blockNumber) : undefined),
+      })
+      sourceChainId = probe.upstreamChainId
+      this.note(
+        `  chain id ${probe.upstreamChainId}, block ${probe.blockNumber}, registry ${probe.registry.generation} generation (${probe.registry.match === 'exact' ? 'known code' : 'known interface'}, code hash ${probe.registry.codeHash})`,
+      )
+    }
+    const effectiveChainId = record
+      ? record.chainId
+      : chainId === 'genesis'
+        ? (sourceChainId ?? 487)
+        : (chainId ?? (await import('../../lib/chain/addresses.js')).DEVNET_CHAIN_ID)
+    const real = REAL_NETWORK_CHAIN_IDS[effectiveChainId]
+    if (real)
+      warn(
+        `the rehearsal runs under the chain id of ${real} (${effectiveChainId}): transactions and signatures made on it are valid there too. Keep it off real keys, or leave --chain-id out (tnv's rehearsal id 911329).`,
+      )
+
     const { defaultDevnetNodeFlags, withDevnetIpcPath } = await import('../../devnet/node/default-node-flags.js')
     const nodeFlags = given.length > 0 ? withDevnetIpcPath(given, dir) : await defaultDevnetNodeFlags(dir)
 
@@ -90,29 +222,28 @@ Foreground by default: logs on stderr, Ctrl-C stops the node cleanly with the ch
 
     const { startDevnet } = await import('../../devnet/node/start-devnet.js')
     const { PUBLIC_KEYS_NOTICE } = await import('../../devnet/node/devnet-status.js')
-    const { findRunningDevnet } = await import('../../devnet/node/runtime-file.js')
-    const running = await findRunningDevnet(dir)
-    if (running.info) {
-      const { DevnetAlreadyRunningError } = await import('../../devnet/node/errors.js')
-      throw new DevnetAlreadyRunningError(dir, running.info.pid, running.info.rpcUrl)
-    }
-    this.note(`starting the devnet in ${dir}${flags.detach ? '' : ' (Ctrl-C stops it)'}`)
+    this.note(`${record ? 'resuming' : 'starting'} the devnet in ${dir}${flags.detach ? '' : ' (Ctrl-C stops it)'}`)
     const started = await startDevnet({
       dir,
       nodeFlags,
-      epochBlocks: flags['epoch-blocks'],
+      genesis: flags.genesis,
+      forkUrl: flags['fork-url'],
+      forkBlock,
+      chainId,
+      epochSeconds,
       blockTime: flags['block-time'],
       detach: flags.detach,
       readyTimeoutMs: flags['ready-timeout'] * 1000,
       onLog: (line) => this.note(`  node | ${line}`),
     })
-    const { engine: _internal, ...info } = started.info
+    const { engine: _internal, governance: _none, ...info } = started.info
     const result: DevnetStartResult = {
       ...info,
       datadir: dir,
       nodeArgs: started.args,
       logFile: started.logFile,
       keysNotice: PUBLIC_KEYS_NOTICE,
+      warnings,
     }
     this.printReady(result)
     if (!started.child || !started.exited) return result
@@ -130,13 +261,25 @@ Foreground by default: logs on stderr, Ctrl-C stops the node cleanly with the ch
   }
 
   private printReady(r: DevnetStartResult): void {
+    const what =
+      r.source.kind === 'fork' && r.source.fork
+        ? `fork of ${r.source.fork.url} (chain id ${r.source.fork.upstreamChainId}) at block ${r.source.fork.blockNumber}`
+        : r.source.kind === 'embedded'
+          ? `embedded (${r.source.genesis?.path})`
+          : `genesis ${r.source.genesis?.name ?? r.source.genesis?.path}`
     this.out(`devnet running (pid ${r.pid}) in ${r.datadir}`)
-    this.out(`  chain id  ${r.chainId}`)
-    if (r.rpcUrl) this.out(`  http      ${r.rpcUrl}`)
-    if (r.wsUrl) this.out(`  ws        ${r.wsUrl}`)
-    if (r.ipcPath) this.out(`  ipc       ${r.ipcPath}`)
-    if (r.logFile) this.out(`  log       ${r.logFile}`)
-    this.out(`  governance ${r.governance.address}`)
+    this.out(`  runs        ${what}`)
+    this.out(`  registry    ${r.generation} generation, code hash ${r.registryCodeHash} (${r.registryCodeMatch})`)
+    if (r.blsVerifier) this.out(`  BLS verify  EVM verifier at ${r.blsVerifier} (stands in for the node's precompile)`)
+    this.out(`  chain id    ${r.chainId}${r.chainId === 911329 ? ' (tnv rehearsal id)' : ''}`)
+    this.out(
+      `  epochs      ${r.epochSeconds === null ? "the registry's epochDuration (seconds)" : `${r.epochSeconds} s (REHEARSAL setting)`}`,
+    )
+    if (r.rpcUrl) this.out(`  http        ${r.rpcUrl}`)
+    if (r.wsUrl) this.out(`  ws          ${r.wsUrl}`)
+    if (r.ipcPath) this.out(`  ipc         ${r.ipcPath}`)
+    if (r.logFile) this.out(`  log         ${r.logFile}`)
+    this.out(`  governance  owner ${r.owner}: REHEARSAL-ONLY by impersonation (\`tnv devnet governance --help\`)`)
     this.out(`  ${r.accounts.length} funded dev accounts; keys: \`tnv devnet status\` (PUBLIC devnet keys)`)
     this.out(r.logFile ? 'Stop it with `tnv devnet stop`.' : 'Ctrl-C stops it.')
   }

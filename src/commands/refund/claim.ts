@@ -3,10 +3,10 @@ import { chainFlags, signerFlags, txFlags } from '../../lib/chain/flags.js'
 import type { ClaimRefundReturnType } from '../../lib/registry/claim-refund.js'
 
 export default class RefundClaim extends BaseCommand {
-  static override summary = 'Withdraw a refund credited after a rejected payout: claimRefund().'
+  static override summary = 'Withdraw a refund credited after a rejected payout: claimRefund() (next generation).'
 
   static override description =
-    'When an unstake (or a reward) payout is rejected by the recipient, the registry credits the amount instead; the recipient withdraws it with this command. With nothing credited it says so and sends nothing.'
+    'On the next-generation registry, when an unstake (or a reward) payout is rejected by the recipient, the registry credits the amount instead (claimableRefunds); the recipient withdraws it with this command. With nothing credited it says so and sends nothing. The adiri registry keeps no refunds (a rejected payout reverts the whole call): there the command says so and sends nothing.'
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --chain devnet',
@@ -28,7 +28,7 @@ export default class RefundClaim extends BaseCommand {
       action: 'claimRefund',
       step: claimRefund,
       sentLine: (r, sent) =>
-        `Withdrew the refund of ${formatTelAndWei(BigInt(r.amount))} to ${r.recipient}. Transaction ${sent.txHash} in block ${sent.blockNumber}.`,
+        `Withdrew the refund of ${formatTelAndWei(BigInt(r.amount ?? 0))} to ${r.recipient}. Transaction ${sent.txHash} in block ${sent.blockNumber}.`,
     })
   }
 }

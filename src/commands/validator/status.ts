@@ -8,9 +8,9 @@ export default class ValidatorStatusCommand extends BaseCommand {
   static override summary = "Show a validator's on-chain state: whitelist, status, epochs, rewards, stake."
 
   static override description =
-    `The validator is --address, or the execution_address of node-info.yaml in --datadir. Shows whether it is whitelisted (holds a ConsensusNFT), its status (Undefined, Staked, PendingActivation, Active, PendingExit, Exited), activation and exit epochs, the current epoch and the blocks to the next boundary, when unstake becomes possible (exit epoch + 1), rewards, stake version and amount, delegated and retired. Reads only; two batched round trips.
+    `The validator is --address, or the execution_address of node-info.yaml in --datadir. Shows the registry generation found at the address (detected from its code), whether the validator is whitelisted (holds a ConsensusNFT; an address that never held one is "not whitelisted"), its status (Undefined, Staked, PendingActivation, Active, PendingExit, Exited, or Retired for status 6 with isRetired), activation and exit epochs ("not set" where the registry holds its uint32-max sentinel), the current epoch, when unstake becomes possible (exit epoch + 1), rewards and the Issuance pool that pays them, stake version and amount, delegated, the delegation nonce (read through the registry's digest: no view exposes it) and, on the next generation, refunds. The delegator's address is not shown: neither registry has a view for it. Reads only; two batched round trips.
 
---json prints the same fields as one object (wei amounts as decimal strings).`
+--json prints the same fields as one object (wei amounts as decimal strings; what the registry does not have is null).`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --chain devnet --datadir ./validator-1',
@@ -52,38 +52,59 @@ export default class ValidatorStatusCommand extends BaseCommand {
     }
     const ctx = await support.openRegistryContext(flags)
     const s = await readValidatorStatus(ctx, { address })
+    support.noteRegistry(s.registry, (line) => this.note(line))
     const yesNo = (b: boolean) => (b ? 'yes' : 'no')
+    const tel = (wei: string | null, missing: string) => (wei === null ? missing : formatTelAndWei(BigInt(wei)))
     const epochLine =
-      s.blocksToNextEpoch === null
-        ? `${s.currentEpoch} (started at block ${s.epochStartBlock})`
-        : `${s.currentEpoch} (block ${s.blockNumber}; next epoch in ${s.blocksToNextEpoch} blocks, at block ${s.nextEpochBlock})`
-    const unstakeLine = s.retired
-      ? 'done (retired)'
-      : s.canUnstake
-        ? 'possible now'
-        : s.unstakeEpoch !== null
-          ? `from epoch ${s.unstakeEpoch}`
-          : s.status === 'PendingExit'
-            ? 'from exit epoch + 1, once Exited'
-            : s.status === 'Undefined'
-              ? '-'
-              : 'after exit (tnv exit)'
+      s.blocksToNextEpoch !== null
+        ? `${s.currentEpoch} (block ${s.blockNumber}; next epoch in ${s.blocksToNextEpoch} blocks, at block ${s.nextEpochBlock})`
+        : s.nextEpochTime !== null
+          ? `${s.currentEpoch} (started at block ${s.epochStartBlock}; next epoch due ${new Date(s.nextEpochTime * 1000).toISOString()}, epochs of ${s.epochDuration} s)`
+          : `${s.currentEpoch} (started at block ${s.epochStartBlock})`
+    const unstakeLine =
+      s.status === 'Retired'
+        ? 'done (retired)'
+        : s.canUnstake
+          ? 'possible now'
+          : s.unstakeEpoch !== null
+            ? `from epoch ${s.unstakeEpoch}`
+            : s.status === 'PendingExit'
+              ? 'from exit epoch + 1, once Exited'
+              : s.status === 'Undefined'
+                ? '-'
+                : 'after exit (tnv exit)'
+    const notSet = (e: number | null, unset: string) => (e === null ? unset : String(e))
+    const pool = BigInt(s.rewardPool)
     const rows: [string, string][] = [
       ['validator', s.address],
       ['network', `${s.chain.name} (chain id ${s.chain.chainId}, ${s.chain.rpcUrl})`],
-      ['whitelisted', yesNo(s.whitelisted)],
+      [
+        'registry',
+        s.registry.generation === null
+          ? `not recognised (code hash ${s.registry.codeHash})`
+          : `${s.registry.generation}${s.registry.match === 'exact' ? '' : ` (unknown build ${s.registry.codeHash})`}`,
+      ],
+      ['whitelisted', s.whitelisted ? 'yes' : s.status === 'Retired' ? 'no (retired)' : 'no (holds no ConsensusNFT)'],
       ['status', s.status],
-      ['activation epoch', s.status === 'Undefined' || s.status === 'Staked' ? '-' : String(s.activationEpoch)],
-      ['exit epoch', s.exitEpoch === 0 ? '-' : String(s.exitEpoch)],
+      ['activation epoch', s.status === 'Undefined' ? '-' : notSet(s.activationEpoch, 'not set')],
+      ['exit epoch', s.status === 'PendingExit' ? 'not set (PendingExit)' : notSet(s.exitEpoch, '-')],
       ['current epoch', epochLine],
       ['unstake', unstakeLine],
       ['rewards', formatTelAndWei(BigInt(s.rewards))],
+      ...(s.claimableRewards !== null && s.claimableRewards !== '0'
+        ? [['claimableRewards()', formatTelAndWei(BigInt(s.claimableRewards))] as [string, string]]
+        : []),
+      [
+        'reward pool',
+        `${formatTelAndWei(pool)}${pool === 0n ? ' (empty: claims revert until governance funds it)' : pool < BigInt(s.rewards) ? ' (less than the rewards owed)' : ''}`,
+      ],
       ['stake', `${formatTelAndWei(BigInt(s.stakeAmount))} (stake version ${s.stakeVersion})`],
-      ['delegated', yesNo(s.delegated)],
+      ['delegated', s.delegated ? 'yes (the registry has no view naming the delegator)' : 'no'],
+      ['delegation nonce', s.delegationNonce ?? '-'],
       ['retired', yesNo(s.retired)],
       ['in committee', yesNo(s.inCommittee)],
       ['bls public key', s.blsPubkey ?? '-'],
-      ...(BigInt(s.refund) > 0n ? [['refund to claim', formatTelAndWei(BigInt(s.refund))] as [string, string]] : []),
+      ['refund to claim', tel(s.refund, 'none (this registry keeps no refunds)')],
     ]
     const width = Math.max(...rows.map(([label]) => label.length))
     for (const [label, value] of rows) this.out(`${label.padEnd(width)}  ${value}`)

@@ -1,29 +1,30 @@
 /**
- * The devnet's fixed economics and sizes (docs/devnet-chain.md, docs/decisions.md). Amounts
- * in wei of TEL (18 decimals).
+ * The devnet's fixed sizes and defaults (docs/devnet-chain.md, docs/decisions.md). Amounts in
+ * wei of TEL (18 decimals). Everything else (stake amount, issuance, epoch length, committee)
+ * is the real registry's, from the genesis or the forked chain.
  */
+
+import { ADIRI_CHAIN_ID, MAINNET_CHAIN_ID } from '../../lib/chain/addresses.js'
 
 export const TEL = 10n ** 18n
 
-/** Blocks per epoch when the caller gives none. */
-export const DEFAULT_EPOCH_BLOCKS = 10
-/** Seconds between blocks when idle (transactions are still mined at once). */
-export const DEFAULT_BLOCK_TIME = 1
-/** The smallest epoch the protocol loop can run (one block plus the concludeEpoch block). */
-export const MIN_EPOCH_BLOCKS = 2
+/** Chain ids of real networks: a rehearsal under one of them gets a warning (its signatures are valid there). */
+export const REAL_NETWORK_CHAIN_IDS: Readonly<Record<number, string>> = {
+  [ADIRI_CHAIN_ID]: 'the test network adiri',
+  [MAINNET_CHAIN_ID]: 'mainnet',
+}
 
-/** Stake config version 0 of a fresh devnet: the test network's stake amount, so rehearsals show real figures. */
-export const GENESIS_STAKE_CONFIG = {
-  stakeAmount: 1_000_000n * TEL,
-  minWithdrawAmount: 1_000n * TEL,
-  epochIssuance: 10_000n * TEL,
-} as const
+/** Seconds without a block before the epoch clock mines an idle block. */
+export const DEFAULT_BLOCK_TIME = 1
+/**
+ * Epoch length of the embedded default devnet (a rehearsal setting: the registry's own is
+ * 86400 s). `--genesis` and `--fork-url` rehearsals use the registry's unless told otherwise.
+ */
+export const EMBEDDED_EPOCH_SECONDS = 10
+/** Bounds of a rehearsal epoch length (seconds; uint32 like `epochDuration`). */
+export const MIN_EPOCH_SECONDS = 1
+export const MAX_EPOCH_SECONDS = 4_294_967_295
 
 export const DEV_ACCOUNT_COUNT = 10
 /** Each dev account can stake ten times. */
 export const DEV_ACCOUNT_BALANCE = 10_000_000n * TEL
-export const GENESIS_VALIDATOR_COUNT = 4
-/** Gas money for the system and genesis validator accounts. */
-export const OPERATOR_GAS_BALANCE = 1_000_000n * TEL
-/** The Issuance pool at genesis: 100,000 epochs of rewards at the genesis issuance. */
-export const ISSUANCE_POOL_BALANCE = 1_000_000_000n * TEL

@@ -1,6 +1,6 @@
 /**
- * Failures of the devnet chain (anvil + contracts + protocol loop). Each message says what is
- * wrong with the concrete values; `fix` says what to do next.
+ * Failures of the devnet chain (anvil + the real registry code + the epoch clock). Each message
+ * says what is wrong with the concrete values; `fix` says what to do next.
  */
 import { BadInputError, ExitCode, TnvError, type TnvErrorOptions } from '../../lib/errors.js'
 
@@ -28,11 +28,11 @@ export class AnvilStartError extends TnvError {
   }
 }
 
-/** The compiled contracts (contracts/out) are missing. */
+/** The compiled BLS verifier (contracts/out) is missing. */
 export class ContractsNotBuiltError extends TnvError {
   constructor(path: string) {
-    super(`The compiled devnet contracts were not found (looked for ${path}).`, {
-      fix: 'Run `node scripts/build.mjs` (it compiles contracts/*.sol with solc into contracts/out).',
+    super(`The compiled devnet BLS verifier was not found (looked for ${path}).`, {
+      fix: 'Run `node scripts/build.mjs` (it compiles contracts/BlsVerifier.sol with solc into contracts/out).',
     })
   }
 }
@@ -50,11 +50,11 @@ export class DevnetStateMismatchError extends TnvError {
   }
 }
 
-/** A transaction the devnet itself sends (bootstrap, concludeEpoch) reverted. */
+/** A transaction the devnet itself sends (system calls, governance) failed. */
 export class DevnetTransactionError extends TnvError {
   constructor(what: string, options: TnvErrorOptions = {}) {
     super(`The devnet's own transaction failed: ${what}.`, {
-      fix: 'This is a bug in the devnet contracts or bootstrap; please report it with the details below.',
+      fix: 'The real registry refused what the devnet sent as the node or the owner would; please report it with the details below.',
       exitCode: ExitCode.Reverted,
       ...options,
     })
@@ -77,5 +77,25 @@ export class DevnetAlreadyRunningError extends TnvError {
       fix: `Use that devnet, or stop it first (\`kill ${pid}\`, or \`tnv devnet stop\` when the reference node runs it).`,
       exitCode: ExitCode.NodeConfig,
     })
+  }
+}
+
+/** The directory holds a devnet made from something else than what the start asks for. */
+export class DevnetSourceMismatchError extends TnvError {
+  constructor(datadir: string, holds: string, asked: string) {
+    super(`${datadir} holds a rehearsal of ${holds}, but this start asks for ${asked}.`, {
+      fix: `Start it without --genesis/--fork-url/--chain-id to resume it, or give another --datadir for a new rehearsal (or move ${datadir} aside).`,
+      exitCode: ExitCode.Usage,
+    })
+  }
+}
+
+/** A fork devnet is resumed without its upstream URL (which tnv does not store). */
+export class ForkUrlRequiredError extends TnvError {
+  constructor(datadir: string, origin: string, block: string) {
+    super(
+      `${datadir} holds a fork of ${origin} at block ${block}; resuming it needs the upstream URL again (tnv does not store it: it may carry an API key).`,
+      { fix: `Start it with --fork-url <the same endpoint> (the block is kept).`, exitCode: ExitCode.Usage },
+    )
   }
 }

@@ -1,12 +1,21 @@
 /**
- * The execution engine of a rehearsal started from a node genesis: anvil `--init` with the
- * genesis state (real registry code and storage), the project's EVM BLS verifier installed at
- * the node's precompile address when the registry generation calls it (registry-next.md §3),
- * governance by impersonating the registry's `owner()` (rehearsal only), and epoch boundaries
- * made with the node's system calls (./system-calls.ts).
+ * The execution engine of a rehearsal: anvil running the real registry code, started
+ * - from a node genesis (anvil `--init` with every account, code and storage of the file), or
+ * - as a fork of a live chain (anvil `--fork-url`, pinned at a block, through a loopback relay
+ *   that only reads upstream, ./fork.ts),
+ * with the project's EVM BLS verifier installed at the node's precompile address when the
+ * registry generation calls it (registry-next.md §3), governance by impersonating the
+ * registry's `owner()` (rehearsal only), and epoch boundaries made with the node's system
+ * calls (./system-calls.ts).
+ *
+ * Persistence: anvil refuses `--init` together with `--state`, so a chain made from a genesis
+ * is saved once with `anvil_dumpState` right after it is made and anvil is restarted on that
+ * state file with `--state` (saved on SIGTERM and every `stateIntervalSeconds`); a resume starts
+ * from the state file directly. A fork runs with `--state` from the start.
  */
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
+import { gunzipSync } from 'node:zlib'
 import {
   type Address,
   createPublicClient,
@@ -18,102 +27,245 @@ import {
   toHex,
 } from 'viem'
 import { BLS_PRECOMPILE_ADDRESS, REGISTRY_ADDRESS } from '../../lib/chain/addresses.js'
+import { ExitCode, TnvError } from '../../lib/errors.js'
 import { writeFileAtomic } from '../../lib/fs/atomic.js'
-import { type RegistryGeneration, registryAbis } from '../../lib/registry/generations/detect.js'
+import {
+  detectRegistryGeneration,
+  type RegistryCodeReport,
+  type RegistryGeneration,
+  registryAbis,
+} from '../../lib/registry/generations/detect.js'
 import { loadContractArtifact } from './artifacts.js'
 import { DevnetTransactionError } from './errors.js'
+import { type ForkProxy, ForkRegistryError, redactUrl, startForkProxy } from './fork.js'
 import { freeLoopbackPort } from './free-port.js'
 import { anvilInitGenesis, type LoadedGenesis, loadGenesis, type ShippedGenesisName } from './genesis.js'
-import { type AnvilProcess, spawnAnvil } from './spawn-anvil.js'
+import { describeRevert } from './revert.js'
+import { AnvilPortInUseError, type AnvilProcess, spawnAnvil } from './spawn-anvil.js'
 import { type CloseEpochParameters, type CloseEpochReturnType, closeEpoch } from './system-calls.js'
 
-export type StartGenesisEngineParameters = {
-  /** A shipped genesis name, a path, or an already loaded genesis. */
-  genesis: ShippedGenesisName | string | LoadedGenesis
-  /** Directory for the engine's files (the anvil init file). */
+export type EngineSource =
+  | { kind: 'genesis'; genesis: ShippedGenesisName | string | LoadedGenesis }
+  /** A chain made earlier (from a genesis), resumed from its state file. */
+  | { kind: 'resume'; generation: RegistryGeneration; hardfork?: string | undefined }
+  | {
+      kind: 'fork'
+      /** The upstream JSON-RPC endpoint (kept in memory only; it may carry an API key). */
+      url: string
+      /** The block to fork at (pinned). */
+      blockNumber: bigint
+      /** Expected registry generation (from the probe); the engine checks the forked code again. */
+      generation?: RegistryGeneration | undefined
+    }
+
+export type StartEngineParameters = {
+  source: EngineSource
+  /** Directory for the engine's files (the anvil init file, the fork cache). */
   dir: string
-  /** The rehearsal's chain id (default: the genesis file's). */
-  chainId?: number | undefined
+  /** The rehearsal's chain id. */
+  chainId: number
   /** Loopback port; default a free one. */
   port?: number | undefined
-  /** Extra balances (dev accounts), wei. */
+  /** Extra balances (dev accounts), wei. Applied on a fresh start only. */
   balances?: ReadonlyArray<{ address: Address; wei: bigint }>
-  /** Seconds between idle blocks; 0 = automine only. */
-  blockTime?: number | undefined
-  /** anvil `--state` file (kept and resumed by the caller). */
+  /** anvil's state file: the chain is kept there (and a `resume` source, or a fork, starts from it). */
   statePath?: string | undefined
+  /** Genesis block timestamp of a fresh genesis chain (default: now). */
+  genesisTimestamp?: number | undefined
+  stateIntervalSeconds?: number
 }
 
 export type GenesisEngine = {
-  genesis: LoadedGenesis
+  source: EngineSource['kind']
+  /** The loaded genesis (genesis source only). */
+  genesis: LoadedGenesis | null
   generation: RegistryGeneration
+  /** The registry code found on the running chain. */
+  registry: RegistryCodeReport
   chainId: number
   httpUrl: string
+  wsUrl: string
+  pid: number
   client: PublicClient
   anvil: AnvilProcess
+  /** The BLS verifier's address when installed (next generation), else null. */
+  blsVerifier: Address | null
   /** The registry's owner (governance) at start. */
   owner: Address
-  /** Sends a transaction as the registry owner by impersonation (rehearsal only). */
-  asOwner(call: { data: Hex; value?: bigint; to?: Address }): Promise<TransactionReceipt>
+  /** Fork mode: the relay's request counts (upstream traffic). */
+  forkStats: ForkProxy['stats'] | null
+  /**
+   * Sends a transaction as the registry's current owner by impersonation (rehearsal only). It is
+   * simulated first: a call that would revert throws GovernanceCallRevertsError and sends nothing.
+   */
+  asOwner(call: { data: Hex; value?: bigint; to?: Address; what?: string }): Promise<TransactionReceipt>
   /** Concludes the current epoch with the node's system calls. */
   closeEpoch(params?: Omit<CloseEpochParameters, 'generation'>): Promise<CloseEpochReturnType>
+  /** Writes the chain to `statePath` now (anvil also does on SIGTERM). */
+  saveState(): Promise<void>
   stop(): Promise<void>
+}
+
+/** A governance call the simulation says reverts: nothing was sent. */
+export class GovernanceCallRevertsError extends TnvError {
+  constructor(what: string, owner: Address, reason: string) {
+    super(
+      `Rehearsal governance: ${what} would revert with ${reason} (simulated as the owner ${owner}); nothing was sent.`,
+      {
+        fix: 'Check the registry state first (`tnv devnet status`, `tnv validator status`); the error name is the registry’s own.',
+        exitCode: ExitCode.Reverted,
+      },
+    )
+  }
 }
 
 type Request = (args: { method: string; params: unknown[] }) => Promise<unknown>
 
+const STATE_INTERVAL_SECONDS = 30
+
 /**
  * @example
- * const engine = await startGenesisEngine({ genesis: 'next', dir, chainId: 911329 })
+ * const engine = await startEngine({ source: { kind: 'genesis', genesis: 'next' }, dir, chainId: 911329 })
  * await engine.asOwner({ data: encodeFunctionData({ abi, functionName: 'mint', args: [addr] }) })
  * await engine.closeEpoch()
  */
-export async function startGenesisEngine(params: StartGenesisEngineParameters): Promise<GenesisEngine> {
-  const genesis = typeof params.genesis === 'object' ? params.genesis : loadGenesis(params.genesis)
-  const chainId = params.chainId ?? genesis.chainId
-  const code =
-    genesis.generation === 'next'
-      ? [{ address: BLS_PRECOMPILE_ADDRESS, code: loadContractArtifact('BlsVerifier').deployedBytecode }]
-      : []
-  const init = anvilInitGenesis(genesis, { chainId, balances: params.balances ?? [], code })
-  await fs.mkdir(params.dir, { recursive: true, mode: 0o700 })
-  const initPath = join(params.dir, 'anvil-genesis.json')
-  await writeFileAtomic(initPath, JSON.stringify(init))
-
-  const anvil = await spawnAnvil({
-    port: params.port ?? (await freeLoopbackPort()),
-    chainId,
-    initPath,
-    statePath: params.statePath,
-    blockTime: params.blockTime ?? 0,
-  })
-  const client = createPublicClient({
-    transport: http(anvil.httpUrl, { batch: true, retryCount: 0 }),
-    pollingInterval: 50,
-  })
-  const request = client.request as unknown as Request
-  const abi = registryAbis[genesis.generation]
-  let owner: Address
+export async function startEngine(params: StartEngineParameters): Promise<GenesisEngine> {
+  const { source, dir, chainId, statePath } = params
+  const stateIntervalSeconds = params.stateIntervalSeconds ?? STATE_INTERVAL_SECONDS
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 })
+  const genesis =
+    source.kind === 'genesis'
+      ? typeof source.genesis === 'object'
+        ? source.genesis
+        : loadGenesis(source.genesis)
+      : null
+  let proxy: ForkProxy | null = null
+  let anvil: AnvilProcess | undefined
   try {
-    owner = (await client.readContract({ address: REGISTRY_ADDRESS, abi, functionName: 'owner' })) as Address
+    if (source.kind === 'fork') {
+      proxy = await startForkProxy(source.url)
+      const forkProxy = proxy
+      anvil = await withFreePort(params.port, (port) =>
+        spawnAnvil({
+          port,
+          chainId,
+          fork: { url: forkProxy.url, blockNumber: source.blockNumber },
+          home: dir,
+          statePath,
+          stateIntervalSeconds,
+          blockTime: 0,
+          readyTimeoutMs: 60_000,
+        }),
+      )
+    } else if (source.kind === 'resume') {
+      if (!statePath) throw new TypeError('a resume needs the state file')
+      anvil = await withFreePort(params.port, (port) =>
+        spawnAnvil({ port, chainId, statePath, stateIntervalSeconds, blockTime: 0, hardfork: source.hardfork }),
+      )
+    } else {
+      const loaded = genesis as LoadedGenesis
+      const code =
+        loaded.generation === 'next'
+          ? [{ address: BLS_PRECOMPILE_ADDRESS, code: loadContractArtifact('BlsVerifier').deployedBytecode }]
+          : []
+      const init = anvilInitGenesis(loaded, { chainId, balances: params.balances ?? [], code })
+      const initPath = join(dir, 'anvil-genesis.json')
+      await writeFileAtomic(initPath, JSON.stringify(init))
+      const genesisTimestamp = params.genesisTimestamp ?? Math.floor(Date.now() / 1000)
+      const hardfork = loaded.hardfork
+      anvil = await withFreePort(params.port, (port) =>
+        spawnAnvil({ port, chainId, initPath, genesisTimestamp, blockTime: 0, hardfork }),
+      )
+      if (statePath) {
+        // anvil cannot save a chain it made with --init: save it here, then run it from the file.
+        await dumpStateTo(anvil.httpUrl, statePath)
+        await anvil.stop()
+        anvil = await withFreePort(params.port, (p) =>
+          spawnAnvil({ port: p, chainId, statePath, stateIntervalSeconds, blockTime: 0, hardfork }),
+        )
+      }
+    }
   } catch (err) {
-    await anvil.stop()
+    await anvil?.stop()
+    await proxy?.close()
     throw err
   }
 
+  const running = anvil
+  const client = createPublicClient({
+    transport: http(running.httpUrl, { batch: true, retryCount: 0 }),
+    pollingInterval: 50,
+  })
+  const request = client.request as unknown as Request
+  let generation: RegistryGeneration
+  let registry: RegistryCodeReport
+  let owner: Address
+  let blsVerifier: Address | null = null
+  try {
+    const reported = await client.getChainId()
+    if (reported !== chainId)
+      throw new TnvError(`The engine reports chain id ${reported} instead of the rehearsal's ${chainId}.`, {
+        fix: 'Move the devnet directory aside and start again.',
+        exitCode: ExitCode.WrongChain,
+      })
+    registry = detectRegistryGeneration(await client.getCode({ address: REGISTRY_ADDRESS }))
+    const expected = genesis?.generation ?? (source.kind === 'genesis' ? undefined : source.generation)
+    if (!registry.generation || (expected && registry.generation !== expected)) {
+      const where = source.kind === 'fork' ? `the fork of ${redactUrl(source.url)}` : 'the chain'
+      throw new ForkRegistryError(
+        registry.codeHash === null
+          ? `${where} has no ConsensusRegistry at ${REGISTRY_ADDRESS}.`
+          : `The registry code on ${where} (${registry.codeSize} bytes, code hash ${registry.codeHash}) is ${registry.generation ? `the ${registry.generation} generation, not the expected ${expected}` : 'neither registry generation tnv knows'}.`,
+        'tnv refuses registry code it does not recognise; rehearse with --genesis adiri|next, or fork a Telcoin Network chain.',
+      )
+    }
+    generation = registry.generation
+    if (generation === 'next') {
+      // the node's native precompile is the EVM verifier here (a fork or an old state has 0xfe)
+      const verifier = loadContractArtifact('BlsVerifier').deployedBytecode
+      const installed = await client.getCode({ address: BLS_PRECOMPILE_ADDRESS })
+      if (installed?.toLowerCase() !== verifier.toLowerCase())
+        await request({ method: 'anvil_setCode', params: [BLS_PRECOMPILE_ADDRESS, verifier] })
+      blsVerifier = BLS_PRECOMPILE_ADDRESS
+    }
+    if (source.kind !== 'genesis') await keepClockForward(client, request)
+    owner = (await client.readContract({
+      address: REGISTRY_ADDRESS,
+      abi: registryAbis[generation],
+      functionName: 'owner',
+    })) as Address
+  } catch (err) {
+    await running.stop()
+    await proxy?.close()
+    throw err
+  }
+
+  const abi = registryAbis[generation]
   return {
+    source: source.kind,
     genesis,
-    generation: genesis.generation,
+    generation,
+    registry,
     chainId,
-    httpUrl: anvil.httpUrl,
+    httpUrl: running.httpUrl,
+    wsUrl: running.wsUrl,
+    pid: running.pid,
     client,
-    anvil,
+    anvil: running,
+    blsVerifier,
     owner,
-    async asOwner({ data, value = 0n, to = REGISTRY_ADDRESS }) {
+    forkStats: proxy ? proxy.stats : null,
+    async asOwner({ data, value = 0n, to = REGISTRY_ADDRESS, what = 'the governance call' }) {
       const current = (await client.readContract({ address: REGISTRY_ADDRESS, abi, functionName: 'owner' })) as Address
       const balance = await client.getBalance({ address: current })
       const need = value + 10n ** 20n
+      // rehearsal TEL for the owner's gas and value: created here, never on a real chain
       if (balance < need) await request({ method: 'anvil_setBalance', params: [current, numberToHex(need)] })
+      try {
+        await client.call({ account: current, to, data, value })
+      } catch (err) {
+        throw new GovernanceCallRevertsError(what, current, describeRevert(generation, err))
+      }
       await request({ method: 'anvil_impersonateAccount', params: [current] })
       try {
         const hash = (await request({
@@ -122,15 +274,82 @@ export async function startGenesisEngine(params: StartGenesisEngineParameters): 
         })) as Hex
         const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
         if (receipt.status !== 'success')
-          throw new DevnetTransactionError(`governance call as ${current}`, { details: [`reverted: ${hash}`] })
+          throw new DevnetTransactionError(`${what} as ${current}`, { details: [`reverted: ${hash}`] })
         return receipt
       } finally {
         await request({ method: 'anvil_stopImpersonatingAccount', params: [current] })
       }
     },
-    closeEpoch: (p = {}) => closeEpoch(client, { ...p, generation: genesis.generation }),
-    stop: async () => {
-      await anvil.stop()
+    closeEpoch: (p = {}) => closeEpoch(client, { ...p, generation }),
+    saveState: async () => {
+      if (statePath) await dumpStateTo(running.httpUrl, statePath)
     },
+    stop: async () => {
+      await running.stop()
+      await proxy?.close()
+    },
+  }
+}
+
+/**
+ * The rehearsal engine on a shipped genesis or a genesis file, as before fork mode existed.
+ * @example const engine = await startGenesisEngine({ genesis: 'next', dir, chainId: 911329 })
+ */
+export async function startGenesisEngine(params: {
+  genesis: ShippedGenesisName | string | LoadedGenesis
+  dir: string
+  chainId?: number | undefined
+  port?: number | undefined
+  balances?: ReadonlyArray<{ address: Address; wei: bigint }>
+  /** Ignored: idle blocks are the epoch clock's (./epoch-clock.ts); the engine mines on demand. */
+  blockTime?: number | undefined
+  statePath?: string | undefined
+}): Promise<GenesisEngine> {
+  const genesis = typeof params.genesis === 'object' ? params.genesis : loadGenesis(params.genesis)
+  return startEngine({
+    source: { kind: 'genesis', genesis },
+    dir: params.dir,
+    chainId: params.chainId ?? genesis.chainId,
+    port: params.port,
+    balances: params.balances,
+    statePath: params.statePath,
+  })
+}
+
+/** Writes anvil's state (anvil_dumpState: gzip of the JSON `--state` reads) atomically. */
+async function dumpStateTo(httpUrl: string, path: string): Promise<void> {
+  const res = await fetch(httpUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"jsonrpc":"2.0","id":1,"method":"anvil_dumpState","params":[]}',
+  })
+  const body = (await res.json()) as { result?: string; error?: { message?: string } }
+  if (typeof body.result !== 'string')
+    throw new DevnetTransactionError('save the chain state', { details: [body.error?.message ?? 'no result'] })
+  const raw = Buffer.from(body.result.slice(2), 'hex')
+  const json = raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw
+  await writeFileAtomic(path, json, { mode: 0o600 })
+}
+
+/**
+ * anvil keeps no clock across restarts: after a warp (advance-epoch), a resumed chain would mine
+ * blocks older than its latest. Set its clock to the latest block's time when that is ahead.
+ */
+async function keepClockForward(client: PublicClient, request: Request): Promise<void> {
+  const latest = await client.getBlock({ blockTag: 'latest' })
+  const now = BigInt(Math.floor(Date.now() / 1000))
+  if (latest.timestamp > now) await request({ method: 'evm_setTime', params: [toHex(latest.timestamp)] })
+}
+
+async function withFreePort(port: number | undefined, spawn: (port: number) => Promise<AnvilProcess>) {
+  const fixed = port !== undefined && port !== 0
+  for (let attempt = 1; ; attempt++) {
+    const chosen = fixed ? port : await freeLoopbackPort()
+    try {
+      return await spawn(chosen)
+    } catch (err) {
+      // a free port can be taken between choosing it and anvil binding it: pick another
+      if (fixed || !(err instanceof AnvilPortInUseError) || attempt >= 3) throw err
+    }
   }
 }

@@ -52,6 +52,8 @@ export type LoadedGenesis = {
   registry: RegistryCodeReport
   /** The recognised registry generation. */
   generation: RegistryGeneration
+  /** The EVM hardfork the file has active at genesis (anvil `--hardfork`). */
+  hardfork: string
 }
 
 /** A file that is not a usable node genesis. */
@@ -108,7 +110,36 @@ export function loadGenesis(source: ShippedGenesisName | string): LoadedGenesis 
       `the code at ${REGISTRY_ADDRESS} (${registry.codeSize} bytes, code hash ${registry.codeHash}) is neither registry generation tnv knows (adiri lacks ${registry.missing.adiri.length} functions, next lacks ${registry.missing.next.length})`,
       'Use a genesis of the test network (adiri) or of the next generation; tnv refuses registry code it does not recognise.',
     )
-  return { name, path, chainId: genesis.config.chainId, genesis, registry, generation: registry.generation }
+  return {
+    name,
+    path,
+    chainId: genesis.config.chainId,
+    genesis,
+    registry,
+    generation: registry.generation,
+    hardfork: hardforkOf(genesis.config),
+  }
+}
+
+/** Fork activation fields of a geth-style config, newest first, with anvil's names. */
+const HARDFORKS: readonly [string, string][] = [
+  ['pragueTime', 'prague'],
+  ['cancunTime', 'cancun'],
+  ['shanghaiTime', 'shanghai'],
+  ['mergeNetsplitBlock', 'paris'],
+  ['londonBlock', 'london'],
+  ['berlinBlock', 'berlin'],
+  ['istanbulBlock', 'istanbul'],
+]
+
+/**
+ * The newest hardfork the genesis activates at its start (block or time 0). anvil runs one
+ * hardfork for the whole chain, so forks the file schedules later are not applied; a config
+ * without fork fields gets Prague, the node's.
+ */
+export function hardforkOf(config: Record<string, unknown>): string {
+  for (const [field, name] of HARDFORKS) if (String(config[field]) === '0') return name
+  return 'prague'
 }
 
 function parseGenesisText(path: string, text: string): GenesisFile {

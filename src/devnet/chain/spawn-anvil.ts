@@ -14,10 +14,25 @@ import { onProcessExit } from './exit-hooks.js'
 export type SpawnAnvilParameters = {
   port: number
   chainId: number
-  /** anvil `--state`: loaded when it exists, written on SIGTERM and every `stateIntervalSeconds`. */
+  /** anvil `--hardfork` (default prague, the node's). */
+  hardfork?: string | undefined
+  /**
+   * anvil `--state`: loaded when it exists, written on SIGTERM and every `stateIntervalSeconds`.
+   * anvil refuses it together with `initPath` (a chain made from a genesis is saved by the caller
+   * with `anvil_dumpState` and resumed from that file).
+   */
   statePath?: string | undefined
   /** anvil `--init`: a geth-style genesis JSON file to start from (accounts, code, storage, chain id). */
   initPath?: string | undefined
+  /** anvil `--timestamp`: the genesis block's timestamp (with `initPath`). */
+  genesisTimestamp?: number | undefined
+  /** Fork mode: the upstream endpoint and the pinned block (anvil `--fork-url`, `--fork-block-number`). */
+  fork?: { url: string; blockNumber: bigint } | undefined
+  /**
+   * HOME for anvil: its fork RPC cache lives in `$HOME/.foundry/cache/rpc/<chain>/<block>/`, so a
+   * devnet directory keeps its own cache (reused on resume, gone with the directory).
+   */
+  home?: string | undefined
   /** Interval mining in seconds on top of automine; 0 = automine only. */
   blockTime: number
   stateIntervalSeconds?: number
@@ -51,7 +66,7 @@ function anvilArgs(p: SpawnAnvilParameters): string[] {
     '--port',
     String(p.port),
     '--hardfork',
-    'prague',
+    p.hardfork ?? 'prague',
     '--chain-id',
     String(p.chainId),
     '--accounts',
@@ -59,14 +74,18 @@ function anvilArgs(p: SpawnAnvilParameters): string[] {
     '--quiet',
   ]
   if (p.initPath) args.push('--init', p.initPath)
+  if (p.initPath && p.genesisTimestamp !== undefined) args.push('--timestamp', String(p.genesisTimestamp))
+  if (p.fork) args.push('--fork-url', p.fork.url, '--fork-block-number', p.fork.blockNumber.toString())
   if (p.statePath) args.push('--state', p.statePath)
   if (p.statePath && p.stateIntervalSeconds) args.push('--state-interval', String(p.stateIntervalSeconds))
   if (p.blockTime > 0) args.push('--block-time', String(p.blockTime), '--mixed-mining')
   return args
 }
 
-function launch(binary: string, args: string[]): ChildProcess {
-  const options = { env: childEnv(), stdio: ['ignore', 'ignore', 'pipe'] as ('ignore' | 'pipe')[] }
+function launch(binary: string, args: string[], home: string | undefined): ChildProcess {
+  const env = childEnv()
+  if (home) env.HOME = home
+  const options = { env, stdio: ['ignore', 'ignore', 'pipe'] as ('ignore' | 'pipe')[] }
   const setpriv = process.platform === 'linux' ? SETPRIV_PATHS.find((p) => existsSync(p)) : undefined
   if (setpriv) return spawn(setpriv, ['--pdeathsig', 'TERM', '--', binary, ...args], options)
   return spawn(binary, args, options)
@@ -92,7 +111,7 @@ async function answersRpc(url: string): Promise<boolean> {
  */
 export async function spawnAnvil(params: SpawnAnvilParameters): Promise<AnvilProcess> {
   const { readyTimeoutMs = 15_000 } = params
-  const child = launch(resolveAnvilBinary(), anvilArgs(params))
+  const child = launch(resolveAnvilBinary(), anvilArgs(params), params.home)
   let tail = ''
   child.stderr?.setEncoding('utf8')
   child.stderr?.on('data', (chunk: string) => {

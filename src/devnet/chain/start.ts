@@ -1,129 +1,223 @@
 /**
- * startDevnetChain: anvil with the devnet contracts and the protocol loop, in this process.
+ * startDevnetChain: a rehearsal chain running the real registry code, in this process.
  *
- * A fresh data directory is bootstrapped (bootstrap.ts); a directory holding a devnet (anvil's
- * state file plus chain.json) is resumed as it was, without bootstrapping again. The chain is
- * saved when stopped (and by anvil every 30 s), and anvil never outlives this process.
+ * - embedded (default): the next generation's genesis (networks/next/genesis.yaml) with the
+ *   devnet's funded dev accounts added and a short rehearsal epoch;
+ * - genesis: any node genesis (`adiri`, `next`, or a file), dev accounts added;
+ * - fork: a live chain at a pinned block (anvil fork mode), dev accounts funded locally.
+ * Every rehearsal runs under tnv's rehearsal chain id (911329) unless told otherwise, so nothing
+ * signed on it is valid on a real network. The EVM BLS verifier is installed at 0x…b151 for the
+ * next generation, epochs end by time with the node's system calls (./epoch-clock.ts), and
+ * governance is rehearsed by impersonating the registry's owner (./governance.ts).
+ *
+ * A data directory holding a devnet (anvil's state file plus chain.json) is resumed as it was;
+ * a directory of the old devnet (tnv's own registry contract, retired) is refused. anvil saves
+ * the chain when stopped (and every 30 s) and never outlives this process.
  */
-import { promises as fs } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { promises as fs, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createPublicClient, createWalletClient, http, type PublicClient, sha256, stringToBytes } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { type Address, numberToHex } from 'viem'
 import { ensureDir, fileTimestamp, pathExists } from '../../lib/fs/atomic.js'
-import { consensusRegistryAbi } from './abi.js'
-import { devnetDevAccounts, devnetGovernanceAccount, devnetSystemAccount } from './accounts.js'
-import { loadContractArtifact } from './artifacts.js'
-import { bootstrapDevnet, installDevnetCode } from './bootstrap.js'
+import { registryAbis } from '../../lib/registry/generations/detect.js'
+import { devnetDevAccounts } from './accounts.js'
 import { ANVIL_STATE_FILE, type ChainRecord, readChainRecord, writeChainRecord } from './chain-record.js'
 import { acquireDatadirLock } from './datadir-lock.js'
-import { DEFAULT_BLOCK_TIME, DEFAULT_EPOCH_BLOCKS, MIN_EPOCH_BLOCKS } from './defaults.js'
-import { DevnetStateMismatchError, DevnetStoppedError, InvalidDevnetParameterError } from './errors.js'
-import { freeLoopbackPort } from './free-port.js'
-import { GENESIS_VALIDATORS } from './genesis-validators.js'
-import { createProtocolLoop } from './protocol-loop.js'
-import { sendDevnetTransaction } from './send-devnet-transaction.js'
-import { type AnvilExit, AnvilPortInUseError, type AnvilProcess, spawnAnvil } from './spawn-anvil.js'
+import { DEFAULT_BLOCK_TIME, DEV_ACCOUNT_BALANCE, EMBEDDED_EPOCH_SECONDS, MAX_EPOCH_SECONDS } from './defaults.js'
+import { createEpochClock } from './epoch-clock.js'
 import {
-  BLS_VERIFIER_ADDRESS,
+  DevnetSourceMismatchError,
+  DevnetStoppedError,
+  ForkUrlRequiredError,
+  InvalidDevnetParameterError,
+} from './errors.js'
+import { probeForkSource, redactUrl } from './fork.js'
+import { loadGenesis } from './genesis.js'
+import { type EngineSource, type GenesisEngine, startEngine } from './genesis-engine.js'
+import { rehearsalGovernance } from './governance.js'
+import type { AnvilExit } from './spawn-anvil.js'
+import {
   DEVNET_CHAIN_ID,
   type DevnetChain,
+  type DevnetSource,
+  type DevnetSourceInfo,
   ISSUANCE_ADDRESS,
   REGISTRY_ADDRESS,
   type StartDevnetChainParameters,
 } from './types.js'
-import { devnetViemChain } from './viem-chain.js'
 
-/** anvil also writes its state this often, so a crash of the whole machine loses little. */
-const STATE_INTERVAL_SECONDS = 30
+export { REAL_NETWORK_CHAIN_IDS } from './defaults.js'
 
 /**
  * Starts (or resumes) the devnet chain in `datadir`.
  * @example
  * const chain = await startDevnetChain({ datadir, blockTime: 0 })
+ * await chain.governance({ action: 'mint', validator })
  * await chain.advanceEpoch()
  * await chain.stop()
  */
 export async function startDevnetChain(params: StartDevnetChainParameters): Promise<DevnetChain> {
-  const { datadir, protocolLoop = true, blockTime = DEFAULT_BLOCK_TIME, onProtocolError } = params
   checkParameters(params)
-  await ensureDir(datadir)
-  const releaseLock = await acquireDatadirLock(datadir)
+  // Everything that can be refused is checked before the directory is touched.
+  const existing = await checkDevnetDirectory(params.datadir, params)
+  if (existing?.source.kind === 'fork') await checkForkResume(params.datadir, existing, params)
+  const fresh = existing ? null : await resolveFreshSource(params)
+  await ensureDir(params.datadir, 0o700)
+  const releaseLock = await acquireDatadirLock(params.datadir)
   try {
-    return await startLocked(params, { datadir, protocolLoop, blockTime, onProtocolError, releaseLock })
+    return await startLocked(params, fresh, releaseLock)
   } catch (err) {
     await releaseLock()
     throw err
   }
 }
 
-type Resolved = {
-  datadir: string
-  protocolLoop: boolean
-  blockTime: number
-  onProtocolError: StartDevnetChainParameters['onProtocolError']
-  releaseLock: () => Promise<void>
+/** A new devnet's source, loaded (genesis) or probed (fork), with its chain id and description. */
+type FreshSource = { engine: EngineSource; info: DevnetSourceInfo; chainId: number; kind: DevnetSource['kind'] }
+
+async function resolveFreshSource(params: StartDevnetChainParameters): Promise<FreshSource> {
+  const asked = params.source ?? { kind: 'embedded' }
+  let chainId = typeof params.chainId === 'number' ? params.chainId : DEVNET_CHAIN_ID
+  if (asked.kind === 'fork') {
+    const probe = await probeForkSource({ url: asked.url, blockNumber: asked.blockNumber })
+    if (params.chainId === 'source') chainId = probe.upstreamChainId
+    return {
+      kind: 'fork',
+      chainId,
+      engine: {
+        kind: 'fork',
+        url: asked.url,
+        blockNumber: probe.blockNumber,
+        generation: probe.registry.generation ?? undefined,
+      },
+      info: {
+        kind: 'fork',
+        genesis: null,
+        fork: {
+          url: redactUrl(asked.url),
+          blockNumber: probe.blockNumber.toString(),
+          upstreamChainId: probe.upstreamChainId,
+        },
+      },
+    }
+  }
+  const genesis = loadGenesis(asked.kind === 'embedded' ? 'next' : asked.genesis)
+  if (params.chainId === 'source') chainId = genesis.chainId
+  return {
+    kind: asked.kind,
+    chainId,
+    engine: { kind: 'genesis', genesis },
+    info: {
+      kind: asked.kind,
+      genesis: {
+        name: genesis.name,
+        path: genesis.path,
+        chainId: genesis.chainId,
+        sha256: createHash('sha256').update(readFileSync(genesis.path)).digest('hex'),
+      },
+      fork: null,
+    },
+  }
 }
 
-async function startLocked(params: StartDevnetChainParameters, r: Resolved): Promise<DevnetChain> {
-  const { datadir } = r
+function sourceLabel(info: DevnetSourceInfo): string {
+  if (info.kind === 'fork' && info.fork) return `a fork of ${info.fork.url} at block ${info.fork.blockNumber}`
+  if (info.kind === 'embedded') return 'the embedded devnet'
+  return `the genesis ${info.genesis?.name ?? info.genesis?.path}`
+}
+
+function askedLabel(source: DevnetSource): string {
+  if (source.kind === 'embedded') return 'the embedded devnet'
+  if (source.kind === 'fork') return `a fork of ${redactUrl(source.url)}`
+  return `the genesis ${source.genesis}`
+}
+
+async function startLocked(
+  params: StartDevnetChainParameters,
+  fresh: FreshSource | null,
+  releaseLock: () => Promise<void>,
+): Promise<DevnetChain> {
+  const { datadir, protocolLoop = true, blockTime = DEFAULT_BLOCK_TIME } = params
   const statePath = join(datadir, ANVIL_STATE_FILE)
-  const resume = await prepareDatadir(datadir, statePath)
-  const anvil = await spawnWithFreePort(params.port, statePath, r.blockTime)
-
-  const governance = devnetGovernanceAccount()
-  const system = devnetSystemAccount()
+  const record = await prepareDatadir(datadir, statePath)
   const accounts = devnetDevAccounts()
-  const viemChain = devnetViemChain(anvil.httpUrl)
-  const transport = http(anvil.httpUrl, { batch: true, retryCount: 0 })
-  const publicClient: PublicClient = createPublicClient({ chain: viemChain, transport, pollingInterval: 50 })
-  const wallet = (privateKey: `0x${string}`) =>
-    createWalletClient({ account: privateKeyToAccount(privateKey), chain: viemChain, transport })
-  const governanceWallet = wallet(governance.privateKey)
+  const balances = accounts.map((a) => ({ address: a.address, wei: DEV_ACCOUNT_BALANCE }))
 
-  let epochBlocks: number
-  try {
-    if (resume) {
-      epochBlocks = await resumeChain(publicClient, governanceWallet, datadir, resume, params.epochBlocks)
-    } else {
-      epochBlocks = params.epochBlocks ?? DEFAULT_EPOCH_BLOCKS
-      await bootstrapDevnet({
-        publicClient,
-        governanceWallet,
-        governance,
-        system,
-        accounts,
-        epochBlocks,
-      })
-      await writeChainRecord(datadir, {
-        format: 1,
-        chainId: DEVNET_CHAIN_ID,
+  let engine: GenesisEngine
+  let chainRecord: ChainRecord
+  if (record) {
+    checkResume(datadir, record, params)
+    const source: EngineSource =
+      record.source.kind === 'fork'
+        ? {
+            kind: 'fork',
+            url: (params.source as Extract<DevnetSource, { kind: 'fork' }>).url,
+            blockNumber: BigInt(record.source.fork?.blockNumber ?? '0'),
+            generation: record.generation,
+          }
+        : { kind: 'resume', generation: record.generation, hardfork: record.hardfork }
+    engine = await startEngine({ source, dir: datadir, chainId: record.chainId, port: params.port, statePath })
+    const epochSeconds = params.epochSeconds === undefined ? record.epochSeconds : params.epochSeconds
+    chainRecord = { ...record, epochSeconds }
+    if (epochSeconds !== record.epochSeconds) await writeChainRecord(datadir, chainRecord)
+  } else {
+    const f = fresh ?? (await resolveFreshSource(params))
+    engine = await startEngine({
+      source: f.engine,
+      dir: datadir,
+      chainId: f.chainId,
+      port: params.port,
+      balances,
+      statePath,
+    })
+    try {
+      if (f.kind === 'fork') await fundOnFork(engine, balances)
+      chainRecord = {
+        format: 2,
         createdAt: new Date().toISOString(),
-        registryStorageLayout: registryLayoutHash(),
-        genesisValidators: GENESIS_VALIDATORS.map((g) => g.address),
-      })
+        chainId: f.chainId,
+        source: f.info,
+        generation: engine.generation,
+        registryCodeHash: engine.registry.codeHash as `0x${string}`,
+        hardfork:
+          f.engine.kind === 'genesis' && typeof f.engine.genesis === 'object' ? f.engine.genesis.hardfork : 'prague',
+        epochSeconds:
+          params.epochSeconds === undefined
+            ? f.kind === 'embedded'
+              ? EMBEDDED_EPOCH_SECONDS
+              : null
+            : params.epochSeconds,
+      }
+      await engine.saveState()
+      await writeChainRecord(datadir, chainRecord)
+    } catch (err) {
+      await engine.stop()
+      throw err
     }
-  } catch (err) {
-    await anvil.stop()
-    throw err
   }
 
-  const loop = createProtocolLoop({
-    publicClient,
-    systemWallet: wallet(system.privateKey),
-    autoConclude: r.protocolLoop,
-    onError: r.onProtocolError,
+  const clock = createEpochClock({
+    client: engine.client,
+    generation: engine.generation,
+    closeEpoch: engine.closeEpoch,
+    epochSeconds: chainRecord.epochSeconds,
+    blockTime,
+    autoConclude: protocolLoop,
+    onError: params.onProtocolError,
+    onEpoch: params.onEpoch,
   })
-  loop.start()
+  clock.start()
 
   let stopped = false
   let stopping: Promise<void> | undefined
   let diedWith: AnvilExit | undefined
   const exitListeners: ((info: AnvilExit) => void)[] = []
-  void anvil.exited.then(async (info) => {
+  void engine.anvil.exited.then(async (info) => {
     if (stopping) return
     stopped = true
-    await loop.stop()
-    await r.releaseLock()
+    await clock.stop()
+    await engine.stop()
+    await releaseLock()
     diedWith = info
     for (const listener of exitListeners) listener(info)
   })
@@ -131,36 +225,53 @@ async function startLocked(params: StartDevnetChainParameters, r: Resolved): Pro
     if (stopped || stopping) return Promise.reject(new DevnetStoppedError(operation))
     return fn()
   }
+  const abi = registryAbis[engine.generation]
 
   return {
-    chainId: DEVNET_CHAIN_ID,
-    engineHttpUrl: anvil.httpUrl,
-    engineWsUrl: anvil.wsUrl,
-    enginePid: anvil.pid,
+    chainId: chainRecord.chainId,
+    source: chainRecord.source,
+    generation: engine.generation,
+    registryCode: {
+      codeHash: engine.registry.codeHash as `0x${string}`,
+      match: engine.registry.match === 'exact' ? 'exact' : 'interface',
+      source: engine.registry.source,
+    },
+    engineHttpUrl: engine.httpUrl,
+    engineWsUrl: engine.wsUrl,
+    enginePid: engine.pid,
     registry: REGISTRY_ADDRESS,
     issuance: ISSUANCE_ADDRESS,
-    blsVerifier: BLS_VERIFIER_ADDRESS,
-    governance,
-    system,
+    blsVerifier: engine.blsVerifier,
     accounts,
-    genesisValidators: GENESIS_VALIDATORS.map((g) => g.address),
-    epochBlocks,
-    resumed: resume !== null,
-    advanceEpoch: () => live('advance the epoch', () => loop.advanceEpoch()),
+    epochSeconds: chainRecord.epochSeconds,
+    blockTime,
+    resumed: record !== null,
+    owner: () =>
+      live(
+        'read the owner',
+        async () =>
+          (await engine.client.readContract({ address: REGISTRY_ADDRESS, abi, functionName: 'owner' })) as Address,
+      ),
+    position: () => live('read the epoch', () => clock.position()),
+    advanceEpoch: () => live('advance the epoch', () => clock.advanceEpoch()),
     mine: (blocks = 1) => {
-      if (!Number.isInteger(blocks) || blocks < 0) {
+      if (!Number.isInteger(blocks) || blocks < 0)
         return Promise.reject(
           new InvalidDevnetParameterError(`mine: blocks must be a whole number ≥ 0, got ${blocks}.`),
         )
-      }
-      return live('mine blocks', () => loop.mine(blocks))
+      return live('mine blocks', () => clock.mine(blocks))
     },
+    governance: (request) =>
+      live(`rehearse governance (${request.action})`, () =>
+        clock.exclusive(() => rehearsalGovernance(engine, request)),
+      ),
+    forkStats: () => engine.forkStats?.() ?? null,
     stop() {
       stopping ??= (async () => {
-        await loop.stop()
-        await anvil.stop()
+        await clock.stop()
+        await engine.stop()
         stopped = true
-        await r.releaseLock()
+        await releaseLock()
       })()
       return stopping
     },
@@ -173,31 +284,86 @@ async function startLocked(params: StartDevnetChainParameters, r: Resolved): Pro
 
 function checkParameters(p: StartDevnetChainParameters): void {
   if (
-    p.epochBlocks !== undefined &&
-    (!Number.isInteger(p.epochBlocks) || p.epochBlocks < MIN_EPOCH_BLOCKS || p.epochBlocks > 2 ** 32 - 1)
-  ) {
+    p.epochSeconds !== undefined &&
+    p.epochSeconds !== null &&
+    (!Number.isInteger(p.epochSeconds) || p.epochSeconds < 1 || p.epochSeconds > MAX_EPOCH_SECONDS)
+  )
     throw new InvalidDevnetParameterError(
-      `epochBlocks must be a whole number from ${MIN_EPOCH_BLOCKS} to 4294967295, got ${p.epochBlocks}.`,
-      {
-        fix: `Pass an epoch length of at least ${MIN_EPOCH_BLOCKS} blocks (one block plus the block that concludes the epoch).`,
-      },
+      `The rehearsal epoch length must be a whole number of seconds from 1 to ${MAX_EPOCH_SECONDS}, got ${p.epochSeconds}.`,
+      { fix: "Pass --epoch-seconds N, or leave it out for the registry's own epochDuration." },
     )
-  }
-  if (p.blockTime !== undefined && (!Number.isInteger(p.blockTime) || p.blockTime < 0)) {
+  if (p.blockTime !== undefined && (!Number.isInteger(p.blockTime) || p.blockTime < 0))
     throw new InvalidDevnetParameterError(`blockTime must be a whole number of seconds ≥ 0, got ${p.blockTime}.`, {
       fix: 'Pass 0 to mine only on transactions and on demand, or the seconds between idle blocks.',
     })
-  }
-  if (p.port !== undefined && (!Number.isInteger(p.port) || p.port < 0 || p.port > 65535)) {
+  if (p.port !== undefined && (!Number.isInteger(p.port) || p.port < 0 || p.port > 65535))
     throw new InvalidDevnetParameterError(`port must be 0..65535, got ${p.port}.`, {
       fix: 'Pass 0 (or nothing) for a free port.',
     })
-  }
+  if (typeof p.chainId === 'number' && (!Number.isSafeInteger(p.chainId) || p.chainId <= 0))
+    throw new InvalidDevnetParameterError(`The chain id must be a positive whole number, got ${p.chainId}.`)
 }
 
 /**
- * Decides between resuming and bootstrapping. A devnet is resumable when both anvil's state and
- * chain.json exist. A half-made devnet is never deleted: its leftover file is renamed aside.
+ * What a start with these parameters would do in `datadir`, checked without changing anything:
+ * the record of the devnet it would resume (null: a new devnet).
+ * @throws DevnetStateMismatchError (old devnet), DevnetSourceMismatchError, ForkUrlRequiredError
+ */
+export async function checkDevnetDirectory(
+  datadir: string,
+  params: Pick<StartDevnetChainParameters, 'source' | 'chainId'>,
+): Promise<ChainRecord | null> {
+  const [record, hasState] = await Promise.all([readChainRecord(datadir), pathExists(join(datadir, ANVIL_STATE_FILE))])
+  if (!record || !hasState) return null
+  checkResume(datadir, record, { datadir, ...params })
+  return record
+}
+
+/**
+ * A fork resumes on the same chain and code as when it was made, or the saved state would sit on
+ * another chain: the upstream is probed at the recorded block (three requests).
+ */
+async function checkForkResume(datadir: string, record: ChainRecord, p: StartDevnetChainParameters): Promise<void> {
+  const url = (p.source as Extract<DevnetSource, { kind: 'fork' }>).url
+  const blockNumber = BigInt(record.source.fork?.blockNumber ?? '0')
+  const probe = await probeForkSource({ url, blockNumber })
+  if (
+    probe.upstreamChainId !== record.source.fork?.upstreamChainId ||
+    probe.registry.codeHash !== record.registryCodeHash
+  )
+    throw new DevnetSourceMismatchError(
+      datadir,
+      sourceLabel(record.source),
+      `a fork of ${redactUrl(url)} (chain id ${probe.upstreamChainId}, registry code hash ${probe.registry.codeHash} at block ${blockNumber})`,
+    )
+}
+
+/** A resume must not silently become another rehearsal than the one asked for. */
+function checkResume(datadir: string, record: ChainRecord, p: StartDevnetChainParameters): void {
+  const holds = sourceLabel(record.source)
+  const asked = p.source
+  if (asked) {
+    const same =
+      asked.kind === record.source.kind &&
+      (asked.kind !== 'genesis' ||
+        asked.genesis === record.source.genesis?.name ||
+        asked.genesis === record.source.genesis?.path) &&
+      (asked.kind !== 'fork' ||
+        asked.blockNumber === undefined ||
+        asked.blockNumber.toString() === record.source.fork?.blockNumber)
+    if (!same) throw new DevnetSourceMismatchError(datadir, holds, askedLabel(asked))
+  }
+  if (record.source.kind === 'fork' && asked?.kind !== 'fork')
+    throw new ForkUrlRequiredError(datadir, record.source.fork?.url ?? '?', record.source.fork?.blockNumber ?? '?')
+  const wanted =
+    p.chainId === 'source' ? (record.source.genesis?.chainId ?? record.source.fork?.upstreamChainId) : p.chainId
+  if (wanted !== undefined && wanted !== record.chainId)
+    throw new DevnetSourceMismatchError(datadir, `${holds} under chain id ${record.chainId}`, `chain id ${wanted}`)
+}
+
+/**
+ * Decides between resuming and making a new chain. A devnet is resumable when both anvil's state
+ * and chain.json exist. A half-made devnet is never deleted: its leftover file is renamed aside.
  */
 async function prepareDatadir(datadir: string, statePath: string): Promise<ChainRecord | null> {
   const [record, hasState] = await Promise.all([readChainRecord(datadir), pathExists(statePath)])
@@ -212,81 +378,10 @@ async function prepareDatadir(datadir: string, statePath: string): Promise<Chain
   return null
 }
 
-async function spawnWithFreePort(
-  port: number | undefined,
-  statePath: string,
-  blockTime: number,
-): Promise<AnvilProcess> {
-  const fixed = port !== undefined && port !== 0
-  for (let attempt = 1; ; attempt++) {
-    const chosen = fixed ? port : await freeLoopbackPort()
-    try {
-      return await spawnAnvil({
-        port: chosen,
-        chainId: DEVNET_CHAIN_ID,
-        statePath,
-        blockTime,
-        stateIntervalSeconds: STATE_INTERVAL_SECONDS,
-      })
-    } catch (err) {
-      // a free port can be taken between choosing it and anvil binding it: pick another
-      if (fixed || !(err instanceof AnvilPortInUseError) || attempt >= 3) throw err
-    }
-  }
-}
-
-function registryLayoutHash(): string {
-  return sha256(stringToBytes(JSON.stringify(loadContractArtifact('ConsensusRegistry').storageLayout.storage)))
-}
-
-/**
- * Checks a resumed chain, installs changed contract code in place when the registry's storage
- * layout is unchanged, and applies a new epoch length (as the next stake config version,
- * effective from the next epoch). Returns the epoch length in force from then on.
- */
-async function resumeChain(
-  publicClient: PublicClient,
-  governanceWallet: ReturnType<typeof createWalletClient>,
-  datadir: string,
-  record: ChainRecord,
-  epochBlocks: number | undefined,
-): Promise<number> {
-  const chainId = await publicClient.getChainId()
-  if (chainId !== DEVNET_CHAIN_ID || record.chainId !== DEVNET_CHAIN_ID) {
-    throw new DevnetStateMismatchError(
-      `The chain in ${datadir} has chain id ${chainId}, not the devnet's ${DEVNET_CHAIN_ID}.`,
-      datadir,
-    )
-  }
-  const installed = await publicClient.getCode({ address: REGISTRY_ADDRESS })
-  if (!installed || installed === '0x') {
-    throw new DevnetStateMismatchError(`The chain in ${datadir} has no registry at ${REGISTRY_ADDRESS}.`, datadir)
-  }
-  if (
-    installed !== loadContractArtifact('ConsensusRegistry').deployedBytecode &&
-    record.registryStorageLayout !== registryLayoutHash()
-  ) {
-    throw new DevnetStateMismatchError(
-      `The devnet in ${datadir} was made by an older tnv whose registry stores its data differently, so its chain cannot be carried over.`,
-      datadir,
-    )
-  }
-  // Same storage layout: (re)install the current code in place; unchanged code is a no-op.
-  await installDevnetCode(publicClient)
-
-  const newest = await publicClient.readContract({
-    address: REGISTRY_ADDRESS,
-    abi: consensusRegistryAbi,
-    functionName: 'getCurrentStakeConfig',
-  })
-  if (epochBlocks === undefined || epochBlocks === newest.epochDuration) return newest.epochDuration
-  await sendDevnetTransaction(publicClient, governanceWallet, {
-    what: `set the epoch length to ${epochBlocks} blocks`,
-    address: REGISTRY_ADDRESS,
-    abi: consensusRegistryAbi,
-    functionName: 'setStakeConfig',
-    args: [{ ...newest, epochDuration: epochBlocks }],
-    gas: 500_000n,
-  })
-  return epochBlocks
+/** Fork mode: the dev accounts get their TEL on the local fork only. */
+async function fundOnFork(engine: GenesisEngine, balances: ReadonlyArray<{ address: Address; wei: bigint }>) {
+  const request = engine.client.request as unknown as (a: { method: string; params: unknown[] }) => Promise<unknown>
+  await Promise.all(
+    balances.map(({ address, wei }) => request({ method: 'anvil_setBalance', params: [address, numberToHex(wei)] })),
+  )
 }

@@ -11,6 +11,7 @@
  * On the devnet the engine is anvil: the system address is impersonated, and the calls are
  * mined together in one block with automine paused. The shuffle's random stream is keccak256 of
  * (seed, index) instead of the node's ChaCha-based StdRng: the same algorithm, another stream.
+ * The header counts come from the devnet's simulated consensus (./consensus.ts) unless given.
  */
 import {
   type Abi,
@@ -27,7 +28,10 @@ import {
 } from 'viem'
 import { REGISTRY_ADDRESS, SYSTEM_ADDRESS } from '../../lib/chain/addresses.js'
 import { type RegistryGeneration, registryAbis } from '../../lib/registry/generations/detect.js'
+import { headerCounts, type RewardInfo } from './consensus.js'
 import { DevnetTransactionError } from './errors.js'
+
+export type { RewardInfo } from './consensus.js'
 
 /** Gas limits of the system calls (the node runs them outside the block gas accounting; anvil needs a limit). */
 const SYSTEM_CALL_GAS = { applyIncentives: 6_000_000n, applySlashes: 1_000_000n, concludeEpoch: 15_000_000n } as const
@@ -48,14 +52,14 @@ export type ValidatorRecord = {
   region: number
 }
 
-export type RewardInfo = { validatorAddress: Address; consensusHeaderCount: bigint }
-
 export type CloseEpochParameters = {
   generation: RegistryGeneration
   /** 32 bytes of epoch randomness (the node's comes from the consensus output); default from the latest block hash. */
   seed?: Hex
-  /** Headers each leader produced in the closing epoch; default: the epoch's blocks spread evenly over its committee. */
+  /** Headers each leader produced in the closing epoch; default: the simulated consensus's leader counts (./consensus.ts). */
   headerCounts?: readonly RewardInfo[]
+  /** The closing block's timestamp (a warp forward in time); default: the engine's clock. */
+  timestamp?: bigint
   registry?: Address
 }
 
@@ -67,7 +71,9 @@ export type CloseEpochReturnType = {
   /** The committee chosen for epoch `epoch + 2` (sorted). */
   newCommittee: Address[]
   incentives: RewardInfo[]
+  /** The closing block. */
   blockNumber: bigint
+  timestamp: bigint
 }
 
 type Request = (args: { method: string; params: unknown[] }) => Promise<unknown>
@@ -92,9 +98,10 @@ export async function closeEpoch(client: PublicClient, params: CloseEpochParamet
   ])
   const seed = params.seed ?? keccak256(concatHex([latest.hash ?? '0x', numberToHex(info.epochId, { size: 4 })]))
   const newCommittee = chooseCommittee(pool, Number(size), seed)
+  // the closing block is the next one
   const incentives = params.headerCounts
     ? [...params.headerCounts]
-    : evenHeaderCounts(info.committee, latest.number + 1n - info.blockHeight)
+    : headerCounts(info.committee, info.blockHeight, latest.number + 1n)
 
   const calls: { name: keyof typeof SYSTEM_CALL_GAS; data: Hex }[] = [
     { name: 'applyIncentives', data: encodeFunctionData({ abi, functionName: 'applyIncentives', args: [incentives] }) },
@@ -117,6 +124,8 @@ export async function closeEpoch(client: PublicClient, params: CloseEpochParamet
           params: [{ from: SYSTEM_ADDRESS, to: registry, data: call.data, gas: toHex(SYSTEM_CALL_GAS[call.name]) }],
         })) as Hex,
       )
+    if (params.timestamp !== undefined)
+      await request({ method: 'evm_setNextBlockTimestamp', params: [toHex(params.timestamp)] })
     await request({ method: 'evm_mine', params: [] })
   } finally {
     await request({ method: 'evm_setAutomine', params: [true] })
@@ -124,6 +133,10 @@ export async function closeEpoch(client: PublicClient, params: CloseEpochParamet
   let blockNumber = 0n
   for (const [i, hash] of hashes.entries()) {
     const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+    if (i > 0 && receipt.blockNumber !== blockNumber)
+      throw new DevnetTransactionError(`system calls of epoch ${info.epochId}`, {
+        details: [`they landed in blocks ${blockNumber} and ${receipt.blockNumber}; the node makes them in one block`],
+      })
     blockNumber = receipt.blockNumber
     if (receipt.status !== 'success') {
       const call = calls[i] as (typeof calls)[number]
@@ -132,7 +145,15 @@ export async function closeEpoch(client: PublicClient, params: CloseEpochParamet
       })
     }
   }
-  return { concluded: info.epochId, epoch: info.epochId + 1, newCommittee, incentives, blockNumber }
+  const block = await client.getBlock({ blockNumber })
+  return {
+    concluded: info.epochId,
+    epoch: info.epochId + 1,
+    newCommittee,
+    incentives,
+    blockNumber,
+    timestamp: block.timestamp,
+  }
 }
 
 /**
@@ -162,17 +183,6 @@ function shuffle<T>(items: readonly T[], seed: Hex): T[] {
     out[j] = t
   }
   return out
-}
-
-/** The epoch's blocks as consensus headers, spread round-robin over its committee (at least one each). */
-function evenHeaderCounts(committee: readonly Address[], blocks: bigint): RewardInfo[] {
-  const n = BigInt(committee.length)
-  if (n === 0n) return []
-  const total = blocks > n ? blocks : n
-  return committee.map((validatorAddress, i) => ({
-    validatorAddress,
-    consensusHeaderCount: total / n + (BigInt(i) < total % n ? 1n : 0n),
-  }))
 }
 
 async function replayRevert(

@@ -1,34 +1,87 @@
 /**
- * The devnet chain: anvil (the execution engine) with the BLS verifier, the registry and the
- * issuance pool installed at the real network's addresses, plus the protocol loop that
- * concludes epochs. Implemented in ./start.ts (`startDevnetChain`); used by the reference
- * node (src/devnet/node), by tests and by benchmarks.
+ * The devnet chain: anvil running the REAL registry code (from a node genesis, or a fork of a
+ * live chain), the EVM BLS verifier at 0x…b151 where the registry generation calls the node's
+ * precompile, the epoch clock that concludes epochs with the node's system calls, and
+ * rehearsal-only governance by impersonating the registry's owner. Implemented in ./start.ts
+ * (`startDevnetChain`); used by the reference node (src/devnet/node), by tests and benchmarks.
  */
 import type { Address, Hex } from 'viem'
 import { BLS_PRECOMPILE_ADDRESS } from '../../lib/chain/addresses.js'
+import type { RegistryGeneration } from '../../lib/registry/generations/detect.js'
+import type { AdvanceEpochResult, EpochPosition } from './epoch-clock.js'
+import type { ForkProxyStats } from './fork.js'
+import type { ShippedGenesisName } from './genesis.js'
+import type { GovernanceRequest, GovernanceResult } from './governance.js'
 
 export { DEVNET_CHAIN_ID, ISSUANCE_ADDRESS, REGISTRY_ADDRESS } from '../../lib/chain/addresses.js'
 export const BLS_VERIFIER_ADDRESS: Address = BLS_PRECOMPILE_ADDRESS
 
 export type DevnetAccount = { address: Address; privateKey: Hex }
 
+/** What a devnet is made from. */
+export type DevnetSource =
+  /** The embedded default: the next generation's genesis (networks/next) with the dev accounts. */
+  | { kind: 'embedded' }
+  /** A node genesis: a shipped one (`adiri`, `next`) or a file. */
+  | { kind: 'genesis'; genesis: ShippedGenesisName | string }
+  /** A fork of a live chain at a block (default: its latest, then pinned). */
+  | { kind: 'fork'; url: string; blockNumber?: bigint | undefined }
+
+/** The source as the runtime file and status show it (JSON, no secrets: a fork URL is redacted). */
+export type DevnetSourceInfo = {
+  kind: 'embedded' | 'genesis' | 'fork'
+  genesis: {
+    /** `adiri` / `next`, or null for a file. */
+    name: ShippedGenesisName | null
+    path: string
+    /** The chain id the genesis file says. */
+    chainId: number
+    /** sha256 of the file. */
+    sha256: string
+  } | null
+  fork: {
+    /** The upstream URL without path, query or credentials. */
+    url: string
+    blockNumber: string
+    upstreamChainId: number
+  } | null
+}
+
 export type StartDevnetChainParameters = {
-  /** Where anvil's state is kept; a restart on the same directory resumes the chain. */
+  /** Where the chain is kept (anvil's state, chain.json, the fork cache); a restart resumes it. */
   datadir: string
+  /** Default: embedded (or what the directory holds when resuming). */
+  source?: DevnetSource | undefined
+  /**
+   * The rehearsal's chain id; default DEVNET_CHAIN_ID (911329) for a new devnet. `source`: the
+   * genesis file's, or the forked chain's (a real network's id makes what is signed on the
+   * rehearsal valid there too: the caller warns).
+   */
+  chainId?: number | 'source' | undefined
+  /**
+   * Rehearsal setting: epoch length in seconds instead of the registry's `epochDuration`.
+   * undefined: the embedded devnet's default (10 s), the registry's for --genesis and --fork-url,
+   * or what a resumed devnet had; null: the registry's.
+   */
+  epochSeconds?: number | null | undefined
+  /** Seconds without a block before an idle block is mined; 0 = blocks only for transactions and on demand. */
+  blockTime?: number | undefined
   /** anvil's loopback port; 0 or omitted = a free port. */
-  port?: number
-  /** Blocks per epoch (protocol loop concludes an epoch every N blocks). */
-  epochBlocks?: number
-  /** Seconds between blocks (interval mining); 0 = mine only on transactions and on demand. */
-  blockTime?: number
-  /** Run the protocol loop (conclude epochs automatically). Default true. */
-  protocolLoop?: boolean
-  /** Called with each failure of the background protocol loop (it retries after a pause). */
-  onProtocolError?: (error: Error) => void
+  port?: number | undefined
+  /** Run the epoch clock (conclude epochs when due). Default true. */
+  protocolLoop?: boolean | undefined
+  /** Called with each failure of the background clock (it retries after a pause). */
+  onProtocolError?: ((error: Error) => void) | undefined
+  /** Called after each concluded epoch. */
+  onEpoch?: ((result: AdvanceEpochResult) => void) | undefined
 }
 
 export type DevnetChain = {
   chainId: number
+  source: DevnetSourceInfo
+  generation: RegistryGeneration
+  /** The registry code: its hash and whether it is exactly a shipped genesis's code. */
+  registryCode: { codeHash: Hex; match: 'exact' | 'interface'; source: string | null }
   /** anvil's own endpoint (internal: the reference node fronts it; tests may use it directly). */
   engineHttpUrl: string
   engineWsUrl: string
@@ -36,23 +89,28 @@ export type DevnetChain = {
   enginePid: number
   registry: Address
   issuance: Address
-  blsVerifier: Address
-  /** Registry owner (mints ConsensusNFTs, writes stake configs). Public devnet key. */
-  governance: DevnetAccount
-  /** The protocol's system address, the only caller of concludeEpoch. */
-  system: DevnetAccount
-  /** Funded dev accounts (public devnet keys), each able to stake several times. Not whitelisted. */
+  /** The EVM BLS verifier's address when installed (next generation), else null. */
+  blsVerifier: Address | null
+  /** Funded dev accounts (public devnet keys). Not whitelisted. */
   accounts: DevnetAccount[]
-  /** Genesis validators, already Active. */
-  genesisValidators: Address[]
-  epochBlocks: number
-  /** True when an existing devnet in `datadir` was resumed (not bootstrapped). */
+  /** The rehearsal epoch length in seconds, or null when the registry's `epochDuration` rules. */
+  epochSeconds: number | null
+  blockTime: number
+  /** True when an existing devnet in `datadir` was resumed. */
   resumed: boolean
-  /** Concludes the current epoch now (mining as needed); resolves to the new epoch id. */
-  advanceEpoch(): Promise<number>
-  /** Mines `blocks` blocks (the protocol loop still concludes epochs on boundaries). */
+  /** The registry's owner now (what rehearsal governance impersonates). */
+  owner(): Promise<Address>
+  /** Where the chain stands in its epoch (by time, as the node). */
+  position(): Promise<EpochPosition>
+  /** Concludes the current epoch now (warping time to its end when needed). */
+  advanceEpoch(): Promise<AdvanceEpochResult>
+  /** Mines `blocks` blocks. */
   mine(blocks?: number): Promise<void>
-  /** Saves the state and stops anvil and the loop. Idempotent. */
+  /** REHEARSAL-ONLY governance as the registry's owner. */
+  governance(request: GovernanceRequest): Promise<GovernanceResult>
+  /** Fork mode: upstream traffic so far; null otherwise. */
+  forkStats(): ForkProxyStats | null
+  /** Saves the state and stops anvil and the clock. Idempotent. */
   stop(): Promise<void>
   /** Called if the engine dies on its own (exit code, stderr tail). */
   onEngineExit(listener: (info: { code: number | null; signal: string | null; stderrTail: string }) => void): void

@@ -1,13 +1,14 @@
 /**
- * The devnet node's control socket: how `tnv devnet status` and `tnv devnet advance-epoch`
- * reach the chain's controls, which the RPC transports never expose (the engine's own
+ * The devnet node's control socket: how `tnv devnet status`, `tnv devnet advance-epoch` and
+ * `tnv devnet governance …` (rehearsal-only) reach the chain's controls, which the RPC transports never expose (the engine's own
  * methods are hidden there). A Unix socket, owner-only (0600), one JSON request per line,
  * one JSON answer per line: `{"op":"status"}` -> `{"ok":true,"result":{...}}`.
  */
 import { promises as fs } from 'node:fs'
 import { connect, createServer, type Server } from 'node:net'
+import { TnvError } from '../../lib/errors.js'
 
-export type ControlOp = 'status' | 'advance-epoch'
+export type ControlOp = 'status' | 'advance-epoch' | 'governance'
 export type ControlHandlers = Record<ControlOp, (args: Record<string, unknown>) => Promise<unknown>>
 
 export async function startControlServer(path: string, handlers: ControlHandlers): Promise<{ close(): Promise<void> }> {
@@ -37,7 +38,9 @@ export async function startControlServer(path: string, handlers: ControlHandlers
       if (!handler) return JSON.stringify({ ok: false, error: `unknown control operation ${JSON.stringify(op)}` })
       return JSON.stringify({ ok: true, result: await handler(args ?? {}) })
     } catch (err) {
-      return JSON.stringify({ ok: false, error: err instanceof Error ? err.message : String(err) })
+      // a TnvError keeps its fix and exit code across the socket
+      const tnvError = err instanceof TnvError ? err.toJSON() : undefined
+      return JSON.stringify({ ok: false, error: err instanceof Error ? err.message : String(err), tnvError })
     }
   }
   await new Promise<void>((resolve, reject) => {
@@ -56,7 +59,9 @@ export async function startControlServer(path: string, handlers: ControlHandlers
   }
 }
 
-export type ControlAnswer = { ok: true; result: unknown } | { ok: false; error: string }
+export type ControlAnswer =
+  | { ok: true; result: unknown }
+  | { ok: false; error: string; tnvError?: ReturnType<TnvError['toJSON']> }
 
 /**
  * Sends one control request and waits for the answer.

@@ -15,7 +15,7 @@ import { EngineClient } from './engine-client.js'
 import { createIpcServer, prepareIpcPath } from './ipc-server.js'
 import { createNetServer, type RpcServer, type ServedProtocol } from './net-server.js'
 import { Semaphore } from './semaphore.js'
-import { createTnMethods } from './tn-methods.js'
+import { createTnMethods, type TnContext } from './tn-methods.js'
 
 export type GatewayParameters = {
   plan: RpcPlan
@@ -28,6 +28,8 @@ export type GatewayParameters = {
   /** --rpc.max-subscriptions-per-connection (reference default 1024). */
   maxSubscriptions: number
   clientVersion: string
+  /** What the tn_* methods need beyond the above: registry generation, node identity, genesis file. */
+  tn?: Pick<TnContext, 'generation' | 'identity' | 'genesisFile'>
 }
 
 export type WorkerEndpoints = { worker: number; http: string | null; ws: string | null; ipc: string | null }
@@ -106,6 +108,7 @@ export async function startGateway(p: GatewayParameters): Promise<Gateway> {
       registry: p.registry,
       issuance: p.issuance,
       clientVersion: p.clientVersion,
+      ...p.tn,
     }),
   })
   const jwt = createJwtGate(p.jwtSecretHex)

@@ -92,10 +92,11 @@ const NET: Record<string, MethodKind> = { version: 'relay', listening: 'local', 
 const WEB3: Record<string, MethodKind> = { clientVersion: 'local', sha3: 'relay' }
 const RPC: Record<string, MethodKind> = { modules: 'local' }
 
-/** tn_* methods the node answers from the registry (see tn-methods.ts). */
+/** tn_* methods the node answers (see tn-methods.ts; shapes in docs/devnet.md). */
 export const TN_METHODS = [
   'info',
   'nodeMode',
+  'latestConsensusHeader',
   'latestHeader',
   'genesis',
   'getCurrentEpoch',
@@ -103,12 +104,18 @@ export const TN_METHODS = [
   'getEpochInfo',
   'getValidators',
   'getCommitteeValidators',
+  'getCommitteeBlsPubkeys',
   'getValidator',
   'getBlsPubkey',
   'isValidator',
   'isDelegated',
   'isRetired',
   'getRewards',
+  'getBalanceBreakdown',
+  'delegationDigest',
+  'getNextCommitteeSize',
+  'getCurrentStakeVersion',
+  'undistributedIssuance',
 ] as const
 
 const TABLES: Partial<Record<Namespace, Record<string, MethodKind>>> = {

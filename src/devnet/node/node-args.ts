@@ -2,9 +2,10 @@
  * The reference node's own flags: the node flags that are not RPC flags (those are the
  * resolver's, src/lib/rpc), read from the plan's passthrough list. `--datadir` and `--chain`
  * as the real node takes them (its values adiri, test-net and main-net are refused like a
- * build without that network; `dev` and `devnet` are the reference node's own), plus a few
- * devnet-only ones (`--devnet.*`). Flags of the real node that mean nothing here (--instance,
- * --metrics, -v, ...) are accepted and reported.
+ * build without that network; `dev` and `devnet` are the reference node's own), plus the
+ * devnet-only ones (`--devnet.*`: what the devnet is made from and its rehearsal settings).
+ * Flags of the real node that mean nothing here (--instance, --metrics, -v, ...) are accepted
+ * and reported.
  */
 import { NodeFlagError, TestNetworkUnavailableError, UnknownChainError } from './errors.js'
 
@@ -12,8 +13,16 @@ export type NodeArgs = {
   datadir: string
   /** `dev`: run a devnet chain in --datadir. `devnet`: join the local devnet `tnv devnet start` runs. */
   chain: 'dev' | 'devnet'
-  /** --devnet.epoch-blocks: blocks per epoch (chain default when absent). */
-  epochBlocks: number | undefined
+  /** --devnet.genesis: adiri, next or a genesis file (embedded devnet when absent). */
+  genesis: string | undefined
+  /** --devnet.fork-url (or $TNV_DEVNET_FORK_URL, kept off the process list): fork this chain. */
+  forkUrl: string | undefined
+  /** --devnet.fork-block: the block to fork at (latest when absent). */
+  forkBlock: bigint | undefined
+  /** --devnet.chain-id: the rehearsal chain id, or `genesis` for the genesis file's / the forked chain's. */
+  chainId: number | 'source' | undefined
+  /** --devnet.epoch-seconds: rehearsal epoch length (chain default when absent). */
+  epochSeconds: number | undefined
   /** --devnet.block-time: seconds between idle blocks (chain default when absent). */
   blockTime: number | undefined
   /** --rpc.max-subscriptions-per-connection (reference default 1024). */
@@ -41,11 +50,19 @@ function integer(flag: string, raw: string | undefined, min: number, max: number
  * @param tokens the plan's passthrough (everything the RPC resolver did not interpret)
  * @example parseNodeArgs(['--datadir', '/d', '--chain', 'dev'], '/default').datadir // '/d'
  */
-export function parseNodeArgs(tokens: readonly string[], defaultDatadir: string): NodeArgs {
+export function parseNodeArgs(
+  tokens: readonly string[],
+  defaultDatadir: string,
+  env: NodeJS.ProcessEnv = process.env,
+): NodeArgs {
   const out: NodeArgs = {
     datadir: defaultDatadir,
     chain: 'dev',
-    epochBlocks: undefined,
+    genesis: undefined,
+    forkUrl: env.TNV_DEVNET_FORK_URL || undefined,
+    forkBlock: undefined,
+    chainId: undefined,
+    epochSeconds: undefined,
     blockTime: undefined,
     maxSubscriptions: 1024,
     ignored: [],
@@ -101,9 +118,31 @@ export function parseNodeArgs(tokens: readonly string[], defaultDatadir: string)
         out.chain = v
         break
       }
-      case '--devnet.epoch-blocks':
+      case '--devnet.genesis': {
         once()
-        out.epochBlocks = integer(name, value(), 2, 1_000_000)
+        const v = value()
+        if (v.trim() === '')
+          throw new NodeFlagError('--devnet.genesis is empty.', { fix: 'Give adiri, next or a path.' })
+        out.genesis = v
+        break
+      }
+      case '--devnet.fork-url':
+        once()
+        out.forkUrl = value()
+        break
+      case '--devnet.fork-block':
+        once()
+        out.forkBlock = BigInt(integer(name, value(), 0, Number.MAX_SAFE_INTEGER))
+        break
+      case '--devnet.chain-id': {
+        once()
+        const v = value()
+        out.chainId = v === 'genesis' ? 'source' : integer(name, v, 1, Number.MAX_SAFE_INTEGER)
+        break
+      }
+      case '--devnet.epoch-seconds':
+        once()
+        out.epochSeconds = integer(name, value(), 1, 4_294_967_295)
         break
       case '--devnet.block-time':
         once()
@@ -127,5 +166,11 @@ export function parseNodeArgs(tokens: readonly string[], defaultDatadir: string)
       }
     }
   }
+  if (out.genesis !== undefined && out.forkUrl !== undefined)
+    throw new NodeFlagError('--devnet.genesis and --devnet.fork-url cannot be used together.', {
+      fix: 'A rehearsal starts from a genesis file or forks a live chain: give one of them.',
+    })
+  if (out.forkBlock !== undefined && out.forkUrl === undefined)
+    throw new NodeFlagError('--devnet.fork-block needs --devnet.fork-url.', { fix: 'Give the chain to fork.' })
   return out
 }

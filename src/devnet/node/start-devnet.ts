@@ -5,7 +5,8 @@
  * node outlives tnv, its log goes to `<dir>/node.log`.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { closeSync, openSync, readFileSync } from 'node:fs'
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { childEnv } from '../../lib/child-env.js'
 import { ensureDir } from '../../lib/fs/atomic.js'
@@ -18,8 +19,15 @@ export type StartDevnetParameters = {
   dir: string
   /** The node's flags (RPC and others), without --datadir and --chain. */
   nodeFlags: string[]
-  epochBlocks?: number
-  blockTime?: number
+  /** --genesis: adiri, next or a genesis file. */
+  genesis?: string | undefined
+  /** --fork-url: handed to the node in its environment (TNV_DEVNET_FORK_URL), never on its command line. */
+  forkUrl?: string | undefined
+  forkBlock?: bigint | undefined
+  /** --chain-id: a number, or `genesis` for the genesis file's / the forked chain's. */
+  chainId?: number | 'genesis' | undefined
+  epochSeconds?: number | undefined
+  blockTime?: number | undefined
   detach?: boolean
   onLog?: (line: string) => void
   readyTimeoutMs?: number
@@ -37,7 +45,10 @@ export type StartedDevnet = {
 }
 
 export function devnetNodeArgs(
-  p: Pick<StartDevnetParameters, 'dir' | 'nodeFlags' | 'epochBlocks' | 'blockTime'>,
+  p: Pick<
+    StartDevnetParameters,
+    'dir' | 'nodeFlags' | 'genesis' | 'forkBlock' | 'chainId' | 'epochSeconds' | 'blockTime'
+  >,
 ): string[] {
   return [
     'node',
@@ -45,7 +56,10 @@ export function devnetNodeArgs(
     p.dir,
     '--chain',
     'dev',
-    ...(p.epochBlocks !== undefined ? ['--devnet.epoch-blocks', String(p.epochBlocks)] : []),
+    ...(p.genesis !== undefined ? ['--devnet.genesis', p.genesis] : []),
+    ...(p.forkBlock !== undefined ? ['--devnet.fork-block', p.forkBlock.toString()] : []),
+    ...(p.chainId !== undefined ? ['--devnet.chain-id', String(p.chainId)] : []),
+    ...(p.epochSeconds !== undefined ? ['--devnet.epoch-seconds', String(p.epochSeconds)] : []),
     ...(p.blockTime !== undefined ? ['--devnet.block-time', String(p.blockTime)] : []),
     ...p.nodeFlags,
   ]
@@ -55,8 +69,12 @@ export async function startDevnet(p: StartDevnetParameters): Promise<StartedDevn
   const { dir, detach = false, onLog = () => {}, readyTimeoutMs = 90_000 } = p
   const running = await findRunningDevnet(dir)
   if (running.info) throw new DevnetAlreadyRunningError(dir, running.info.pid, running.info.rpcUrl)
+  const created = !existsSync(dir)
   await ensureDir(dir, 0o700)
   const args = devnetNodeArgs(p)
+  const env = childEnv()
+  delete env.TNV_DEVNET_FORK_URL
+  if (p.forkUrl !== undefined) env.TNV_DEVNET_FORK_URL = p.forkUrl
   const logFile = detach ? join(dir, NODE_LOG_FILE) : null
   let tail = ''
   let child: ChildProcess
@@ -64,13 +82,13 @@ export async function startDevnet(p: StartDevnetParameters): Promise<StartedDevn
     const fd = openSync(logFile, 'a', 0o600)
     child = spawn(process.execPath, [referenceNodePath(), ...args], {
       detached: true,
-      env: childEnv(),
+      env,
       stdio: ['ignore', fd, fd],
     })
     closeSync(fd)
   } else {
     child = spawn(process.execPath, [referenceNodePath(), ...args], {
-      env: childEnv(),
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     for (const stream of [child.stdout, child.stderr]) {
@@ -103,14 +121,21 @@ export async function startDevnet(p: StartDevnetParameters): Promise<StartedDevn
     }
   }
 
+  // a start that fails leaves no new directory behind (its log tail is in the error)
+  const failed = async (err: Error): Promise<never> => {
+    if (created) await rm(dir, { recursive: true, force: true }).catch(() => {})
+    throw err
+  }
   const deadline = Date.now() + readyTimeoutMs
   for (;;) {
     if (exit) {
       const { code, signal } = exit as { code: number | null; signal: NodeJS.Signals | null }
-      throw new DevnetStartFailedError(
-        `the node exited (${signal ?? `exit code ${code}`}) before it served`,
-        logTail(),
-        logFile,
+      return failed(
+        new DevnetStartFailedError(
+          `the node exited (${signal ?? `exit code ${code}`}) before it served`,
+          logTail(),
+          created ? null : logFile,
+        ),
       )
     }
     const info = await readRuntimeInfo(dir)
@@ -120,10 +145,13 @@ export async function startDevnet(p: StartDevnetParameters): Promise<StartedDevn
     }
     if (Date.now() > deadline) {
       child.kill('SIGTERM')
-      throw new DevnetStartFailedError(
-        `it did not serve within ${Math.round(readyTimeoutMs / 1000)} s (stopped it)`,
-        logTail(),
-        logFile,
+      await exited
+      return failed(
+        new DevnetStartFailedError(
+          `it did not serve within ${Math.round(readyTimeoutMs / 1000)} s (stopped it)`,
+          logTail(),
+          created ? null : logFile,
+        ),
       )
     }
     await new Promise((r) => setTimeout(r, 100))

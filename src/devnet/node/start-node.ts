@@ -12,18 +12,20 @@
  * before anything listens; then the chain, then every worker's servers, then
  * `worker rpc endpoints resolved` with every endpoint.
  */
-import { resolve as resolvePath } from 'node:path'
+import { join, resolve as resolvePath } from 'node:path'
 import packageJson from '../../../package.json' with { type: 'json' }
 import { defaultDatadir } from '../../lib/flags.js'
 import { parseJwtSecretHex, readJwtSecret } from '../../lib/rpc/jwt.js'
 import { resolveRpcPlan } from '../../lib/rpc/resolve.js'
 import type { RpcPlan } from '../../lib/rpc/types.js'
-import type { DevnetChain } from '../chain/types.js'
+import type { DevnetChain, DevnetSource } from '../chain/types.js'
 import { type DevnetRuntimeInfo, defaultDevnetDir } from '../paths.js'
 import { startControlServer } from './control.js'
-import { readDevnetStatus } from './devnet-status.js'
+import { advanceEpochJson, readDevnetStatus } from './devnet-status.js'
 import { NoDevnetToJoinError, NodeFlagError, NodeStartRefusedError } from './errors.js'
 import { type Gateway, type GatewayParameters, startGateway, type WorkerEndpoints } from './gateway.js'
+import { parseGovernanceRequest } from './governance-control.js'
+import { readNodeIdentity } from './identity.js'
 import type { NodeLogger } from './log.js'
 import { type NodeArgs, parseNodeArgs } from './node-args.js'
 import {
@@ -57,14 +59,16 @@ export function endpointsLogFields(endpoints: WorkerEndpoints[]): Record<string,
   return fields
 }
 
-async function engineBlockNumber(url: string): Promise<number> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}',
-  })
-  const { result } = (await res.json()) as { result: string }
-  return Number(BigInt(result))
+/** What the node's --devnet.* flags say the devnet is made from. */
+function devnetSourceOf(args: NodeArgs): DevnetSource | undefined {
+  if (args.forkUrl !== undefined) return { kind: 'fork', url: args.forkUrl, blockNumber: args.forkBlock }
+  if (args.genesis !== undefined) return { kind: 'genesis', genesis: args.genesis }
+  return undefined
+}
+
+/** The chain's genesis (the anvil init file) for tn_genesis; null for a fork. */
+function genesisFileOf(datadir: string, chain: DevnetChain): string | null {
+  return chain.source.kind === 'fork' ? null : join(datadir, 'anvil-genesis.json')
 }
 
 async function jwtSecretOf(plan: RpcPlan): Promise<string | null> {
@@ -134,20 +138,44 @@ async function runDevnet({ args, gatewayParams }: Started, log: NodeLogger): Pro
 
   try {
     log.info('starting the devnet chain', { datadir, chain: args.chain })
-    const { startDevnetChain } = await import('../chain/start.js')
+    const { startDevnetChain, REAL_NETWORK_CHAIN_IDS } = await import('../chain/start.js')
     chain = await startDevnetChain({
       datadir,
-      epochBlocks: args.epochBlocks,
+      source: devnetSourceOf(args),
+      chainId: args.chainId,
+      epochSeconds: args.epochSeconds,
       blockTime: args.blockTime,
-      onProtocolError: (err: Error) => log.warn('protocol loop', { error: err.message }),
+      onProtocolError: (err: Error) => log.warn('epoch clock', { error: err.message }),
+      onEpoch: (r) =>
+        log.info('epoch concluded', {
+          epoch: r.epoch,
+          block: Number(r.blockNumber),
+          trigger: r.trigger,
+          warpedSeconds: r.warpedSeconds || undefined,
+          committee: r.newCommittee.length,
+        }),
     })
-    log.info('devnet chain ready', { chainId: chain.chainId, epochBlocks: chain.epochBlocks, registry: chain.registry })
+    const real = REAL_NETWORK_CHAIN_IDS[chain.chainId]
+    if (real)
+      log.warn(
+        `this rehearsal runs under the chain id of ${real}: transactions and signatures made on it are valid there too`,
+        { chainId: chain.chainId },
+      )
+    log.info('devnet chain ready', {
+      chainId: chain.chainId,
+      source: chain.source.kind,
+      generation: chain.generation,
+      registryCodeHash: chain.registryCode.codeHash,
+      epochSeconds: chain.epochSeconds ?? 'registry',
+      resumed: chain.resumed,
+    })
     gateway = await startGateway({
       ...gatewayParams,
       engine: { httpUrl: chain.engineHttpUrl, wsUrl: chain.engineWsUrl },
       chainId: chain.chainId,
       registry: chain.registry,
       issuance: chain.issuance,
+      tn: { generation: chain.generation, identity: null, genesisFile: genesisFileOf(datadir, chain) },
     })
   } catch (err) {
     await stop()
@@ -157,6 +185,7 @@ async function runDevnet({ args, gatewayParams }: Started, log: NodeLogger): Pro
   log.info('worker rpc endpoints resolved', endpointsLogFields(endpoints))
 
   const first = endpoints[0] as WorkerEndpoints
+  const running = chain
   const runtime: DevnetRuntimeInfo = {
     pid: process.pid,
     chainId: chain.chainId,
@@ -165,22 +194,35 @@ async function runDevnet({ args, gatewayParams }: Started, log: NodeLogger): Pro
     ipcPath: first.ipc,
     registry: chain.registry,
     issuance: chain.issuance,
-    governance: { address: chain.governance.address, privateKey: chain.governance.privateKey },
     accounts: chain.accounts.map((a) => ({ address: a.address, privateKey: a.privateKey })),
-    epochBlocks: chain.epochBlocks,
     startedAt: new Date().toISOString(),
     engine: { httpUrl: chain.engineHttpUrl, wsUrl: chain.engineWsUrl },
+    source: chain.source,
+    generation: chain.generation,
+    registryCodeHash: chain.registryCode.codeHash,
+    registryCodeMatch: chain.registryCode.match,
+    blsVerifier: chain.blsVerifier,
+    owner: await chain.owner(),
+    epochSeconds: chain.epochSeconds,
   }
-  const running = chain
   const tracing = gateway.tracing
   try {
     control = await startControlServer(controlSocketPath(datadir), {
       status: () => readDevnetStatus({ chain: running, runtime, endpoints, datadir, tracing: tracing.stats() }),
       'advance-epoch': async () => {
-        const epoch = await running.advanceEpoch()
-        const blockNumber = await engineBlockNumber(running.engineHttpUrl)
-        log.info('epoch advanced on request', { epoch, blockNumber })
-        return { epoch, blockNumber }
+        const r = await running.advanceEpoch()
+        log.info('epoch advanced on request', { epoch: r.epoch, block: Number(r.blockNumber) })
+        return advanceEpochJson(r)
+      },
+      governance: async (request) => {
+        const result = await running.governance(parseGovernanceRequest(request))
+        log.info('REHEARSAL-ONLY governance', {
+          action: result.action,
+          owner: result.owner,
+          outcome: result.outcome,
+          tx: result.txHash ?? undefined,
+        })
+        return result
       },
     })
     await writeRuntimeInfo(datadir, runtime)
@@ -222,12 +264,20 @@ async function joinDevnet({ args, gatewayParams }: Started, log: NodeLogger): Pr
   let gateway: Gateway
   try {
     log.info('joining the local devnet', { devnet: devnetDir, pid: devnet.pid, chainId: devnet.chainId })
+    // a validator's node: tn_info and tn_nodeMode speak for the keys of its node-info.yaml
+    const identity = await readNodeIdentity(datadir)
+    if (identity) log.info('node identity', { address: identity.executionAddress, name: identity.name })
     gateway = await startGateway({
       ...gatewayParams,
       engine: devnet.engine,
       chainId: devnet.chainId,
       registry: devnet.registry,
       issuance: devnet.issuance,
+      tn: {
+        generation: devnet.generation,
+        identity,
+        genesisFile: devnet.source?.kind === 'fork' ? null : join(devnetDir, 'anvil-genesis.json'),
+      },
     })
   } catch (err) {
     await releaseLock().catch(() => {})

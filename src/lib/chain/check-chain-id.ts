@@ -3,12 +3,12 @@
  * anything (the eth_chainId call rides in the command's first read batch).
  */
 import { WrongChainError } from './errors.js'
-import { presetForChainId } from './presets.js'
+import { type NetworkName, presetForChainId } from './presets.js'
 import type { ChainTarget } from './resolve-target.js'
 
 /** The network a command ends up talking to, as reported in every JSON result. */
 export type ChainInfo = {
-  name: 'testnet' | 'devnet' | 'custom'
+  name: NetworkName | 'custom'
   chainId: number
   rpcUrl: string
   registry: `0x${string}`
@@ -25,7 +25,10 @@ export function checkChainId(target: ChainTarget, actual: number): ChainInfo {
       rpcUrl: target.rpcUrl,
       expected: target.expectedChainId,
       actual,
-      name: target.name === 'custom' ? '--chain-id' : `--chain ${target.name}`,
+      name:
+        target.name === 'custom'
+          ? '--chain-id'
+          : `--chain ${target.name}${target.name === 'testnet' ? ' (adiri)' : ''}`,
     })
   const name = target.name === 'custom' ? (presetForChainId(actual)?.name ?? 'custom') : target.name
   return { name, chainId: actual, rpcUrl: target.rpcUrl, registry: target.registry }

@@ -17,7 +17,7 @@ export class WrongChainError extends TnvError {
     super(
       `The endpoint ${params.rpcUrl} serves chain id ${params.actual}, but ${params.name} is chain id ${params.expected}.`,
       {
-        fix: 'Point --rpc-url at a node of that network, or pick the matching --chain (testnet = 2017, devnet = 911329).',
+        fix: 'Point --rpc-url at a node of that network, or pick the matching --chain (testnet = 2017, mainnet = 487, devnet = 911329).',
         exitCode: ExitCode.WrongChain,
       },
     )

@@ -7,14 +7,18 @@ import { Flags } from '@oclif/core'
 import { yesFlag } from '../flags.js'
 import { CHAIN_NAMES } from './presets.js'
 
+/** The registry generations (src/lib/registry/generations/detect.ts); repeated here so this light file imports no ABI. */
+export const REGISTRY_GENERATION_NAMES = ['adiri', 'next'] as const
+
 export const chainFlags = {
   chain: Flags.option({
     options: CHAIN_NAMES,
     env: 'TN_CHAIN',
     helpGroup: 'CHAIN',
-    summary: 'Network: devnet (the running local devnet), testnet or adiri (chain id 2017, https://rpc.adiri.tel).',
+    summary:
+      'Network: devnet (the running local devnet), testnet = adiri = test-net (chain id 2017, https://rpc.adiri.tel), mainnet = main-net (chain id 487; needs --rpc-url).',
     description:
-      "Default: devnet, unless --rpc-url names a custom endpoint. The endpoint's chain id is always checked against the network's.",
+      "Default: devnet, unless --rpc-url names a custom endpoint. The endpoint's chain id is always checked against the network's. No public mainnet endpoint is known to tnv: pass --rpc-url of a mainnet node with --chain mainnet.",
   })(),
   'rpc-url': Flags.string({
     env: 'TN_RPC_URL',
@@ -33,6 +37,23 @@ export const chainFlags = {
     helpGroup: 'CHAIN',
     min: 1,
     summary: 'Chain id the custom --rpc-url must report (checked before anything is signed).',
+  }),
+  'registry-generation': Flags.option({
+    options: REGISTRY_GENERATION_NAMES,
+    env: 'TN_REGISTRY_GENERATION',
+    helpGroup: 'CHAIN',
+    summary: 'The registry generation you expect at the address: adiri (the test network) or next (the specification).',
+    description:
+      'tnv always detects the generation from the code at the registry address; with this flag, code of another generation (or of none) is an error (exit 12) instead of being used.',
+  })(),
+  'accept-registry-code': Flags.string({
+    env: 'TN_ACCEPT_REGISTRY_CODE',
+    helpGroup: 'CHAIN',
+    helpValue: '<0x code hash>',
+    summary:
+      'Accept registry code that has the full interface of a known generation but is not a build tnv knows, by its exact keccak256 code hash.',
+    description:
+      "Without it, tnv reads such code (with a note) but refuses to build calldata or sign for it (exit 12). The hash is printed by that refusal; compare it with the network operator's published registry build before accepting it.",
   }),
 }
 
@@ -83,6 +104,8 @@ export type ChainFlagValues = {
   'rpc-url'?: string | undefined
   registry?: string | undefined
   'chain-id'?: number | undefined
+  'registry-generation'?: (typeof REGISTRY_GENERATION_NAMES)[number] | undefined
+  'accept-registry-code'?: string | undefined
 }
 
 export type SignerFlagValues = {

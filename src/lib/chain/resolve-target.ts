@@ -1,6 +1,6 @@
 /**
- * Which network a command talks to: a preset (`testnet`/`adiri`, `devnet` from the running
- * devnet's runtime file) or a custom endpoint. Pure resolution: nothing is contacted here;
+ * Which network a command talks to: a preset (`testnet` = `adiri` = `test-net`, `mainnet` =
+ * `main-net`, `devnet` from the running devnet's runtime file) or a custom endpoint. Pure resolution: nothing is contacted here;
  * the chain id is checked against `expectedChainId` by the first read batch (./check-chain-id.ts).
  * Order for every setting: flag, then environment (oclif fills flags from TN_* variables), then default.
  */
@@ -9,13 +9,23 @@ import { join } from 'node:path'
 import type { Address } from 'viem'
 import { type DevnetRuntimeInfo, defaultDevnetDir, RUNTIME_FILE } from '../../devnet/paths.js'
 import { BadInputError, UsageError } from '../errors.js'
+import type { RegistryGeneration } from '../registry/generations/detect.js'
 import { parseAddressFlag } from './address.js'
 import { DevnetNotRunningError } from './errors.js'
-import { type ChainName, ISSUANCE_ADDRESS, REGISTRY_ADDRESS, TESTNET } from './presets.js'
+import {
+  type ChainName,
+  DEVNET,
+  ISSUANCE_ADDRESS,
+  MAINNET,
+  type NetworkName,
+  networkOf,
+  REGISTRY_ADDRESS,
+  TESTNET,
+} from './presets.js'
 
 export type ChainTarget = {
   /** `custom` for an endpoint given only by --rpc-url (its name is settled once its chain id is known). */
-  name: 'testnet' | 'devnet' | 'custom'
+  name: NetworkName | 'custom'
   rpcUrl: string
   /** The chain id the endpoint must report; null for a custom endpoint without --chain-id. */
   expectedChainId: number | null
@@ -24,6 +34,8 @@ export type ChainTarget = {
   explorer: string | null
   /** The running devnet's runtime info (public dev keys, governance) when name is `devnet`. */
   devnet: DevnetRuntimeInfo | null
+  /** The registry generation(s) the preset expects (empty for a custom endpoint); detection decides. */
+  generations: readonly RegistryGeneration[]
 }
 
 export type ResolveChainTargetParameters = {
@@ -52,21 +64,28 @@ export async function resolveChainTarget({
   const registryAddress = registry === undefined ? undefined : parseAddressFlag(registry, '--registry')
   if (rpcUrl !== undefined) checkUrl(rpcUrl)
   // An endpoint without a chain name is a custom endpoint; nothing at all means the local devnet.
-  const name = chain === 'adiri' ? 'testnet' : (chain ?? (rpcUrl === undefined ? 'devnet' : undefined))
+  const name = chain !== undefined ? networkOf(chain) : rpcUrl === undefined ? 'devnet' : undefined
 
-  if (name === 'testnet') {
-    if (chainId !== undefined && chainId !== TESTNET.chainId)
-      throw new UsageError(`--chain testnet is chain id ${TESTNET.chainId}, but --chain-id says ${chainId}.`, {
+  if (name === 'testnet' || name === 'mainnet') {
+    const preset = name === 'testnet' ? TESTNET : MAINNET
+    if (chainId !== undefined && chainId !== preset.chainId)
+      throw new UsageError(`--chain ${chain} is chain id ${preset.chainId}, but --chain-id says ${chainId}.`, {
         fix: 'Drop --chain-id, or drop --chain and pass --rpc-url with --chain-id for another network.',
       })
+    const url = rpcUrl ?? preset.rpcUrl
+    if (url === null)
+      throw new UsageError(`tnv knows no public ${name} endpoint (chain id ${preset.chainId}).`, {
+        fix: `Pass --rpc-url with the HTTP endpoint of a ${name} node (your own node is best); tnv checks that it serves chain id ${preset.chainId}.`,
+      })
     return {
-      name: 'testnet',
-      rpcUrl: rpcUrl ?? (TESTNET.rpcUrl as string),
-      expectedChainId: TESTNET.chainId,
-      registry: registryAddress ?? TESTNET.registry,
-      issuance: TESTNET.issuance,
-      explorer: TESTNET.explorer,
+      name,
+      rpcUrl: url,
+      expectedChainId: preset.chainId,
+      registry: registryAddress ?? preset.registry,
+      issuance: preset.issuance,
+      explorer: preset.explorer,
       devnet: null,
+      generations: preset.generations,
     }
   }
 
@@ -89,6 +108,7 @@ export async function resolveChainTarget({
       issuance: runtime.issuance,
       explorer: null,
       devnet: runtime,
+      generations: DEVNET.generations,
     }
   }
 
@@ -100,6 +120,7 @@ export async function resolveChainTarget({
     issuance: ISSUANCE_ADDRESS,
     explorer: null,
     devnet: null,
+    generations: [],
   }
 }
 

@@ -54,7 +54,6 @@ type StatusJson = {
 type DevnetStatusJson = {
   chainId: number
   rpcUrl: string
-  governance: { address: string; privateKey: string }
   accounts: { address: string; privateKey: string }[]
 }
 
@@ -149,8 +148,9 @@ export async function runDemo({
       'no-passphrase',
     ]
     cmd(exportArgs.join(' '))
-    const staking = await runTnvJson<{ blsPubkey: string; proofOfPossession: string }>(exportArgs, env)
-    info(`  BLS key ${staking.blsPubkey.slice(0, 18)}…  proof of possession ${staking.proofOfPossession.slice(0, 18)}…`)
+    // --json prints what the real keytool prints: blsPubkey and signature (the proof of possession)
+    const staking = await runTnvJson<{ blsPubkey: string; signature: string }>(exportArgs, env)
+    info(`  BLS key ${staking.blsPubkey.slice(0, 18)}…  proof of possession ${staking.signature.slice(0, 18)}…`)
     steps.push({ step: 'keys', result: 'BLS key, PoP and p2p keys written', tx: null, epoch: null })
 
     // 3. Whitelist: governance mints the ConsensusNFT.
@@ -160,8 +160,8 @@ export async function runDemo({
     const mint = await tx(
       'mint',
       ['governance', 'mint', validator, '--yes'],
-      { TN_PRIVATE_KEY: devnet.governance.privateKey },
-      `governance mint ${validator} --yes   (devnet governance key)`,
+      {},
+      `governance mint ${validator} --yes   (REHEARSAL-ONLY: the devnet impersonates the registry owner)`,
     )
     steps.push({ step: 'governance mint', result: 'ConsensusNFT issued', tx: mint.hash, epoch: before.currentEpoch })
 

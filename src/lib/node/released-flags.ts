@@ -176,7 +176,11 @@ export type NodeCommandLine = 'released' | 'spec' | 'reference'
 /** The reference node's own additions (src/devnet/node/node-args.ts). */
 const REFERENCE_EXTRA_FLAGS: Readonly<Record<string, FlagKind>> = {
   '--workers': 'value',
-  '--devnet.epoch-blocks': 'value',
+  '--devnet.genesis': 'value',
+  '--devnet.fork-url': 'value',
+  '--devnet.fork-block': 'value',
+  '--devnet.chain-id': 'value',
+  '--devnet.epoch-seconds': 'value',
   '--devnet.block-time': 'value',
 }
 const REFERENCE_CHAINS = ['dev', 'devnet']

@@ -49,7 +49,8 @@ export type ExitFlowReturnType = {
   through: ExitThrough
   status: ValidatorStatus['status'] | 'Retired'
   epoch: number
-  exitEpoch: number
+  /** null while not set (before the exit, and while PendingExit). */
+  exitEpoch: number | null
   steps: StepRecord[]
   paid: PaidOut | null
 }
@@ -152,15 +153,16 @@ export async function runExitFlow(io: WizardIo, p: ExitFlowParameters): Promise<
     })
     io.emit(
       { event: 'exited', validator, exitEpoch: status.exitEpoch },
-      `${validator} is Exited (exit epoch ${status.exitEpoch}); unstake is accepted from epoch ${status.exitEpoch + 1}.`,
+      `${validator} is Exited (exit epoch ${status.exitEpoch ?? 'not set'}); unstake is accepted from epoch ${status.unstakeEpoch ?? 'exit epoch + 1'}.`,
     )
     steps.push({ step: 'exited', outcome: 'done' })
     if (through === 'exited') return result(null)
     status = await followStatus(io, ctx, {
       address: validator,
-      what: `unstakeable (epoch ${status.exitEpoch + 1})`,
+      what: `unstakeable (epoch ${status.unstakeEpoch ?? 'exit epoch + 1'})`,
       until: (s) => s.canUnstake || s.retired,
-      describe: (s) => `Exited in epoch ${s.exitEpoch}; unstake from epoch ${s.exitEpoch + 1}; ${epochProgress(s)}`,
+      describe: (s) =>
+        `Exited in epoch ${s.exitEpoch ?? 'not set'}; unstake from epoch ${s.unstakeEpoch ?? 'exit epoch + 1'}; ${epochProgress(s)}`,
       timeoutMs,
       fix: 'Nothing is lost: run the same command again to keep waiting.',
     })
@@ -187,7 +189,7 @@ export async function runExitFlow(io: WizardIo, p: ExitFlowParameters): Promise<
   try {
     unstaked = await runUnstake(p.acceptRewardShortfall)
   } catch (err) {
-    if (!(err instanceof RewardShortfallError) || !io.interactive) throw err
+    if (!(err instanceof RewardShortfallError) || !err.canForfeit || !io.interactive) throw err
     io.emit({ event: 'warning', message: err.message }, err.message)
     if (!(await io.confirm('Forfeit the rewards the pool cannot cover (the stake itself is paid in full)?', false)))
       throw err

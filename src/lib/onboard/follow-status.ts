@@ -24,10 +24,19 @@ export type FollowStatusParameters = {
 
 /** `PendingActivation, epoch 3: [#####-----] 3/6 blocks to epoch 4` */
 export function epochProgress(s: ValidatorStatus): string {
-  if (s.blocksToNextEpoch === null) return `epoch ${s.currentEpoch}; the next epoch boundary is on the network's clock`
+  if (s.blocksToNextEpoch === null)
+    return s.secondsToNextEpoch === null
+      ? `epoch ${s.currentEpoch}; the next epoch boundary is on the network's clock`
+      : `epoch ${s.currentEpoch}; the next epoch is due in about ${formatSeconds(s.secondsToNextEpoch)} (the network closes it)`
   // the boundary block itself may count on top of the epoch's length
   const total = Math.max(s.epochDuration, s.blocksToNextEpoch)
   return `epoch ${s.currentEpoch}: ${progressBar(total - s.blocksToNextEpoch, total)} blocks, ${s.blocksToNextEpoch} to epoch ${s.currentEpoch + 1}`
+}
+
+function formatSeconds(s: number): string {
+  if (s < 120) return `${s} s`
+  if (s < 7200) return `${Math.round(s / 60)} min`
+  return `${(s / 3600).toFixed(1)} h`
 }
 
 export async function followStatus(

@@ -9,7 +9,8 @@
  * waits for what was sent instead of sending it again. Nothing here prints: progress goes
  * through the WizardIo (human lines, spinners, prompts, or JSON lines).
  */
-import type { Address } from 'viem'
+import { dirname } from 'node:path'
+import type { Address, Hex } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
 import type { ChainFlagValues, SignerFlagValues } from '../chain/flags.js'
 import type { Signer } from '../chain/signer.js'
@@ -47,8 +48,13 @@ export type StakeFlowParameters = {
   passphraseSource: PassphraseSource
   externalPrimaryAddr?: string | undefined
   externalWorkerAddrs?: string | undefined
-  /** On the devnet: whitelist with the devnet governance key. */
+  /** On the devnet: whitelist by the devnet's rehearsal mint without asking. */
   mint: boolean
+  /**
+   * On the devnet: the devnet's REHEARSAL-ONLY mint (the devnet node impersonates the registry
+   * owner). Given by the command layer, which may reach the devnet; absent elsewhere.
+   */
+  rehearsalMint?: ((validator: Address) => Promise<{ txHash: Hex | null; owner: Address }>) | undefined
   /** Seconds to wait for governance's ConsensusNFT without a terminal (0: fail at once, exit 20). */
   whitelistWaitSeconds: number
   nodeRpcUrl?: string | undefined
@@ -74,15 +80,23 @@ export type StakeFlowReturnType = {
 }
 
 export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promise<StakeFlowReturnType> {
-  const [support, { readValidatorStatus }, { stake }, { activate }, { mint }, { identityView, formatIdentity }] =
-    await Promise.all([
-      import('../registry/command-support.js'),
-      import('../registry/read-validator-status.js'),
-      import('../registry/stake.js'),
-      import('../registry/activate.js'),
-      import('../registry/mint.js'),
-      import('../keys/identity.js'),
-    ])
+  const [
+    support,
+    { readValidatorStatus },
+    { stake },
+    { activate },
+    { mint },
+    { identityView, formatIdentity },
+    { adiriProofSigner },
+  ] = await Promise.all([
+    import('../registry/command-support.js'),
+    import('../registry/read-validator-status.js'),
+    import('../registry/stake.js'),
+    import('../registry/activate.js'),
+    import('../registry/mint.js'),
+    import('../keys/identity.js'),
+    import('../registry/adiri-proof-signer.js'),
+  ])
   const steps: StepRecord[] = []
   const timeoutMs = p.timeoutSeconds * 1000
 
@@ -213,6 +227,13 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
           blsPubkey: view.blsPublicKeyHex,
           proofOfPossession: view.proofOfPossessionHex,
           executionAddress: info.executionAddress,
+          // adiri: its proof is signed with the key; keys made in this run open with the passphrase in hand
+          signAdiriProof: adiriProofSigner({
+            datadir: dirname(keys.path),
+            source: nodePassphrase !== null ? 'env' : p.passphraseSource,
+            env: nodePassphrase !== null ? { TN_BLS_PASSPHRASE: nodePassphrase } : undefined,
+            note: (line) => io.emit({ event: 'note', message: line }, line),
+          }),
           report,
           confirm: wizardConfirm(io, { yes: p.yes, defaultYes: false }),
         }),
@@ -337,33 +358,27 @@ async function whitelist(
     mint: typeof import('../registry/mint.js').mint
   },
 ): Promise<StepRecord[]> {
-  const governance = ctx.target.devnet?.governance
-  if (governance) {
-    const useKey =
+  if (ctx.target.devnet && p.rehearsalMint) {
+    const useMint =
       p.mint ||
       (io.interactive &&
         (await io.confirm(
-          `${validator} is not whitelisted. This is the devnet: mint its ConsensusNFT now with the devnet governance key (${governance.address})?`,
+          `${validator} is not whitelisted. This is the devnet: mint its ConsensusNFT now (REHEARSAL-ONLY: the devnet impersonates the registry owner)?`,
           true,
         )))
-    if (useKey) {
-      const { privateKeyToAccount } = await import('viem/accounts')
-      const account = privateKeyToAccount(governance.privateKey)
-      const gov: Signer = { type: 'local', address: account.address, account, source: 'the devnet governance key' }
-      const { result, resumed } = await journaledStep({
-        ctx,
-        datadir: p.datadir,
-        step: 'mint',
-        from: gov.address,
-        io,
-        timeoutMs,
-        run: (report) => mint(ctx, { signer: gov, validator, report, confirm: async () => true }),
-      })
-      io.emit(
-        { event: 'whitelisted', validator, by: 'devnet-governance' },
-        `${validator} is whitelisted (devnet governance).`,
+    if (useMint) {
+      const minted = await io.wait(`Minting the ConsensusNFT of ${validator} on the devnet (rehearsal)`, () =>
+        (p.rehearsalMint as NonNullable<StakeFlowParameters['rehearsalMint']>)(validator),
       )
-      return [stepRecord('mint', result, resumed)]
+      io.emit(
+        { event: 'whitelisted', validator, by: 'devnet-rehearsal', owner: minted.owner, txHash: minted.txHash },
+        `${validator} is whitelisted (REHEARSAL-ONLY mint as the registry owner ${minted.owner}).`,
+      )
+      return [
+        minted.txHash
+          ? { step: 'mint', outcome: 'sent', txHash: minted.txHash, message: 'REHEARSAL-ONLY mint' }
+          : { step: 'mint', outcome: 'already-done', message: 'already whitelisted' },
+      ]
     }
   }
   const { encodeBase58 } = await import('../nodeinfo/base58.js')

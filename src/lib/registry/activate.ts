@@ -6,9 +6,10 @@
 import { type Address, encodeFunctionData } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
 import type { Signer } from '../chain/signer.js'
-import { registryAbi } from './abi.js'
-import { NotWhitelistedError, WrongStatusError } from './errors.js'
+import { AddressRetiredError, NotWhitelistedError, WrongStatusError } from './errors.js'
+import { sharedRegistryAbi } from './generations/shared-abi.js'
 import { readOwnValidator } from './read-own-validator.js'
+import type { RegistryInfo } from './registry-guard.js'
 import { submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
@@ -16,6 +17,7 @@ export type ActivateParameters = OperationOptions & { signer: Signer }
 
 export type ActivateReturnType = TxOutcome & {
   chain: ChainInfo
+  registry: RegistryInfo
   validator: Address
   /** The epoch whose start makes the validator Active. */
   activeFromEpoch: number
@@ -29,8 +31,13 @@ export async function activate(
   { signer, report, confirm }: ActivateParameters,
 ): Promise<ActivateReturnType> {
   const validator = signer.address
-  const { chain, nft, record, status, epoch, account } = await readOwnValidator(ctx, validator)
-  const base = { chain, validator, activeFromEpoch: epoch + 1 }
+  const { chain, registry, adapter, nft, record, status, epoch, account } = await readOwnValidator(
+    ctx,
+    validator,
+    'activate',
+    report,
+  )
+  const base = { chain, registry, validator, activeFromEpoch: epoch + 1 }
   if (status === 'PendingActivation' || status === 'Active')
     return {
       ...base,
@@ -38,6 +45,7 @@ export async function activate(
       outcome: 'already-done',
       message: `${validator} is already ${status}; nothing was sent.`,
     }
+  if (status === 'Retired') throw new AddressRetiredError(validator)
   if (status === 'Undefined') {
     if (nft === 0n) throw new NotWhitelistedError(validator)
     throw new WrongStatusError(
@@ -57,9 +65,10 @@ export async function activate(
   const { outcome } = await submit({
     ctx,
     chain,
+    adapter,
     signer,
     account,
-    data: encodeFunctionData({ abi: registryAbi, functionName: 'activate' }),
+    data: encodeFunctionData({ abi: sharedRegistryAbi, functionName: 'activate' }),
     action: 'activate',
     title: `Activate validator ${validator} (Active from epoch ${epoch + 1})`,
     rows: [

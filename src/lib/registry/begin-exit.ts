@@ -7,9 +7,10 @@
 import { type Address, encodeFunctionData } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
 import type { Signer } from '../chain/signer.js'
-import { registryAbi } from './abi.js'
 import { NotWhitelistedError, WrongStatusError } from './errors.js'
+import { sharedRegistryAbi } from './generations/shared-abi.js'
 import { readOwnValidator } from './read-own-validator.js'
+import type { RegistryInfo } from './registry-guard.js'
 import { submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
@@ -17,6 +18,7 @@ export type BeginExitParameters = OperationOptions & { signer: Signer }
 
 export type BeginExitReturnType = TxOutcome & {
   chain: ChainInfo
+  registry: RegistryInfo
   validator: Address
   currentEpoch: number
 }
@@ -29,15 +31,25 @@ export async function beginExit(
   { signer, report, confirm }: BeginExitParameters,
 ): Promise<BeginExitReturnType> {
   const validator = signer.address
-  const { chain, nft, record, status, epoch, account } = await readOwnValidator(ctx, validator)
-  const base = { chain, validator, currentEpoch: epoch }
-  if (status === 'PendingExit' || status === 'Exited' || record?.isRetired)
+  const { chain, registry, adapter, nft, record, status, epoch, account } = await readOwnValidator(
+    ctx,
+    validator,
+    'beginExit',
+    report,
+  )
+  const base = { chain, registry, validator, currentEpoch: epoch }
+  if (status === 'PendingExit' || status === 'Exited' || status === 'Retired')
     return {
       ...base,
       outcome: 'already-done',
-      message: `${validator} is already ${record?.isRetired ? 'retired' : status}; nothing was sent.`,
+      message: `${validator} is already ${status === 'Retired' ? 'retired' : status}; nothing was sent.`,
     }
   if (status === 'Undefined' && nft === 0n) throw new NotWhitelistedError(validator)
+  if (status === 'Active' && record !== null && epoch < record.activationEpoch)
+    throw new WrongStatusError(
+      `${validator} became Active for epoch ${record.activationEpoch}, and the current epoch is ${epoch}: the registry accepts beginExit from the activation epoch on.`,
+      'Wait for the next epoch boundary, then run `tnv exit` again.',
+    )
   if (status !== 'Active')
     throw new WrongStatusError(
       `${validator} is ${status}: only an Active validator can begin its exit.`,
@@ -50,9 +62,10 @@ export async function beginExit(
   const { outcome } = await submit({
     ctx,
     chain,
+    adapter,
     signer,
     account,
-    data: encodeFunctionData({ abi: registryAbi, functionName: 'beginExit' }),
+    data: encodeFunctionData({ abi: sharedRegistryAbi, functionName: 'beginExit' }),
     action: 'beginExit',
     title: `Begin the exit of validator ${validator} (irreversible)`,
     rows: [

@@ -1,14 +1,18 @@
 /**
- * `claimRefund()`: withdraws an amount credited to the signer after a payout it rejected
- * (spec rule 5). Nothing credited: success, nothing sent.
+ * `claimRefund()` (spec rule 5; next generation): withdraws what the registry credited to the
+ * signer after a payout it rejected, read with `claimableRefunds(address)`. Nothing credited:
+ * success, nothing sent. The adiri registry keeps no refunds (a rejected payout reverts the
+ * whole call), so there is never anything to claim there: said so, nothing sent.
  */
-import { type Address, encodeFunctionData } from 'viem'
-import { type ChainInfo, checkChainId } from '../chain/check-chain-id.js'
+import type { Address } from 'viem'
+import type { ChainInfo } from '../chain/check-chain-id.js'
 import { readAccountState } from '../chain/read-account-state.js'
 import type { Signer } from '../chain/signer.js'
 import { formatTelAndWei } from '../chain/units.js'
-import { registryAbi } from './abi.js'
+import { readFirstBatch } from './first-batch.js'
+import { nextRegistryAbi } from './generations/abi-next.js'
 import { withRpcErrors } from './reads.js'
+import type { RegistryInfo } from './registry-guard.js'
 import { submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
@@ -16,9 +20,10 @@ export type ClaimRefundParameters = OperationOptions & { signer: Signer }
 
 export type ClaimRefundReturnType = TxOutcome & {
   chain: ChainInfo
+  registry: RegistryInfo
   recipient: Address
-  /** wei */
-  amount: string
+  /** wei; null where the registry keeps no refunds (adiri). */
+  amount: string | null
 }
 
 /**
@@ -30,24 +35,48 @@ export async function claimRefund(
 ): Promise<ClaimRefundReturnType> {
   const { client, target } = ctx
   const recipient = signer.address
-  const [chainId, amount, account] = await withRpcErrors(target, () =>
-    Promise.all([
-      client.getChainId(),
-      client.readContract({ address: target.registry, abi: registryAbi, functionName: 'refunds', args: [recipient] }),
-      readAccountState(client, recipient),
-    ]),
+  const {
+    chain,
+    adapter,
+    registry,
+    values: [account],
+  } = await readFirstBatch(ctx, { purpose: 'write', action: 'claimRefund', report }, () =>
+    Promise.all([readAccountState(client, recipient)]),
   )
-  const chain = checkChainId(target, chainId)
-  const base = { chain, recipient, amount: amount.toString() }
+  const base = { chain, registry, recipient }
+  if (!adapter.features.refunds)
+    return {
+      ...base,
+      amount: null,
+      outcome: 'already-done',
+      message: `The ${adapter.generation} registry keeps no refunds: it pays out directly, and a payout the recipient rejects reverts the whole call. There is nothing to claim; nothing was sent.`,
+    }
+  const amount = await withRpcErrors(
+    target,
+    () =>
+      client.readContract({
+        address: target.registry,
+        abi: nextRegistryAbi,
+        functionName: 'claimableRefunds',
+        args: [recipient],
+      }),
+    adapter.errorAbi,
+  )
   if (amount === 0n)
-    return { ...base, outcome: 'already-done', message: `No refund is credited to ${recipient}; nothing was sent.` }
+    return {
+      ...base,
+      amount: '0',
+      outcome: 'already-done',
+      message: `No refund is credited to ${recipient}; nothing was sent.`,
+    }
   report?.({ type: 'step', message: `${formatTelAndWei(amount)} is credited to ${recipient}` })
   const { outcome } = await submit({
     ctx,
     chain,
+    adapter,
     signer,
     account,
-    data: encodeFunctionData({ abi: registryAbi, functionName: 'claimRefund' }),
+    data: adapter.claimRefundData(),
     action: 'claimRefund',
     title: `Withdraw the refund of ${formatTelAndWei(amount)} credited to ${recipient}`,
     rows: [['refund', formatTelAndWei(amount)]],
@@ -55,5 +84,5 @@ export async function claimRefund(
     report,
     confirm,
   })
-  return { ...base, ...outcome }
+  return { ...base, amount: amount.toString(), ...outcome }
 }

@@ -1,17 +1,22 @@
 /**
  * `claimStakeRewards(validatorAddress)` (spec rule 6): an active validator claims accrued
- * rewards without exiting; the validator or its delegator may call it. Checked first: rewards
- * above zero and at least the stake config's minimum withdrawal. No rewards: success,
- * nothing sent.
+ * rewards without exiting; the validator or its delegator may call it. Checked first, so a
+ * claim that would revert is explained instead of sent: rewards above zero, at least the stake
+ * config's minimum withdrawal (else InsufficientRewards), and an Issuance pool that can pay
+ * them (an empty pool reverts with Issuance's InsufficientBalance; at genesis it is empty).
+ * No rewards: success, nothing sent.
  */
 import { type Address, encodeFunctionData, parseEventLogs } from 'viem'
-import { type ChainInfo, checkChainId } from '../chain/check-chain-id.js'
+import type { ChainInfo } from '../chain/check-chain-id.js'
 import { readAccountState } from '../chain/read-account-state.js'
 import type { Signer } from '../chain/signer.js'
 import { formatTelAndWei } from '../chain/units.js'
-import { registryAbi } from './abi.js'
 import { NotRecipientError, RewardPoolShortError, RewardsBelowMinimumError } from './errors.js'
+import { readFirstBatch } from './first-batch.js'
+import { nextRegistryAbi } from './generations/abi-next.js'
+import { sharedRegistryAbi } from './generations/shared-abi.js'
 import { withRpcErrors } from './reads.js'
+import type { RegistryInfo } from './registry-guard.js'
 import { submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
@@ -23,9 +28,12 @@ export type ClaimStakeRewardsParameters = OperationOptions & {
 
 export type ClaimStakeRewardsReturnType = TxOutcome & {
   chain: ChainInfo
+  registry: RegistryInfo
   validator: Address
   /** Rewards claimed (from the receipt once sent; the accrued amount otherwise), wei. */
   rewards: string
+  /** The Issuance pool's balance before the claim, wei. */
+  pool: string
 }
 
 /**
@@ -37,10 +45,14 @@ export async function claimStakeRewards(
 ): Promise<ClaimStakeRewardsReturnType> {
   const { client, target } = ctx
   const validator = validatorParam ?? signer.address
-  const registry = { address: target.registry, abi: registryAbi } as const
-  const [chainId, rewards, delegated, version, pool, account] = await withRpcErrors(target, () =>
+  const registry = { address: target.registry, abi: sharedRegistryAbi } as const
+  const {
+    chain,
+    adapter,
+    registry: info,
+    values: [rewards, delegated, version, pool, account],
+  } = await readFirstBatch(ctx, { purpose: 'write', action: 'claimStakeRewards', report }, () =>
     Promise.all([
-      client.getChainId(),
       client.readContract({ ...registry, functionName: 'getRewards', args: [validator] }),
       client.readContract({ ...registry, functionName: 'isDelegated', args: [validator] }),
       client.readContract({ ...registry, functionName: 'getCurrentStakeVersion' }),
@@ -48,24 +60,30 @@ export async function claimStakeRewards(
       readAccountState(client, signer.address),
     ]),
   )
-  const chain = checkChainId(target, chainId)
-  const base = { chain, validator, rewards: rewards.toString() }
+  const base = { chain, registry: info, validator, rewards: rewards.toString(), pool: pool.toString() }
   if (rewards === 0n)
     return { ...base, outcome: 'already-done', message: `${validator} has no rewards to claim; nothing was sent.` }
-  if (signer.address !== validator && !delegated) throw new NotRecipientError({ caller: signer.address, validator })
-  const config = await withRpcErrors(target, () =>
-    client.readContract({ ...registry, functionName: 'stakeConfig', args: [version] }),
+  if (signer.address.toLowerCase() !== validator.toLowerCase() && !delegated)
+    throw new NotRecipientError({ caller: signer.address, validator })
+  const config = await withRpcErrors(
+    target,
+    () => client.readContract({ ...registry, functionName: 'stakeConfig', args: [version] }),
+    adapter.errorAbi,
   )
   if (rewards < config.minWithdrawAmount)
     throw new RewardsBelowMinimumError({ rewards, minimum: config.minWithdrawAmount })
   if (rewards > pool) throw new RewardPoolShortError({ rewards, pool })
-  report?.({ type: 'step', message: `${validator} has ${formatTelAndWei(rewards)} of rewards to claim` })
+  report?.({
+    type: 'step',
+    message: `${validator} has ${formatTelAndWei(rewards)} of rewards to claim; the Issuance pool holds ${formatTelAndWei(pool)}`,
+  })
   const { outcome, receipt } = await submit({
     ctx,
     chain,
+    adapter,
     signer,
     account,
-    data: encodeFunctionData({ abi: registryAbi, functionName: 'claimStakeRewards', args: [validator] }),
+    data: encodeFunctionData({ abi: sharedRegistryAbi, functionName: 'claimStakeRewards', args: [validator] }),
     action: 'claimStakeRewards',
     title: `Claim ${formatTelAndWei(rewards)} of rewards of validator ${validator}`,
     rows: [
@@ -79,7 +97,8 @@ export async function claimStakeRewards(
   let claimed = rewards
   if (receipt) {
     const events = parseEventLogs({
-      abi: registryAbi,
+      // RewardsClaimed(address indexed, uint256) is the same event in both generations (shared-abi.ts)
+      abi: nextRegistryAbi,
       logs: receipt.logs.filter((l) => l.address.toLowerCase() === target.registry.toLowerCase()),
       eventName: 'RewardsClaimed',
     })

@@ -11,34 +11,47 @@ import { askConfirm, isInteractive } from '../chain/prompt.js'
 import { resolveChainTarget } from '../chain/resolve-target.js'
 import { resolveSigner, type Signer } from '../chain/signer.js'
 import { ConfirmationRequiredError } from './errors.js'
+import { parseAcceptCodeHash, type RegistryInfo } from './registry-guard.js'
 import type { ConfirmFn, RegistryContext, Reporter, TxOutcome } from './types.js'
 
+/**
+ * The registry a command talks to, from the chain flags: the endpoint, and what the operator
+ * said about the code there (--registry-generation, --accept-registry-code). The code itself is
+ * read by the command's first batch.
+ */
 export async function openRegistryContext(
   flags: ChainFlagValues,
   { fetchFn }: { fetchFn?: typeof fetch } = {},
 ): Promise<RegistryContext> {
+  const acceptCodeHash = parseAcceptCodeHash(flags['accept-registry-code'])
   const target = await resolveChainTarget({
     chain: flags.chain,
     rpcUrl: flags['rpc-url'],
     registry: flags.registry,
     chainId: flags['chain-id'],
   })
-  return { target, client: createChainClient({ rpcUrl: target.rpcUrl, fetchFn }) }
+  return {
+    target,
+    client: createChainClient({ rpcUrl: target.rpcUrl, fetchFn }),
+    policy: { generation: flags['registry-generation'], acceptCodeHash },
+  }
+}
+
+/** The registry's notes (an unknown build read through its interface, an unexpected generation), as stderr lines. */
+export function noteRegistry(registry: RegistryInfo | null | undefined, note: (line: string) => void): void {
+  for (const line of registry?.notes ?? []) note(`Note: ${line}`)
 }
 
 export type SignerFromFlagsOptions = {
   action: string
   defaultFrom?: Address | undefined
-  /** Use the devnet's public governance key when no signer is given (governance mint on the devnet). */
-  devnetGovernance?: RegistryContext | undefined
 }
 
 export async function signerFromFlags(
   flags: SignerFlagValues,
-  { action, defaultFrom, devnetGovernance }: SignerFromFlagsOptions,
+  { action, defaultFrom }: SignerFromFlagsOptions,
   note: (line: string) => void,
 ): Promise<Signer> {
-  const governance = devnetGovernance?.target.devnet?.governance
   const { signer, warnings } = await resolveSigner({
     action,
     privateKey: flags['private-key'],
@@ -47,11 +60,8 @@ export async function signerFromFlags(
     unsigned: flags.unsigned,
     from: flags.from,
     defaultFrom,
-    fallbackKey: governance ? { privateKey: governance.privateKey, source: 'the devnet governance key' } : undefined,
   })
   for (const w of warnings) note(w)
-  if (signer.type === 'local' && signer.source === 'the devnet governance key')
-    note(`Signing with the devnet governance key (${signer.address}).`)
   return signer
 }
 
@@ -123,8 +133,6 @@ export type RunRegistryStepParameters<R extends TxOutcome> = {
   action: string
   /** Sender when --unsigned has no --from (e.g. the validator named by a flag). */
   defaultFrom?: Address | undefined
-  /** Fall back to the devnet's public governance key when no signer is given. */
-  devnetGovernance?: boolean
   step: (ctx: RegistryContext, options: StepOptions) => Promise<R>
   /** The stdout line once the transaction is confirmed. */
   sentLine: (result: R, sent: Extract<TxOutcome, { outcome: 'sent' }>) => string
@@ -141,16 +149,11 @@ export async function runRegistryStep<R extends TxOutcome>({
   flags,
   action,
   defaultFrom,
-  devnetGovernance = false,
   step,
   sentLine,
 }: RunRegistryStepParameters<R>): Promise<R> {
   const ctx = await openRegistryContext(flags)
-  const signer = await signerFromFlags(
-    flags,
-    { action, defaultFrom, devnetGovernance: devnetGovernance ? ctx : undefined },
-    io.note,
-  )
+  const signer = await signerFromFlags(flags, { action, defaultFrom }, io.note)
   const result = await step(ctx, {
     signer,
     report: createReporter(io.note),

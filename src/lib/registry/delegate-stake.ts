@@ -1,21 +1,22 @@
 /**
- * The delegator's side: `delegateStake(blsPubkey, proofOfPossession, validator, signature,
- * deadline)` paying the stake amount. Before anything is sent: the file's chain and registry,
- * the signature recovers to the validator for this delegator, the proof of possession, the
- * validator's state, and the three things that silently invalidate a signature (spec rule 2):
- * the deadline, the stake version and the validator's nonce. The registry owner may delegate
- * without a signature (governance-initiated delegation). Idempotent like `stake`.
+ * The delegator's side: `delegateStake` in the generation's form (adiri
+ * `delegateStake(bytes,(bytes,bytes),address,bytes)`, next `…,bytes,uint256 deadline)`),
+ * paying the stake amount. Before anything is sent: the file's generation, chain and registry
+ * match what is found; the signature recovers to the validator over the file's digest; the
+ * file's digest is what its inputs give; the registry's digest for the same inputs is still
+ * that digest (else the reason: the deadline passed, the stake version or the validator's
+ * nonce changed); the proof of possession verifies; the validator is whitelisted and has not
+ * staked. The registry owner may delegate without a signature (governance-initiated
+ * delegation). Idempotent like `stake`.
  */
-import { type Address, encodeFunctionData, type Hex, recoverTypedDataAddress } from 'viem'
-import { type ChainInfo, checkChainId } from '../chain/check-chain-id.js'
+import { type Address, type Hex, recoverAddress } from 'viem'
+import type { ChainInfo } from '../chain/check-chain-id.js'
 import { InsufficientFundsError } from '../chain/errors.js'
 import { readAccountState } from '../chain/read-account-state.js'
 import type { Signer } from '../chain/signer.js'
 import { formatTelAndWei } from '../chain/units.js'
 import { UsageError } from '../errors.js'
-import { registryAbi, statusName } from './abi.js'
 import { deadlineIso } from './deadline.js'
-import { delegationTypedData } from './delegation-digest.js'
 import { type DelegationSignatureFile, delegationInputsOf } from './delegation-file.js'
 import {
   AddressRetiredError,
@@ -28,9 +29,17 @@ import {
   NotWhitelistedError,
   WrongStatusError,
 } from './errors.js'
+import { readFirstBatch } from './first-batch.js'
+import type { StakeProof } from './generations/adapter.js'
+import { verifyAdiriProof } from './generations/adiri-proof.js'
+import { computeDelegationDigest } from './generations/delegation-hash.js'
+import { sharedRegistryAbi } from './generations/shared-abi.js'
+import { nonceFromDigest } from './read-delegation-nonce.js'
+import { statusOf } from './read-own-validator.js'
 import { orNullOnRevert, withRpcErrors } from './reads.js'
+import type { RegistryInfo } from './registry-guard.js'
 import { readStakeAmount } from './stake.js'
-import { checkStakeKeyMaterial, type StakeKeyMaterial } from './stake-checks.js'
+import { checkStakeKeyMaterial, resolveStakeProof, type SignAdiriProof, type StakeKeyMaterial } from './stake-checks.js'
 import { submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
@@ -38,7 +47,13 @@ export type DelegationAuthority =
   /** The validator's signature file from `tnv delegation sign`. */
   | { kind: 'signature'; file: DelegationSignatureFile }
   /** Governance-initiated: the signer is the registry owner; no signature. */
-  | ({ kind: 'owner'; validator: Address; deadline: bigint } & StakeKeyMaterial)
+  | ({
+      kind: 'owner'
+      validator: Address
+      /** next: the call's deadline; ignored on adiri. */
+      deadline: bigint
+      signAdiriProof?: SignAdiriProof | undefined
+    } & StakeKeyMaterial)
 
 export type DelegateStakeParameters = OperationOptions & {
   /** The delegator (pays the stake). */
@@ -48,6 +63,7 @@ export type DelegateStakeParameters = OperationOptions & {
 
 export type DelegateStakeReturnType = TxOutcome & {
   chain: ChainInfo
+  registry: RegistryInfo
   validator: Address
   delegator: Address
   blsPubkey: Hex
@@ -65,13 +81,10 @@ export async function delegateStake(
 ): Promise<DelegateStakeReturnType> {
   const { client, target } = ctx
   const delegator = signer.address
-  const material = authority.kind === 'signature' ? authority.file : authority
-  const validator = material.validator
-  const { blsPubkey, proofOfPossession } = material
-  checkStakeKeyMaterial({ blsPubkey, proofOfPossession, validator })
-  let signature: Hex = '0x'
-  let deadline: bigint
-  if (authority.kind === 'signature') {
+  const validator = authority.kind === 'signature' ? authority.file.validator : authority.validator
+  const blsPubkey = authority.kind === 'signature' ? authority.file.blsPubkey : authority.blsPubkey
+  if (authority.kind === 'owner') checkStakeKeyMaterial({ ...authority, validator })
+  else {
     const { file } = authority
     if (file.delegator.toLowerCase() !== delegator.toLowerCase())
       throw new InvalidDelegationSignatureError(
@@ -84,54 +97,57 @@ export async function delegateStake(
           fix: 'Pick the network the validator signed for (--chain, --rpc-url, --registry).',
         },
       )
-    const recovered = await recoverTypedDataAddress({
-      ...delegationTypedData(delegationInputsOf(file)),
-      signature: file.signature,
-    })
-    if (recovered.toLowerCase() !== validator.toLowerCase())
+    const recovered = await recoverAddress({ hash: file.digest, signature: file.signature }).catch(() => null)
+    if (recovered?.toLowerCase() !== validator.toLowerCase())
       throw new InvalidDelegationSignatureError(
-        `The signature in the file recovers to ${recovered}, not to the validator ${validator}: it was made by another key or for other inputs.`,
+        `The signature in the file ${recovered ? `recovers to ${recovered}` : 'does not recover to any address'}, not to the validator ${validator}: it was made by another key or for another digest.`,
       )
-    signature = file.signature
-    deadline = BigInt(file.deadline)
-  } else deadline = authority.deadline
-  report?.({ type: 'step', message: `key material and signature check out for validator ${validator}` })
+  }
 
-  const registry = { address: target.registry, abi: registryAbi } as const
-  const [chainId, version, nonce, nft, record, retired, keyRegistered, registeredKey, owner, account] =
-    await withRpcErrors(target, () =>
-      Promise.all([
-        client.getChainId(),
-        client.readContract({ ...registry, functionName: 'getCurrentStakeVersion' }),
-        client.readContract({ ...registry, functionName: 'delegationNonce', args: [validator] }),
-        client.readContract({ ...registry, functionName: 'balanceOf', args: [validator] }),
-        orNullOnRevert(client.readContract({ ...registry, functionName: 'getValidator', args: [validator] })),
-        client.readContract({ ...registry, functionName: 'isRetired', args: [validator] }),
-        client.readContract({ ...registry, functionName: 'isValidator', args: [blsPubkey] }),
-        orNullOnRevert(client.readContract({ ...registry, functionName: 'getBlsPubkey', args: [validator] })),
-        client.readContract({ ...registry, functionName: 'owner' }),
-        readAccountState(client, delegator),
-      ]),
-    )
-  const chain = checkChainId(target, chainId)
-  if (authority.kind === 'signature' && authority.file.chainId !== chainId)
-    throw new UsageError(
-      `The signature is for chain id ${authority.file.chainId}, but the endpoint is chain id ${chainId}.`,
-      {
-        fix: 'Pick the network the validator signed for (--chain, --rpc-url).',
-      },
-    )
-  const status = statusName(record?.currentStatus ?? 0)
-  const base = { chain, validator, delegator, blsPubkey, stakeVersion: version }
-  if (status !== 'Undefined' || retired) {
+  const registry = { address: target.registry, abi: sharedRegistryAbi } as const
+  const {
+    chain,
+    adapter,
+    registry: info,
+    values: [version, nft, record, retired, keyRegistered, registeredKey, owner, account],
+  } = await readFirstBatch(ctx, { purpose: 'write', action: 'delegateStake', report }, () =>
+    Promise.all([
+      client.readContract({ ...registry, functionName: 'getCurrentStakeVersion' }),
+      client.readContract({ ...registry, functionName: 'balanceOf', args: [validator] }),
+      orNullOnRevert(client.readContract({ ...registry, functionName: 'getValidator', args: [validator] })),
+      client.readContract({ ...registry, functionName: 'isRetired', args: [validator] }),
+      client.readContract({ ...registry, functionName: 'isValidator', args: [blsPubkey] }),
+      orNullOnRevert(client.readContract({ ...registry, functionName: 'getBlsPubkey', args: [validator] })),
+      client.readContract({ ...registry, functionName: 'owner' }),
+      readAccountState(client, delegator),
+    ]),
+  )
+  const base = { chain, registry: info, validator, delegator, blsPubkey, stakeVersion: version }
+  if (authority.kind === 'signature') {
+    const { file } = authority
+    if (file.chainId !== chain.chainId)
+      throw new UsageError(
+        `The signature is for chain id ${file.chainId}, but the endpoint is chain id ${chain.chainId}.`,
+        {
+          fix: 'Pick the network the validator signed for (--chain, --rpc-url).',
+        },
+      )
+    if (file.generation !== adapter.generation)
+      throw new UsageError(
+        `The signature file is for the ${file.generation} registry, but the registry found is ${adapter.generation}.`,
+        { fix: 'Pick the network the validator signed for, or ask for a new signature made against this registry.' },
+      )
+  }
+  const status = retired ? 'Retired' : statusOf(record)
+  if (status !== 'Undefined') {
     if (registeredKey?.toLowerCase() === blsPubkey.toLowerCase())
       return {
         ...base,
         stakeAmount: (await readStakeAmount(ctx, record?.stakeVersion ?? version)).toString(),
         outcome: 'already-done',
-        message: `${validator} already staked with this BLS key (status ${retired ? 'retired' : status}); nothing was sent.`,
+        message: `${validator} already staked with this BLS key (status ${status === 'Retired' ? 'retired' : status}); nothing was sent.`,
       }
-    if (retired) throw new AddressRetiredError(validator)
+    if (status === 'Retired') throw new AddressRetiredError(validator)
     throw new WrongStatusError(
       `${validator} already staked with another BLS key; its status is ${status}.`,
       'Check it with `tnv validator status`; a validator address stakes once.',
@@ -139,28 +155,82 @@ export async function delegateStake(
   }
   if (nft === 0n) throw new NotWhitelistedError(validator)
   if (keyRegistered) throw new BlsKeyAlreadyRegisteredError()
-  if (authority.kind === 'owner' && owner.toLowerCase() !== delegator.toLowerCase())
-    throw new NotRegistryOwnerError({
-      signer: delegator,
-      owner,
-      action: 'delegate stake without a validator signature',
-    })
+
+  let proof: StakeProof
+  let signature: Hex = '0x'
+  let deadline: bigint | null
   const now = account.latestBlock.timestamp
-  if (deadline <= now) throw new DelegationExpiredError(deadline)
-  if (authority.kind === 'signature') {
+  if (authority.kind === 'owner') {
+    if (owner.toLowerCase() !== delegator.toLowerCase())
+      throw new NotRegistryOwnerError({
+        signer: delegator,
+        owner,
+        action: 'delegate stake without a validator signature',
+      })
+    deadline = adapter.features.deadline ? authority.deadline : null
+    if (deadline !== null && deadline <= now) throw new DelegationExpiredError(deadline)
+    proof = await resolveStakeProof({ ...authority, adapter, validator })
+  } else {
     const { file } = authority
+    const inputs = delegationInputsOf(file)
+    if (computeDelegationDigest(adapter.delegationType, inputs).toLowerCase() !== file.digest.toLowerCase())
+      throw new InvalidDelegationSignatureError(
+        'The file’s digest is not the digest of its own inputs: the file was altered or made for another registry generation.',
+      )
+    deadline = inputs.deadline
+    if (deadline !== null && deadline <= now) throw new DelegationExpiredError(deadline)
     if (file.stakeVersion !== version)
       throw new DelegationStakeVersionError({ signedVersion: file.stakeVersion, currentVersion: version })
-    if (BigInt(file.nonce) !== nonce)
-      throw new DelegationRevokedError({ signedNonce: BigInt(file.nonce), currentNonce: nonce, validator })
+    // the registry's digest for the same inputs now: equal, or the nonce moved on
+    const onChain = await withRpcErrors(
+      target,
+      () =>
+        adapter.readDelegationDigest(client, target.registry, {
+          blsPubkey,
+          validator,
+          delegator,
+          deadline,
+        }),
+      adapter.errorAbi,
+    )
+    if (onChain.toLowerCase() !== file.digest.toLowerCase()) {
+      const current = nonceFromDigest({
+        adapter,
+        chain,
+        registry: target.registry,
+        validator,
+        stakeVersion: version,
+        onChain,
+        blsPubkey,
+        delegator,
+        deadline,
+      })
+      throw new DelegationRevokedError({
+        signedNonce: inputs.nonce,
+        currentNonce: current,
+        validator,
+        revocable: adapter.features.increaseNonce,
+      })
+    }
+    proof = file.proof
+    if (
+      proof.format !== adapter.proofFormat ||
+      (proof.format === 'uncompressed' && !verifyAdiriProof(blsPubkey, proof, validator))
+    )
+      throw new InvalidDelegationSignatureError(
+        `The proof of possession in the file does not verify for the key ${blsPubkey.slice(0, 18)}… and validator ${validator}.`,
+      )
+    if (proof.format === 'compressed')
+      checkStakeKeyMaterial({ blsPubkey, proofOfPossession: proof.signature, validator })
+    signature = file.signature
   }
   report?.({
     type: 'step',
-    message: `deadline ${deadlineIso(deadline)} is ${deadline - now} s ahead; stake version ${version} and nonce ${nonce} match`,
+    message: `key material${authority.kind === 'signature' ? ', signature and digest' : ''} check out for validator ${validator}${deadline !== null ? `; deadline ${deadlineIso(deadline)} is ${deadline - now} s ahead` : ''}`,
   })
 
   const stakeAmount = await readStakeAmount(ctx, version)
-  if (account.balance < stakeAmount)
+  if (account.balance < stakeAmount && signer.type !== 'unsigned')
     throw new InsufficientFundsError(
       `${delegator} holds ${formatTelAndWei(account.balance)}, less than the stake amount ${formatTelAndWei(stakeAmount)}.`,
       {
@@ -170,13 +240,10 @@ export async function delegateStake(
   const { outcome } = await submit({
     ctx,
     chain,
+    adapter,
     signer,
     account,
-    data: encodeFunctionData({
-      abi: registryAbi,
-      functionName: 'delegateStake',
-      args: [blsPubkey, { signature: proofOfPossession }, validator, signature, deadline],
-    }),
+    data: adapter.delegateStakeData({ blsPubkey, proof, validator, signature, deadline }),
     value: stakeAmount,
     action: 'delegateStake',
     title: `Stake ${formatTelAndWei(stakeAmount)} for validator ${validator}, paid by delegator ${delegator}`,
@@ -184,8 +251,9 @@ export async function delegateStake(
       ['validator', validator],
       ['delegator', delegator],
       ['bls public key', blsPubkey],
+      ['registry', `${adapter.generation}: ${adapter.signatures.delegateStake}`],
       ['stake version', String(version)],
-      ['deadline', deadlineIso(deadline)],
+      ...(deadline !== null ? [['deadline', deadlineIso(deadline)] as [string, string]] : []),
       ['stake amount', formatTelAndWei(stakeAmount)],
     ],
     revert: { validator, stakeAmount },

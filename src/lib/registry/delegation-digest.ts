@@ -1,132 +1,153 @@
 /**
- * The EIP-712 delegation a validator signs so that a delegator may stake for it (spec rule 2).
- * Domain {name "ConsensusRegistry", version "1", chainId, verifyingContract: registry};
- * type Delegation(bytes32 blsPubkeyHash, address validatorAddress, address delegator,
- * uint8 stakeVersion, uint64 nonce, uint256 deadline), blsPubkeyHash = keccak256(blsPubkey).
- * The digest is computed locally (viem hashTypedData) and, when an endpoint is at hand,
- * cross-checked with the registry's own `delegationDigest` view.
+ * The digest a validator signs so that a delegator may stake for it (spec rule 2), exactly as
+ * the deployed registry computes it (./generations/delegation-hash.ts: zero-hash domain,
+ * `validatorVersion`, the generation's key hash; adiri has no deadline).
+ * Online: the registry's own `delegationDigest(...)` is read, and tnv reproduces it locally by
+ * finding the validator's nonce (no view exposes it); a digest tnv cannot reproduce is an error,
+ * never a signature. Offline: computed from values the operator states, nothing contacted.
  */
-import { type Address, type Hex, hashTypedData, keccak256 } from 'viem'
-import { type ChainInfo, checkChainId } from '../chain/check-chain-id.js'
-import { TnvError } from '../errors.js'
-import { registryAbi } from './abi.js'
-import { withRpcErrors } from './reads.js'
+import type { Address, Hex } from 'viem'
+import type { ChainInfo } from '../chain/check-chain-id.js'
+import { NotWhitelistedError } from './errors.js'
+import { readFirstBatch } from './first-batch.js'
+import type { RegistryAdapter } from './generations/adapter.js'
+import { registryAdapters } from './generations/adapters.js'
+import { type DelegationDigestInputs, delegationDigestParts } from './generations/delegation-hash.js'
+import type { RegistryGeneration } from './generations/detect.js'
+import { sharedRegistryAbi } from './generations/shared-abi.js'
+import { nonceFromDigest } from './read-delegation-nonce.js'
+import { orNullOnRevert, withRpcErrors } from './reads.js'
+import type { RegistryInfo } from './registry-guard.js'
 import type { RegistryContext } from './types.js'
 
-export const DELEGATION_TYPES = {
-  Delegation: [
-    { name: 'blsPubkeyHash', type: 'bytes32' },
-    { name: 'validatorAddress', type: 'address' },
-    { name: 'delegator', type: 'address' },
-    { name: 'stakeVersion', type: 'uint8' },
-    { name: 'nonce', type: 'uint64' },
-    { name: 'deadline', type: 'uint256' },
-  ],
-} as const
+export type { DelegationDigestInputs }
 
-export type DelegationInputs = {
-  chainId: number
-  registry: Address
+export type DelegationRequest = {
   blsPubkey: Hex
   validator: Address
   delegator: Address
-  stakeVersion: number
-  nonce: bigint
-  deadline: bigint
+  /** Unix seconds; the next generation signs it, adiri has none (pass null). */
+  deadline: bigint | null
 }
 
-/** The typed data to sign (viem `signTypedData`) or hash. */
-export function delegationTypedData({
-  chainId,
-  registry,
-  blsPubkey,
-  validator,
-  delegator,
-  stakeVersion,
-  nonce,
-  deadline,
-}: DelegationInputs) {
-  return {
-    domain: { name: 'ConsensusRegistry', version: '1', chainId, verifyingContract: registry },
-    types: DELEGATION_TYPES,
-    primaryType: 'Delegation',
-    message: {
-      blsPubkeyHash: keccak256(blsPubkey),
-      validatorAddress: validator,
-      delegator,
-      stakeVersion,
-      nonce,
-      deadline,
-    },
-  } as const
-}
-
-/** The 32-byte EIP-712 digest, computed locally. */
-export function computeDelegationDigest(inputs: DelegationInputs): Hex {
-  return hashTypedData(delegationTypedData(inputs))
-}
-
-/** The registry's digest differs from tnv's: the contract's domain or type is not the documented one. */
-export class DelegationDigestMismatchError extends TnvError {
-  constructor(params: { local: Hex; onChain: Hex; registry: string }) {
-    super(
-      `The registry at ${params.registry} computes delegation digest ${params.onChain}, but tnv computes ${params.local} for the same inputs.`,
-      {
-        fix: 'The registry uses another EIP-712 domain or type than tnv; do not sign. Check --registry and the network, and report it.',
-      },
-    )
-  }
-}
-
-export type ReadDelegationDigestParameters = {
-  blsPubkey: Hex
-  validator: Address
-  delegator: Address
-  deadline: bigint
-}
-
-export type ReadDelegationDigestReturnType = {
-  chain: ChainInfo
-  inputs: DelegationInputs
+export type DelegationDigest = {
+  generation: RegistryGeneration
+  inputs: DelegationDigestInputs
   digest: Hex
+  /** The digest's EIP-712 halves (digest = keccak256(0x1901 ‖ domainSeparator ‖ structHash)), for hardware signers. */
+  domainSeparator: Hex
+  structHash: Hex
+}
+
+export type ReadDelegationDigestReturnType = DelegationDigest & {
+  chain: ChainInfo
+  registry: RegistryInfo
+  adapter: RegistryAdapter
 }
 
 /**
- * Reads the current stake version and the validator's nonce, computes the digest locally and
- * checks it against `delegationDigest(...)`, all in one batch.
+ * Online: the registry's digest for these inputs, reproduced locally (nonce found) or refused.
  * @example const { digest, inputs } = await readDelegationDigest(ctx, { blsPubkey, validator, delegator, deadline })
  */
 export async function readDelegationDigest(
   ctx: RegistryContext,
-  { blsPubkey, validator, delegator, deadline }: ReadDelegationDigestParameters,
+  request: DelegationRequest,
 ): Promise<ReadDelegationDigestReturnType> {
   const { client, target } = ctx
-  const registry = { address: target.registry, abi: registryAbi } as const
-  const [chainId, stakeVersion, nonce, onChain] = await withRpcErrors(target, () =>
-    Promise.all([
-      client.getChainId(),
-      client.readContract({ ...registry, functionName: 'getCurrentStakeVersion' }),
-      client.readContract({ ...registry, functionName: 'delegationNonce', args: [validator] }),
-      client.readContract({
-        ...registry,
-        functionName: 'delegationDigest',
-        args: [blsPubkey, validator, delegator, deadline],
-      }),
-    ]),
+  const registry = { address: target.registry, abi: sharedRegistryAbi } as const
+  const {
+    chain,
+    adapter,
+    registry: info,
+    values: [stakeVersion],
+  } = await readFirstBatch(ctx, { purpose: 'write', action: 'a delegation digest' }, () =>
+    Promise.all([client.readContract({ ...registry, functionName: 'getCurrentStakeVersion' })]),
   )
-  const chain = checkChainId(target, chainId)
-  const inputs: DelegationInputs = {
-    chainId,
+  const matched = await matchRegistryDigest(ctx, { adapter, chain, stakeVersion, request })
+  return { chain, registry: info, adapter, generation: adapter.generation, ...matched }
+}
+
+export type MatchRegistryDigestParameters = {
+  adapter: RegistryAdapter
+  chain: ChainInfo
+  /** The current epoch's stake version, read in the caller's first batch. */
+  stakeVersion: number
+  request: DelegationRequest
+}
+
+/**
+ * Reads the registry's `delegationDigest` for the request (one eth_call) and reproduces it
+ * locally: the inputs, with the nonce that gives the registry's digest.
+ * @throws NotWhitelistedError (the view reverts for a validator without a ConsensusNFT), DelegationDigestMismatchError
+ */
+export async function matchRegistryDigest(
+  ctx: RegistryContext,
+  { adapter, chain, stakeVersion, request }: MatchRegistryDigestParameters,
+): Promise<Pick<DelegationDigest, 'inputs' | 'digest' | 'domainSeparator' | 'structHash'>> {
+  const { client, target } = ctx
+  const deadline = adapter.features.deadline ? (request.deadline ?? 0n) : null
+  const onChain = await withRpcErrors(
+    target,
+    () =>
+      orNullOnRevert(
+        adapter.readDelegationDigest(client, target.registry, {
+          blsPubkey: request.blsPubkey,
+          validator: request.validator,
+          delegator: request.delegator,
+          deadline,
+        }),
+      ),
+    adapter.errorAbi,
+  )
+  if (onChain === null) throw new NotWhitelistedError(request.validator)
+  const nonce = nonceFromDigest({
+    adapter,
+    chain,
     registry: target.registry,
-    blsPubkey,
-    validator,
-    delegator,
+    validator: request.validator,
     stakeVersion,
+    onChain,
+    blsPubkey: request.blsPubkey,
+    delegator: request.delegator,
+    deadline,
+  })
+  const inputs: DelegationDigestInputs = {
+    chainId: chain.chainId,
+    registry: target.registry,
+    blsPubkey: request.blsPubkey,
+    validator: request.validator,
+    delegator: request.delegator,
+    validatorVersion: stakeVersion,
     nonce,
     deadline,
   }
-  const digest = computeDelegationDigest(inputs)
-  if (digest.toLowerCase() !== onChain.toLowerCase())
-    throw new DelegationDigestMismatchError({ local: digest, onChain, registry: target.registry })
-  return { chain, inputs, digest }
+  const { domainSeparator, structHash } = delegationDigestParts(adapter.delegationType, inputs)
+  return { inputs, digest: onChain, domainSeparator, structHash }
+}
+
+export type OfflineDelegationParameters = DelegationRequest & {
+  generation: RegistryGeneration
+  chainId: number
+  registry: Address
+  stakeVersion: number
+  nonce: bigint
+}
+
+/**
+ * Offline: the digest the registry of that generation would compute, from stated values.
+ * @example computeOfflineDelegationDigest({ generation: 'adiri', chainId: 2017, registry, stakeVersion: 0, nonce: 0n, ... })
+ */
+export function computeOfflineDelegationDigest(p: OfflineDelegationParameters): DelegationDigest {
+  const adapter = registryAdapters[p.generation]
+  const inputs: DelegationDigestInputs = {
+    chainId: p.chainId,
+    registry: p.registry,
+    blsPubkey: p.blsPubkey,
+    validator: p.validator,
+    delegator: p.delegator,
+    validatorVersion: p.stakeVersion,
+    nonce: p.nonce,
+    deadline: adapter.features.deadline ? (p.deadline ?? 0n) : null,
+  }
+  return { generation: p.generation, inputs, ...delegationDigestParts(adapter.delegationType, inputs) }
 }

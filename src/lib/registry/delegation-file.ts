@@ -1,70 +1,86 @@
 /**
  * The delegation signature file `tnv delegation sign` writes and `tnv delegation stake` reads:
- * the validator's EIP-712 signature with every input of the digest (so the delegator can
- * check it before paying), plus the proof of possession the stake needs. Nothing secret.
+ * the validator's signature of the registry's delegation digest (a raw 32-byte hash, as the
+ * deployed registries check it), every input of that digest (so the delegator can check it
+ * before paying), and the proof of possession the stake needs in the generation's form (next:
+ * node-info's 48-byte proof; adiri: the uncompressed key and the signature over the 218-byte
+ * message, which only the validator's BLS key can make). Nothing secret.
+ * Version 2; a version 1 file (tnv before the real registries) was signed over a digest no
+ * deployed registry accepts, and is refused with that explanation.
  */
 import { readFile, rm } from 'node:fs/promises'
 import { type Address, getAddress, type Hex } from 'viem'
 import { BadInputError, UsageError } from '../errors.js'
 import { faultPoint, fileTimestamp, pathExists, writeFileAtomic } from '../fs/atomic.js'
 import { deadlineIso } from './deadline.js'
-import type { DelegationInputs } from './delegation-digest.js'
+import type { StakeProof } from './generations/adapter.js'
+import { UNCOMPRESSED_PUBKEY_BYTES, UNCOMPRESSED_SIGNATURE_BYTES } from './generations/adiri-proof.js'
+import type { DelegationDigestInputs } from './generations/delegation-hash.js'
+import type { RegistryGeneration } from './generations/detect.js'
 import { BLS_PUBKEY_BYTES, POP_BYTES } from './stake-checks.js'
 
 export const DELEGATION_FILE_TYPE = 'tnv-delegation-signature'
+export const DELEGATION_FILE_VERSION = 2
 
 export type DelegationSignatureFile = {
   type: typeof DELEGATION_FILE_TYPE
-  version: 1
+  version: typeof DELEGATION_FILE_VERSION
+  /** The registry generation the digest and the proof are for. */
+  generation: RegistryGeneration
   chainId: number
   registry: Address
   validator: Address
   delegator: Address
   blsPubkey: Hex
-  proofOfPossession: Hex
+  /** The proof of possession in the generation's form. */
+  proof: StakeProof
+  /** The current epoch's stake version when signed (the digest's `validatorVersion`). */
   stakeVersion: number
-  /** decimal */
+  /** The validator's delegation nonce when signed, decimal. */
   nonce: string
-  /** Unix seconds, decimal. */
-  deadline: string
-  deadlineIso: string
+  /** Unix seconds, decimal; null on adiri (its signatures have no deadline). */
+  deadline: string | null
+  deadlineIso: string | null
+  /** The registry's delegation digest. */
   digest: Hex
-  /** The validator's 65-byte ECDSA signature over the digest. */
+  /** The validator's 65-byte ECDSA signature of `digest` as a raw hash (no EIP-191 prefix, no typed-data re-hash). */
   signature: Hex
 }
 
 export function toDelegationFile(
-  inputs: DelegationInputs,
-  extra: { proofOfPossession: Hex; digest: Hex; signature: Hex },
+  generation: RegistryGeneration,
+  inputs: DelegationDigestInputs,
+  extra: { proof: StakeProof; digest: Hex; signature: Hex },
 ): DelegationSignatureFile {
   return {
     type: DELEGATION_FILE_TYPE,
-    version: 1,
+    version: DELEGATION_FILE_VERSION,
+    generation,
     chainId: inputs.chainId,
     registry: inputs.registry,
     validator: inputs.validator,
     delegator: inputs.delegator,
     blsPubkey: inputs.blsPubkey,
-    proofOfPossession: extra.proofOfPossession,
-    stakeVersion: inputs.stakeVersion,
+    proof: extra.proof,
+    stakeVersion: inputs.validatorVersion,
     nonce: inputs.nonce.toString(),
-    deadline: inputs.deadline.toString(),
-    deadlineIso: deadlineIso(inputs.deadline),
+    deadline: inputs.deadline === null ? null : inputs.deadline.toString(),
+    deadlineIso: inputs.deadline === null ? null : deadlineIso(inputs.deadline),
     digest: extra.digest,
     signature: extra.signature,
   }
 }
 
-export function delegationInputsOf(file: DelegationSignatureFile): DelegationInputs {
+export function delegationInputsOf(file: DelegationSignatureFile): DelegationDigestInputs {
   return {
     chainId: file.chainId,
     registry: file.registry,
     blsPubkey: file.blsPubkey,
     validator: file.validator,
     delegator: file.delegator,
-    stakeVersion: file.stakeVersion,
+    validatorVersion: file.stakeVersion,
     nonce: BigInt(file.nonce),
-    deadline: BigInt(file.deadline),
+    deadline: file.deadline === null ? null : BigInt(file.deadline),
   }
 }
 
@@ -128,18 +144,23 @@ export function parseDelegationFile(json: unknown, path: string): DelegationSign
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw bad('the file', 'is not a JSON object')
   const o = json as Record<string, unknown>
   if (o.type !== DELEGATION_FILE_TYPE) throw bad('type', `is not "${DELEGATION_FILE_TYPE}"`)
-  if (o.version !== 1) throw bad('version', 'is not 1')
+  if (o.version === 1)
+    throw new BadInputError(
+      `${path} is a version 1 delegation file: an older tnv signed it over a digest that no deployed registry accepts (its EIP-712 domain and type were not the registry's).`,
+      { fix: 'Ask the validator to sign again with this tnv (`tnv delegation sign`).' },
+    )
+  if (o.version !== DELEGATION_FILE_VERSION) throw bad('version', `is not ${DELEGATION_FILE_VERSION}`)
   const address = (field: string): Address => {
     const v = o[field]
     if (typeof v !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(v)) throw bad(field, 'is not a 20-byte 0x address')
     return getAddress(v.toLowerCase())
   }
-  const hex = (field: string, bytes: number): Hex => {
-    const v = o[field]
+  const hexOf = (v: unknown, field: string, bytes: number): Hex => {
     if (typeof v !== 'string' || !/^0x[0-9a-fA-F]*$/.test(v) || v.length !== 2 + bytes * 2)
       throw bad(field, `is not ${bytes} bytes of 0x hex`)
     return v.toLowerCase() as Hex
   }
+  const hex = (field: string, bytes: number): Hex => hexOf(o[field], field, bytes)
   const decimal = (field: string): string => {
     const v = o[field]
     if (typeof v !== 'string' || !/^\d+$/.test(v)) throw bad(field, 'is not a decimal string')
@@ -151,20 +172,45 @@ export function parseDelegationFile(json: unknown, path: string): DelegationSign
       throw bad(field, `is not an integer in [0, ${max}]`)
     return v
   }
-  const deadline = decimal('deadline')
+  const generation = o.generation
+  if (generation !== 'adiri' && generation !== 'next') throw bad('generation', 'is not "adiri" or "next"')
+  const p = o.proof
+  if (typeof p !== 'object' || p === null) throw bad('proof', 'is not an object')
+  const proofObj = p as Record<string, unknown>
+  let proof: StakeProof
+  if (generation === 'next') {
+    if (proofObj.format !== 'compressed') throw bad('proof.format', 'is not "compressed" (the next registry’s proof)')
+    proof = { format: 'compressed', signature: hexOf(proofObj.signature, 'proof.signature', POP_BYTES) }
+  } else {
+    if (proofObj.format !== 'uncompressed')
+      throw bad('proof.format', 'is not "uncompressed" (the adiri registry’s proof)')
+    proof = {
+      format: 'uncompressed',
+      uncompressedPubkey: hexOf(proofObj.uncompressedPubkey, 'proof.uncompressedPubkey', UNCOMPRESSED_PUBKEY_BYTES),
+      uncompressedSignature: hexOf(
+        proofObj.uncompressedSignature,
+        'proof.uncompressedSignature',
+        UNCOMPRESSED_SIGNATURE_BYTES,
+      ),
+    }
+  }
+  let deadline: string | null = null
+  if (generation === 'next') deadline = decimal('deadline')
+  else if (o.deadline !== null && o.deadline !== undefined) throw bad('deadline', 'must be null for adiri')
   return {
     type: DELEGATION_FILE_TYPE,
-    version: 1,
+    version: DELEGATION_FILE_VERSION,
+    generation,
     chainId: int('chainId', Number.MAX_SAFE_INTEGER),
     registry: address('registry'),
     validator: address('validator'),
     delegator: address('delegator'),
     blsPubkey: hex('blsPubkey', BLS_PUBKEY_BYTES),
-    proofOfPossession: hex('proofOfPossession', POP_BYTES),
+    proof,
     stakeVersion: int('stakeVersion', 255),
     nonce: decimal('nonce'),
     deadline,
-    deadlineIso: deadlineIso(BigInt(deadline)),
+    deadlineIso: deadline === null ? null : deadlineIso(BigInt(deadline)),
     digest: hex('digest', 32),
     signature: hex('signature', 65),
   }

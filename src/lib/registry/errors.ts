@@ -114,13 +114,13 @@ export class DelegationExpiredError extends TnvError {
   }
 }
 
-/** The validator revoked its signatures (increaseNonce) after signing this one. */
+/** The validator's nonce moved on since it signed (increaseNonce, or another delegation used it). */
 export class DelegationRevokedError extends TnvError {
-  constructor(params: { signedNonce: bigint; currentNonce: bigint; validator: string }) {
+  constructor(params: { signedNonce: bigint; currentNonce: bigint; validator: string; revocable: boolean }) {
     super(
-      `The delegation signature was made with nonce ${params.signedNonce}, but validator ${params.validator} now has nonce ${params.currentNonce}: it revoked earlier signatures.`,
+      `The delegation signature was made with nonce ${params.signedNonce}, but validator ${params.validator} now has nonce ${params.currentNonce}: ${params.revocable ? 'it revoked earlier signatures (increaseNonce), or another delegation used the nonce' : 'another delegation used the nonce'}, so the registry would reject it.`,
       {
-        fix: 'Ask the validator for a new signature (`tnv delegation sign`).',
+        fix: 'Ask the validator for a new signature (`tnv delegation sign`). Nothing was sent.',
         exitCode: ExitCode.Reverted,
       },
     )
@@ -158,31 +158,47 @@ export class UnstakeNotEligibleError extends TnvError {
   }
 }
 
-/** The issuance pool cannot cover the accrued rewards and the shortfall was not accepted. */
+/** What an empty or short Issuance pool means, in one sentence. */
+function poolText(pool: bigint): string {
+  return pool === 0n
+    ? 'The Issuance pool (0x07a0…07a0), which pays rewards, is empty: the epoch system call credits rewards in the registry, but TEL moves only when governance funds the pool (allocateIssuance), and at genesis it holds nothing.'
+    : `The Issuance pool (0x07a0…07a0), which pays rewards, holds ${formatTelAndWei(pool)}.`
+}
+
+/** The issuance pool cannot cover the accrued rewards and the shortfall was not (or cannot be) accepted. */
 export class RewardShortfallError extends TnvError {
-  constructor(amounts: { rewards: bigint; pool: bigint } | null, extra: Extra = {}) {
+  /** false on adiri: its unstake(address) cannot forfeit rewards, so accepting the shortfall does not help. */
+  canForfeit: boolean
+  constructor(
+    amounts: { rewards: bigint; pool: bigint } | null,
+    extra: Extra = {},
+    { canForfeit = true }: { canForfeit?: boolean } = {},
+  ) {
     super(
       amounts
-        ? `The issuance pool holds ${formatTelAndWei(amounts.pool)} but owes ${formatTelAndWei(amounts.rewards)} of rewards: unstake without accepting the shortfall reverts.`
-        : 'The issuance pool cannot cover the accrued rewards: unstake without accepting the shortfall reverts.',
+        ? `${poolText(amounts.pool)} It owes ${formatTelAndWei(amounts.rewards)} of rewards, so ${canForfeit ? 'unstake without accepting the shortfall reverts' : "the adiri registry's unstake(address), which cannot forfeit rewards, reverts"}.`
+        : `The issuance pool cannot cover the accrued rewards: ${canForfeit ? 'unstake without accepting the shortfall reverts' : "the adiri registry's unstake(address) reverts"}.`,
       {
-        fix: `Run again with --accept-reward-shortfall to forfeit ${amounts ? formatTelAndWei(amounts.rewards - amounts.pool) : 'the unpaid rewards'} (the stake itself is paid in full), or wait until the pool is refilled.`,
+        fix: canForfeit
+          ? `Run again with --accept-reward-shortfall to forfeit ${amounts ? formatTelAndWei(amounts.rewards - amounts.pool) : 'the unpaid rewards'} (the stake itself is paid in full), or wait until the pool is refilled.`
+          : 'Wait until governance funds the pool with at least the rewards owed, then run `tnv unstake` again; nothing was sent.',
         exitCode: ExitCode.Reverted,
         ...extra,
       },
     )
+    this.canForfeit = canForfeit
   }
 }
 
-/** InsufficientRewards on a claim: the issuance pool cannot pay the rewards now. */
+/** A claim the issuance pool cannot pay now (explained before anything is sent). */
 export class RewardPoolShortError extends TnvError {
   constructor(amounts: { rewards: bigint; pool: bigint } | null, extra: Extra = {}) {
     super(
       amounts
-        ? `The issuance pool holds ${formatTelAndWei(amounts.pool)}, less than the ${formatTelAndWei(amounts.rewards)} of rewards to claim.`
+        ? `${poolText(amounts.pool)} That is less than the ${formatTelAndWei(amounts.rewards)} of rewards to claim, so the claim would revert.`
         : 'The issuance pool cannot pay the accrued rewards now.',
       {
-        fix: 'Claim later, once governance has refilled the pool; the rewards stay credited to the validator.',
+        fix: 'Claim later, once governance has funded the pool; the rewards stay credited to the validator. Nothing was sent.',
         exitCode: ExitCode.Reverted,
         ...extra,
       },
@@ -210,7 +226,7 @@ export class RewardsBelowMinimumError extends TnvError {
 export class NotRegistryOwnerError extends TnvError {
   constructor(params: { signer: string; owner: string; action: string }, extra: Extra = {}) {
     super(`Only the registry owner (${params.owner}) may ${params.action}; the signer is ${params.signer}.`, {
-      fix: 'Sign with the governance key (on the devnet, omit the signer flags to use the devnet governance key), or send the request to governance.',
+      fix: 'Sign with the governance key, or send the request to governance (a Safe: --unsigned --from SAFE). On the devnet, governance is rehearsed without a key: `tnv devnet governance --help`.',
       exitCode: ExitCode.BadKeys,
       ...extra,
     })
@@ -242,7 +258,7 @@ export class NotStakedError extends TnvError {
 export class NoRefundError extends TnvError {
   constructor(account: string, extra: Extra = {}) {
     super(`No refund is credited to ${account}.`, {
-      fix: 'Nothing to claim: a refund is credited only when a payout to the recipient was rejected (`tnv validator status` shows it).',
+      fix: 'Nothing to claim: a refund is credited only when a payout to the recipient was rejected (`tnv validator status` shows it). Nothing was sent.',
       exitCode: ExitCode.WrongState,
       ...extra,
     })
@@ -284,5 +300,134 @@ export class DelegationSignatureRequiredError extends UsageError {
     super("delegateStake needs the validator's signature file.", {
       fix: 'Ask the validator to run `tnv delegation sign --delegator YOUR_ADDRESS --out delegation.json`, then pass --signature delegation.json (governance: --validator ADDRESS instead).',
     })
+  }
+}
+
+/** Up to `n` items of a list, and how many more. */
+function some(items: readonly string[], n = 4): string {
+  if (items.length <= n) return items.join(', ')
+  return `${items.slice(0, n).join(', ')} and ${items.length - n} more`
+}
+
+/** What was found at the registry address, for the drift guard's messages. */
+export type FoundCode = {
+  address: string
+  network: string
+  codeHash: string | null
+  codeSize: number
+  missing: { adiri: readonly string[]; next: readonly string[] }
+}
+
+function describeFound(found: FoundCode): string {
+  if (found.codeHash === null) return `There is no contract at ${found.address} on ${found.network}.`
+  return `The code at ${found.address} on ${found.network} (${found.codeSize} bytes, code hash ${found.codeHash}) is neither registry generation tnv knows: it lacks ${found.missing.adiri.length} functions of adiri (${some(found.missing.adiri)}) and ${found.missing.next.length} of next (${some(found.missing.next)}).`
+}
+
+const CHECK_TARGET =
+  'Check --registry (the registry is 0x07e17e17e17e17e17e17e17e17e17e17e17e17e1 on every network) and --rpc-url/--chain; if the network upgraded its registry, update tnv.'
+
+/** Drift guard: code that is neither generation stops every command that builds calldata or signs. */
+export class UnknownRegistryCodeError extends TnvError {
+  constructor(found: FoundCode, action: string) {
+    super(`${describeFound(found)} tnv will not build calldata for it or sign ${action}; nothing was sent.`, {
+      fix: CHECK_TARGET,
+      exitCode: ExitCode.UnknownRegistry,
+    })
+  }
+}
+
+/** A read-only command on code that is neither generation: what it can and cannot read. */
+export class UnreadableRegistryError extends TnvError {
+  constructor(found: FoundCode, reads: { can: readonly string[]; cannot: readonly string[] }) {
+    super(
+      `${describeFound(found)} Of the views this command reads, the code has ${reads.can.length ? some(reads.can, 6) : 'none'}; it lacks ${some(reads.cannot, 6)}, so tnv cannot show this.`,
+      { fix: CHECK_TARGET, exitCode: ExitCode.UnknownRegistry },
+    )
+  }
+}
+
+/** Code with a known generation's full interface but an unknown build: refused for signing unless accepted by hash. */
+export class RegistryCodeNotAcceptedError extends TnvError {
+  constructor(p: {
+    address: string
+    network: string
+    generation: string
+    codeHash: string
+    accepted: string | undefined
+    action: string
+  }) {
+    super(
+      `The code at ${p.address} on ${p.network} has the full interface of the ${p.generation} registry, but it is not a build tnv knows (code hash ${p.codeHash})${p.accepted ? `, and --accept-registry-code names another hash (${p.accepted})` : ''}. tnv will not build calldata for it or sign ${p.action}; nothing was sent.`,
+      {
+        fix: `If this is the network's registry, compare ${p.codeHash} with its published build, then accept this exact code with --accept-registry-code ${p.codeHash} (or TN_ACCEPT_REGISTRY_CODE); otherwise check --registry and --rpc-url/--chain.`,
+        exitCode: ExitCode.UnknownRegistry,
+      },
+    )
+  }
+}
+
+/** --registry-generation names another generation than the code found. */
+export class RegistryGenerationMismatchError extends TnvError {
+  constructor(p: {
+    address: string
+    network: string
+    expected: string
+    found: string | null
+    missing: readonly string[]
+  }) {
+    super(
+      p.found
+        ? `--registry-generation says ${p.expected}, but the code at ${p.address} on ${p.network} is the ${p.found} registry.`
+        : `--registry-generation says ${p.expected}, but the code at ${p.address} on ${p.network} is not that registry: it lacks ${some(p.missing)}.`,
+      {
+        fix: p.found
+          ? `Drop --registry-generation (tnv detects it), or point --rpc-url/--chain at the network whose registry is ${p.expected}.`
+          : `Point --rpc-url/--chain and --registry at a network whose registry is ${p.expected}.`,
+        exitCode: ExitCode.UnknownRegistry,
+      },
+    )
+  }
+}
+
+/** The endpoint answered a registry view with data that is not what the view returns. */
+export class RegistryAnswerError extends TnvError {
+  constructor(p: { rpcUrl: string; what: string; reason: string }, extra: Extra = {}) {
+    super(
+      `The endpoint ${p.rpcUrl} answered ${p.what} with data that is not a valid answer (${p.reason.replace(/\.$/, '')}).`,
+      {
+        fix: 'The endpoint or the contract behind it is not behaving like a node serving the registry: use another endpoint (your own node), and check --registry.',
+        exitCode: ExitCode.RpcUnreachable,
+        ...extra,
+      },
+    )
+  }
+}
+
+/** The step needs a function the detected generation does not have. */
+export class NotInThisGenerationError extends UsageError {
+  constructor(message: string, fix: string) {
+    super(message, { fix })
+  }
+}
+
+/** The adiri proof (218-byte message) does not verify for the key and address, or was made with another key. */
+export class AdiriProofMismatchError extends TnvError {
+  constructor(message: string, fix: string, extra: Extra = {}) {
+    super(message, { fix, exitCode: ExitCode.BadKeys, ...extra })
+  }
+}
+
+/** The registry's delegation digest cannot be reproduced: its domain or type is not what tnv knows. */
+export class DelegationDigestMismatchError extends TnvError {
+  constructor(p: { registry: string; generation: string; onChain: string; local?: string | undefined }) {
+    super(
+      p.local
+        ? `The registry at ${p.registry} computes delegation digest ${p.onChain}, but tnv computes ${p.local} for the same inputs (${p.generation} generation).`
+        : `tnv cannot reproduce the delegation digest ${p.onChain} of the registry at ${p.registry} for any nonce it tried (${p.generation} generation): the registry's EIP-712 domain or type is not the one tnv knows.`,
+      {
+        fix: 'Nothing was signed. Do not sign a digest you cannot check; check --registry and the network, and report it.',
+        exitCode: ExitCode.UnknownRegistry,
+      },
+    )
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Flags naming a validator's stake key material: node-info.yaml (as `keytool generate` wrote
- * it) or the two stake arguments in hex (`keytool export-staking-args`). Light: imported by
- * command files at top level.
+ * it) or the stake arguments in hex (`keytool export-staking-args`): the compressed key with
+ * node-info's proof (next) and/or the adiri proof. Light: imported by command files at top level.
  */
 import { Flags } from '@oclif/core'
 import { datadirFlag } from '../flags.js'
@@ -15,13 +15,19 @@ export const keyMaterialFlags = {
   }),
   'bls-pubkey': Flags.string({
     helpValue: '<0x hex>',
-    summary: '96-byte compressed BLS public key, instead of node-info.yaml (with --pop).',
-    dependsOn: ['pop'],
+    summary: '96-byte compressed BLS public key, instead of node-info.yaml (with --pop and/or --adiri-pop).',
   }),
   pop: Flags.string({
     helpValue: '<0x hex>',
-    summary: '48-byte proof of possession, instead of node-info.yaml (with --bls-pubkey).',
+    summary: "48-byte proof of possession (node-info's; what the next registry takes), with --bls-pubkey.",
     dependsOn: ['bls-pubkey'],
+  }),
+  'adiri-pop': Flags.string({
+    helpValue: '<0x hex>',
+    summary:
+      "The adiri registry's proof of possession (signature over its 218-byte message, 48 or 96 bytes), instead of opening the BLS key.",
+    description:
+      'Print it where the key is with `tnv keytool export-staking-args --registry-generation adiri --json`. Without it, on the adiri registry tnv signs that proof with the BLS key in --datadir (asking for the passphrase source only then).',
   }),
 }
 
@@ -30,4 +36,5 @@ export type KeyMaterialFlagValues = {
   'node-info'?: string | undefined
   'bls-pubkey'?: string | undefined
   pop?: string | undefined
+  'adiri-pop'?: string | undefined
 }

@@ -1,13 +1,20 @@
 /**
- * `increaseNonce()` from the validator: every delegation signature it gave so far stops
- * working (the digest binds the nonce). `tnv delegation revoke`.
+ * `increaseNonce()` from the validator (next generation): every delegation signature it gave
+ * so far stops working (the digest binds the nonce). `tnv delegation revoke`. The nonce has no
+ * view: before, it is read through the registry's digest (./read-delegation-nonce.ts); after,
+ * from the DelegationNonceIncreased event. The adiri registry has no increaseNonce and no
+ * deadline: the error says what can and cannot invalidate a signature there.
  */
-import { type Address, encodeFunctionData } from 'viem'
-import { type ChainInfo, checkChainId } from '../chain/check-chain-id.js'
+import { type Address, parseEventLogs } from 'viem'
+import type { ChainInfo } from '../chain/check-chain-id.js'
 import { readAccountState } from '../chain/read-account-state.js'
 import type { Signer } from '../chain/signer.js'
-import { registryAbi } from './abi.js'
-import { withRpcErrors } from './reads.js'
+import { NotInThisGenerationError, NotWhitelistedError } from './errors.js'
+import { readFirstBatch } from './first-batch.js'
+import { nextRegistryAbi } from './generations/abi-next.js'
+import { sharedRegistryAbi } from './generations/shared-abi.js'
+import { readDelegationNonce } from './read-delegation-nonce.js'
+import type { RegistryInfo } from './registry-guard.js'
 import { submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
@@ -15,11 +22,17 @@ export type IncreaseNonceParameters = OperationOptions & { signer: Signer }
 
 export type IncreaseNonceReturnType = TxOutcome & {
   chain: ChainInfo
+  registry: RegistryInfo
   validator: Address
   /** Nonce before; signatures made with it (or earlier) are revoked once sent. */
   previousNonce: string
+  /** From the DelegationNonceIncreased event once sent; previous + 1 otherwise. */
   newNonce: string
 }
+
+/** What invalidates a delegation signature on the adiri registry, which has no increaseNonce. */
+export const ADIRI_REVOKE_EXPLANATION =
+  'The adiri registry has no increaseNonce() and its delegation signatures carry no deadline, so a signature you gave stays valid until one of these happens: a delegator stakes for you with one of your signatures (that moves your nonce on, and you are then staked), governance raises the stake version (from the next epoch the digest no longer matches), or your address stops being stakeable (you stake yourself with `tnv stake`, or governance burns your ConsensusNFT). Nothing else invalidates it.'
 
 /**
  * @example await increaseNonce(ctx, { signer })
@@ -30,26 +43,36 @@ export async function increaseNonce(
 ): Promise<IncreaseNonceReturnType> {
   const { client, target } = ctx
   const validator = signer.address
-  const [chainId, nonce, account] = await withRpcErrors(target, () =>
+  const registry = { address: target.registry, abi: sharedRegistryAbi } as const
+  const {
+    chain,
+    adapter,
+    registry: info,
+    values: [version, account],
+  } = await readFirstBatch(ctx, { purpose: 'write', action: 'increaseNonce', report }, () =>
     Promise.all([
-      client.getChainId(),
-      client.readContract({
-        address: target.registry,
-        abi: registryAbi,
-        functionName: 'delegationNonce',
-        args: [validator],
-      }),
+      client.readContract({ ...registry, functionName: 'getCurrentStakeVersion' }),
       readAccountState(client, validator),
     ]),
   )
-  const chain = checkChainId(target, chainId)
-  report?.({ type: 'step', message: `delegation nonce of ${validator} is ${nonce}` })
-  const { outcome } = await submit({
+  if (!adapter.features.increaseNonce)
+    throw new NotInThisGenerationError(
+      `Revoking delegation signatures is not possible on the ${adapter.generation} registry. ${ADIRI_REVOKE_EXPLANATION}`,
+      'To make sure no signature of yours can be used, stake yourself (`tnv stake`) before any delegator does; otherwise give signatures only to delegators you trust. Nothing was sent.',
+    )
+  const nonce = await readDelegationNonce(ctx, { adapter, chain, validator, stakeVersion: version })
+  if (nonce === null) throw new NotWhitelistedError(validator)
+  report?.({
+    type: 'step',
+    message: `delegation nonce of ${validator} is ${nonce} (read through the registry's digest)`,
+  })
+  const { outcome, receipt } = await submit({
     ctx,
     chain,
+    adapter,
     signer,
     account,
-    data: encodeFunctionData({ abi: registryAbi, functionName: 'increaseNonce' }),
+    data: adapter.increaseNonceData(),
     action: 'increaseNonce',
     title: `Revoke every delegation signature of ${validator} (nonce ${nonce} → ${nonce + 1n})`,
     rows: [['validator', validator]],
@@ -57,5 +80,22 @@ export async function increaseNonce(
     report,
     confirm,
   })
-  return { chain, validator, previousNonce: nonce.toString(), newNonce: (nonce + 1n).toString(), ...outcome }
+  let newNonce = nonce + 1n
+  if (receipt) {
+    const events = parseEventLogs({
+      abi: nextRegistryAbi,
+      logs: receipt.logs.filter((l) => l.address.toLowerCase() === target.registry.toLowerCase()),
+      eventName: 'DelegationNonceIncreased',
+    })
+    const last = events.at(-1)
+    if (last) newNonce = last.args.nonce
+  }
+  return {
+    chain,
+    registry: info,
+    validator,
+    previousNonce: nonce.toString(),
+    newNonce: newNonce.toString(),
+    ...outcome,
+  }
 }

@@ -1,14 +1,14 @@
 /**
  * The cross-layer guard of `keytool generate --force` (spec: key-management rule 1): keys
  * whose BLS public key the registry already binds are never replaced. Used only when an
- * endpoint is configured (--chain or --rpc-url); the chain id is checked first.
+ * endpoint is configured (--chain or --rpc-url); the chain id is checked and the registry code
+ * detected first.
  */
-import { checkChainId } from '../chain/check-chain-id.js'
+import type { Address } from 'viem'
 import { createChainClient } from '../chain/client.js'
 import { type ResolveChainTargetParameters, resolveChainTarget } from '../chain/resolve-target.js'
 import { ExitCode, TnvError } from '../errors.js'
 import { isBlsKeyRegistered } from './is-bls-key-registered.js'
-import { withRpcErrors } from './reads.js'
 
 export class RegisteredKeyReplaceError extends TnvError {
   constructor(network: string, blsPubkey: string) {
@@ -27,16 +27,13 @@ export class RegisteredKeyReplaceError extends TnvError {
  * when the old key is registered on the configured network.
  */
 export async function keyReplaceGuard(
-  params: ResolveChainTargetParameters,
+  params: ResolveChainTargetParameters & { validator?: Address | undefined },
 ): Promise<(publicKey: Uint8Array) => Promise<void>> {
   const target = await resolveChainTarget(params)
-  const client = createChainClient({ rpcUrl: target.rpcUrl })
+  const ctx = { target, client: createChainClient({ rpcUrl: target.rpcUrl }) }
   return async (publicKey) => {
     const blsPubkey = `0x${Buffer.from(publicKey).toString('hex')}` as const
-    const [chainId, registered] = await withRpcErrors(target, () =>
-      Promise.all([client.getChainId(), isBlsKeyRegistered({ client, registry: target.registry, blsPubkey })]),
-    )
-    const chain = checkChainId(target, chainId)
+    const { chain, registered } = await isBlsKeyRegistered(ctx, { blsPubkey, validator: params.validator })
     if (registered) throw new RegisteredKeyReplaceError(`${chain.name} (chain id ${chain.chainId})`, blsPubkey)
   }
 }

@@ -4,12 +4,13 @@
  * not retired (it can never be whitelisted again). Already whitelisted: success, nothing sent.
  */
 import { type Address, encodeFunctionData } from 'viem'
-import { type ChainInfo, checkChainId } from '../chain/check-chain-id.js'
+import type { ChainInfo } from '../chain/check-chain-id.js'
 import { readAccountState } from '../chain/read-account-state.js'
 import type { Signer } from '../chain/signer.js'
-import { registryAbi } from './abi.js'
 import { AddressRetiredError, NotRegistryOwnerError } from './errors.js'
-import { withRpcErrors } from './reads.js'
+import { readFirstBatch } from './first-batch.js'
+import { sharedRegistryAbi } from './generations/shared-abi.js'
+import type { RegistryInfo } from './registry-guard.js'
 import { submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
@@ -20,6 +21,7 @@ export type MintParameters = OperationOptions & {
 
 export type MintReturnType = TxOutcome & {
   chain: ChainInfo
+  registry: RegistryInfo
   validator: Address
   owner: Address
 }
@@ -32,18 +34,21 @@ export async function mint(
   { signer, validator, report, confirm }: MintParameters,
 ): Promise<MintReturnType> {
   const { client, target } = ctx
-  const registry = { address: target.registry, abi: registryAbi } as const
-  const [chainId, owner, nft, retired, account] = await withRpcErrors(target, () =>
+  const registry = { address: target.registry, abi: sharedRegistryAbi } as const
+  const {
+    chain,
+    adapter,
+    registry: info,
+    values: [owner, nft, retired, account],
+  } = await readFirstBatch(ctx, { purpose: 'write', action: 'mint', report }, () =>
     Promise.all([
-      client.getChainId(),
       client.readContract({ ...registry, functionName: 'owner' }),
       client.readContract({ ...registry, functionName: 'balanceOf', args: [validator] }),
       client.readContract({ ...registry, functionName: 'isRetired', args: [validator] }),
       readAccountState(client, signer.address),
     ]),
   )
-  const chain = checkChainId(target, chainId)
-  const base = { chain, validator, owner }
+  const base = { chain, registry: info, validator, owner }
   if (nft > 0n)
     return { ...base, outcome: 'already-done', message: `${validator} is already whitelisted; nothing was sent.` }
   if (retired) throw new AddressRetiredError(validator)
@@ -53,9 +58,10 @@ export async function mint(
   const { outcome } = await submit({
     ctx,
     chain,
+    adapter,
     signer,
     account,
-    data: encodeFunctionData({ abi: registryAbi, functionName: 'mint', args: [validator] }),
+    data: encodeFunctionData({ abi: sharedRegistryAbi, functionName: 'mint', args: [validator] }),
     action: 'mint',
     title: `Whitelist ${validator} (mint its ConsensusNFT)`,
     rows: [['validator', validator]],

@@ -1,39 +1,67 @@
 /**
- * The validator's side of a delegation: an EIP-712 signature over the delegation digest,
- * made with the validator's key only. Online, the stake version and the nonce are read and
- * the digest cross-checked with the registry; offline (both given), nothing is contacted.
- * The result is the signature file's content (./delegation-file.ts).
+ * The validator's side of a delegation: its ECDSA signature of the registry's delegation digest
+ * as a raw 32-byte hash (what the deployed registries verify; a typed-data signature over the
+ * domain `eip712Domain()` reports would be rejected, see ./generations/delegation-hash.ts),
+ * made with the validator's key only. Online, the digest is the registry's own, reproduced
+ * locally before signing; offline (generation, stake version and nonce stated), computed with
+ * nothing contacted. The file also carries the proof of possession of the generation (adiri:
+ * signed with the BLS key, which only the validator holds).
  */
-import type { Address, Hex, LocalAccount } from 'viem'
+import { type Address, type Hex, type LocalAccount, recoverAddress } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
-import { BadInputError } from '../errors.js'
-import { registryAbi, statusName } from './abi.js'
+import { BadInputError, UsageError } from '../errors.js'
 import { deadlineIso } from './deadline.js'
 import {
-  computeDelegationDigest,
-  type DelegationInputs,
-  delegationTypedData,
-  readDelegationDigest,
+  computeOfflineDelegationDigest,
+  type DelegationDigestInputs,
+  matchRegistryDigest,
 } from './delegation-digest.js'
 import { type DelegationSignatureFile, toDelegationFile } from './delegation-file.js'
-import { AddressRetiredError, BlsKeyAlreadyRegisteredError, WrongStatusError } from './errors.js'
-import { orNullOnRevert, withRpcErrors } from './reads.js'
-import { checkStakeKeyMaterial, type StakeKeyMaterial } from './stake-checks.js'
+import {
+  AddressRetiredError,
+  BlsKeyAlreadyRegisteredError,
+  InvalidDelegationSignatureError,
+  WrongStatusError,
+} from './errors.js'
+import { readFirstBatch } from './first-batch.js'
+import type { RegistryAdapter } from './generations/adapter.js'
+import { registryAdapters } from './generations/adapters.js'
+import type { RegistryGeneration } from './generations/detect.js'
+import { sharedRegistryAbi } from './generations/shared-abi.js'
+import { statusOf } from './read-own-validator.js'
+import { orNullOnRevert } from './reads.js'
+import type { RegistryInfo } from './registry-guard.js'
+import { checkStakeKeyMaterial, resolveStakeProof, type SignAdiriProof, type StakeKeyMaterial } from './stake-checks.js'
 import type { RegistryContext, Reporter } from './types.js'
 
 export type SignDelegationSource =
-  /** Read stake version and nonce from the registry and cross-check the digest there. */
+  /** Read the stake version and the registry's digest, and reproduce it before signing. */
   | { mode: 'online'; ctx: RegistryContext }
   /** Sign with values the operator states; no endpoint is contacted. */
-  | { mode: 'offline'; chainId: number; registry: Address; stakeVersion: number; nonce: bigint }
+  | {
+      mode: 'offline'
+      generation: RegistryGeneration
+      chainId: number
+      registry: Address
+      stakeVersion: number
+      nonce: bigint
+    }
+
+/** Who signs the digest: the validator's key here, or a signature made elsewhere (a hardware wallet). */
+export type DelegationSigner =
+  | { kind: 'key'; account: LocalAccount }
+  /** A 65-byte signature of the digest made by another signer; checked to recover to the validator. */
+  | { kind: 'external'; validator: Address; signature: Hex }
 
 export type SignDelegationParameters = StakeKeyMaterial & {
   source: SignDelegationSource
-  /** The validator's key (the address whitelisted for the stake). */
-  account: LocalAccount
+  /** The validator (the address whitelisted for the stake) or its signature. */
+  signer: DelegationSigner
   delegator: Address
-  /** Unix seconds. */
-  deadline: bigint
+  /** Unix seconds (next generation); ignored on adiri, whose signatures have no deadline. */
+  deadline: bigint | null
+  /** adiri: signs the 218-byte proof with the BLS key; called only when needed. */
+  signAdiriProof?: SignAdiriProof | undefined
   /** For the past-deadline check; default: the clock. */
   nowSeconds?: bigint | undefined
   report?: Reporter | undefined
@@ -42,68 +70,108 @@ export type SignDelegationParameters = StakeKeyMaterial & {
 export type SignDelegationReturnType = {
   /** null offline */
   chain: ChainInfo | null
+  registry: RegistryInfo | null
   file: DelegationSignatureFile
 }
 
 /**
- * @example const { file } = await signDelegation({ source: { mode: 'online', ctx }, account, delegator, deadline, blsPubkey, proofOfPossession })
+ * @example const { file } = await signDelegation({ source: { mode: 'online', ctx }, signer: { kind: 'key', account }, delegator, deadline, blsPubkey, proofOfPossession })
  */
-export async function signDelegation({
-  source,
-  account,
-  delegator,
-  deadline,
-  blsPubkey,
-  proofOfPossession,
-  nowSeconds = BigInt(Math.floor(Date.now() / 1000)),
-  report,
-}: SignDelegationParameters): Promise<SignDelegationReturnType> {
-  const validator = account.address
-  checkStakeKeyMaterial({ blsPubkey, proofOfPossession, validator })
-  if (deadline <= nowSeconds)
-    throw new BadInputError(`The deadline ${deadline} (${deadlineIso(deadline)}) is in the past.`, {
-      fix: 'Pass a later --deadline, such as 24h or 7d.',
-    })
+export async function signDelegation(params: SignDelegationParameters): Promise<SignDelegationReturnType> {
+  const { source, signer, delegator, blsPubkey, report } = params
+  const nowSeconds = params.nowSeconds ?? BigInt(Math.floor(Date.now() / 1000))
+  const validator = signer.kind === 'key' ? signer.account.address : signer.validator
+  checkStakeKeyMaterial({ ...params, validator })
   if (delegator.toLowerCase() === validator.toLowerCase())
     throw new BadInputError(`The delegator ${delegator} is the validator itself.`, {
       fix: 'A validator stakes for itself with `tnv stake`; pass --delegator with the address that will pay the stake.',
     })
+  const sign = signer.kind === 'key' ? signer.account.sign : undefined
+  if (signer.kind === 'key' && !sign)
+    throw new UsageError(`The key of ${validator} cannot sign a raw 32-byte digest.`, {
+      fix: 'Use TN_PRIVATE_KEY or --keystore for the validator key, or sign the digest elsewhere and pass --external-signature (docs/staking.md lists which hardware signers can).',
+    })
 
   let chain: ChainInfo | null = null
-  let inputs: DelegationInputs
+  let info: RegistryInfo | null = null
+  let adapter: RegistryAdapter
+  let inputs: DelegationDigestInputs
+  let digest: Hex
   if (source.mode === 'online') {
-    const { client, target } = source.ctx
-    const registry = { address: target.registry, abi: registryAbi } as const
-    const [read, record, retired, keyRegistered, nft] = await withRpcErrors(target, () =>
+    const { ctx } = source
+    const { client, target } = ctx
+    const registry = { address: target.registry, abi: sharedRegistryAbi } as const
+    const first = await readFirstBatch(ctx, { purpose: 'write', action: 'a delegation signature', report }, () =>
       Promise.all([
-        readDelegationDigest(source.ctx, { blsPubkey, validator, delegator, deadline }),
+        client.readContract({ ...registry, functionName: 'getCurrentStakeVersion' }),
         orNullOnRevert(client.readContract({ ...registry, functionName: 'getValidator', args: [validator] })),
         client.readContract({ ...registry, functionName: 'isRetired', args: [validator] }),
         client.readContract({ ...registry, functionName: 'isValidator', args: [blsPubkey] }),
-        client.readContract({ ...registry, functionName: 'balanceOf', args: [validator] }),
       ]),
     )
+    const [stakeVersion, record, retired, keyRegistered] = first.values
+    ;({ chain, adapter } = first)
+    info = first.registry
     if (retired) throw new AddressRetiredError(validator)
-    const status = statusName(record?.currentStatus ?? 0)
+    const status = statusOf(record)
     if (status !== 'Undefined')
       throw new WrongStatusError(
         `${validator} is ${status}: it has staked already, so a delegation for it can never be used.`,
         'Check it with `tnv validator status`.',
       )
     if (keyRegistered) throw new BlsKeyAlreadyRegisteredError()
-    if (nft === 0n)
-      report?.({
-        type: 'warning',
-        message: `${validator} is not whitelisted yet: the delegator's stake will fail until governance mints its ConsensusNFT`,
-      })
-    chain = read.chain
-    inputs = read.inputs
-    report?.({ type: 'step', message: `digest ${read.digest} matches the registry's delegationDigest` })
+    const deadline = checkDeadline(adapter, params.deadline, nowSeconds)
+    ;({ inputs, digest } = await matchRegistryDigest(ctx, {
+      adapter,
+      chain,
+      stakeVersion,
+      request: { blsPubkey, validator, delegator, deadline },
+    }))
+    report?.({
+      type: 'step',
+      message: `registry ${adapter.generation}: digest ${digest} reproduced locally (stake version ${stakeVersion}, nonce ${inputs.nonce})`,
+    })
   } else {
-    const { chainId, registry, stakeVersion, nonce } = source
-    inputs = { chainId, registry, stakeVersion, nonce, blsPubkey, validator, delegator, deadline }
+    adapter = registryAdapters[source.generation]
+    const deadline = checkDeadline(adapter, params.deadline, nowSeconds)
+    ;({ inputs, digest } = computeOfflineDelegationDigest({
+      generation: source.generation,
+      chainId: source.chainId,
+      registry: source.registry,
+      stakeVersion: source.stakeVersion,
+      nonce: source.nonce,
+      blsPubkey,
+      validator,
+      delegator,
+      deadline,
+    }))
   }
-  const digest = computeDelegationDigest(inputs)
-  const signature: Hex = await account.signTypedData(delegationTypedData(inputs))
-  return { chain, file: toDelegationFile(inputs, { proofOfPossession, digest, signature }) }
+  const proof = await resolveStakeProof({ ...params, adapter, validator })
+  let signature: Hex
+  if (signer.kind === 'external') {
+    const recovered = await recoverAddress({ hash: digest, signature: signer.signature }).catch(() => null)
+    if (recovered?.toLowerCase() !== validator.toLowerCase())
+      throw new InvalidDelegationSignatureError(
+        `The signature given ${recovered ? `recovers to ${recovered}` : 'is not a valid signature'} over digest ${digest}, not to the validator ${validator}: it was made by another key, or over another digest (a wallet's typed-data or personal signing hashes differently; sign this digest as a raw hash).`,
+      )
+    signature = signer.signature
+  } else signature = await (sign as NonNullable<typeof sign>)({ hash: digest })
+  return { chain, registry: info, file: toDelegationFile(adapter.generation, inputs, { proof, digest, signature }) }
+}
+
+/** next: a deadline in the future (required); adiri: none. */
+function checkDeadline(adapter: RegistryAdapter, deadline: bigint | null, now: bigint): bigint | null {
+  if (!adapter.features.deadline) return null
+  if (deadline === null)
+    throw new UsageError(
+      `The ${adapter.generation} registry's delegation signatures carry a deadline, and none was given.`,
+      {
+        fix: 'Pass --deadline (e.g. 24h or 7d).',
+      },
+    )
+  if (deadline <= now)
+    throw new BadInputError(`The deadline ${deadline} (${deadlineIso(deadline)}) is in the past.`, {
+      fix: 'Pass a later --deadline, such as 24h or 7d.',
+    })
+  return deadline
 }

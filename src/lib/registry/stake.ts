@@ -1,22 +1,25 @@
 /**
- * `stake(blsPubkey, proofOfPossession)` from the whitelisted validator address.
- * Local checks (signer = execution_address, PoP verifies) → one batch of reads (chain id,
- * NFT, validator record, retired, key registered, stake version, balance, nonce, fees) →
- * the stake config of that version (rule 1: never `getCurrentStakeConfig()`) → simulate →
- * confirm → send → receipt. Idempotent: if this address already staked with this key, it
- * reports success and sends nothing.
+ * `stake` from the whitelisted validator address, on the generation found at the registry.
+ * Local checks (signer = execution_address, node-info's proof verifies) → one batch (chain id,
+ * registry code, NFT, validator record, retired, key registered, stake version, balance,
+ * nonce, fees) → the stake config of that version (rule 1: never `getCurrentStakeConfig()`)
+ * → the generation's proof (next: node-info's; adiri: signed with the BLS key over the
+ * 218-byte message, only now) → simulate → confirm → send → receipt. Idempotent: if this
+ * address already staked with this key, it reports success and sends nothing.
  */
 import type { Address, Hex } from 'viem'
-import { encodeFunctionData } from 'viem'
-import { type ChainInfo, checkChainId } from '../chain/check-chain-id.js'
+import type { ChainInfo } from '../chain/check-chain-id.js'
 import { InsufficientFundsError } from '../chain/errors.js'
 import { readAccountState } from '../chain/read-account-state.js'
 import type { Signer } from '../chain/signer.js'
 import { formatTelAndWei } from '../chain/units.js'
-import { registryAbi, statusName } from './abi.js'
 import { AddressRetiredError, BlsKeyAlreadyRegisteredError, NotWhitelistedError, WrongStatusError } from './errors.js'
+import { readFirstBatch } from './first-batch.js'
+import { sharedRegistryAbi } from './generations/shared-abi.js'
+import { statusName } from './generations/status.js'
 import { orNullOnRevert, withRpcErrors } from './reads.js'
-import { checkStakeKeyMaterial, type StakeKeyMaterial } from './stake-checks.js'
+import type { RegistryInfo } from './registry-guard.js'
+import { checkStakeKeyMaterial, resolveStakeProof, type SignAdiriProof, type StakeKeyMaterial } from './stake-checks.js'
 import { submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
@@ -25,10 +28,13 @@ export type StakeParameters = OperationOptions &
     signer: Signer
     /** node-info's execution_address, when the key material came from node-info.yaml. */
     executionAddress?: Address | undefined
+    /** adiri: signs the 218-byte proof with the BLS key (asks for the passphrase); called only when needed. */
+    signAdiriProof?: SignAdiriProof | undefined
   }
 
 export type StakeReturnType = TxOutcome & {
   chain: ChainInfo
+  registry: RegistryInfo
   validator: Address
   blsPubkey: Hex
   stakeVersion: number
@@ -41,33 +47,34 @@ export type StakeReturnType = TxOutcome & {
  * const r = await stake(ctx, { signer, blsPubkey, proofOfPossession, confirm: async () => true })
  * r.outcome // 'sent' | 'already-done' | 'unsigned'
  */
-export async function stake(
-  ctx: RegistryContext,
-  { signer, blsPubkey, proofOfPossession, executionAddress, report, confirm }: StakeParameters,
-): Promise<StakeReturnType> {
+export async function stake(ctx: RegistryContext, params: StakeParameters): Promise<StakeReturnType> {
+  const { signer, blsPubkey, report, confirm } = params
   const validator = signer.address
-  checkStakeKeyMaterial({ blsPubkey, proofOfPossession, validator, executionAddress })
-  report?.({ type: 'step', message: `proof of possession verifies for ${validator}` })
+  checkStakeKeyMaterial({ ...params, validator })
+  if (params.proofOfPossession !== undefined)
+    report?.({ type: 'step', message: `node-info's proof of possession verifies for ${validator}` })
 
   const { client, target } = ctx
-  const registry = { address: target.registry, abi: registryAbi } as const
-  const [chainId, nft, record, retired, keyRegistered, registeredKey, version, account] = await withRpcErrors(
-    target,
-    () =>
-      Promise.all([
-        client.getChainId(),
-        client.readContract({ ...registry, functionName: 'balanceOf', args: [validator] }),
-        orNullOnRevert(client.readContract({ ...registry, functionName: 'getValidator', args: [validator] })),
-        client.readContract({ ...registry, functionName: 'isRetired', args: [validator] }),
-        client.readContract({ ...registry, functionName: 'isValidator', args: [blsPubkey] }),
-        orNullOnRevert(client.readContract({ ...registry, functionName: 'getBlsPubkey', args: [validator] })),
-        client.readContract({ ...registry, functionName: 'getCurrentStakeVersion' }),
-        readAccountState(client, validator),
-      ]),
+  const registry = { address: target.registry, abi: sharedRegistryAbi } as const
+  const {
+    chain,
+    adapter,
+    registry: info,
+    values: [nft, record, retired, keyRegistered, registeredKey, version, account],
+  } = await readFirstBatch(ctx, { purpose: 'write', action: 'stake', report }, () =>
+    Promise.all([
+      client.readContract({ ...registry, functionName: 'balanceOf', args: [validator] }),
+      orNullOnRevert(client.readContract({ ...registry, functionName: 'getValidator', args: [validator] })),
+      client.readContract({ ...registry, functionName: 'isRetired', args: [validator] }),
+      client.readContract({ ...registry, functionName: 'isValidator', args: [blsPubkey] }),
+      orNullOnRevert(client.readContract({ ...registry, functionName: 'getBlsPubkey', args: [validator] })),
+      client.readContract({ ...registry, functionName: 'getCurrentStakeVersion' }),
+      readAccountState(client, validator),
+    ]),
   )
-  const chain = checkChainId(target, chainId)
+  report?.({ type: 'step', message: `registry: ${adapter.label}` })
   const status = statusName(record?.currentStatus ?? 0)
-  const base = { chain, validator, blsPubkey, stakeVersion: version }
+  const base = { chain, registry: info, validator, blsPubkey, stakeVersion: version }
 
   if (status !== 'Undefined' || retired) {
     if (registeredKey?.toLowerCase() === blsPubkey.toLowerCase())
@@ -90,7 +97,7 @@ export async function stake(
 
   const stakeAmount = await readStakeAmount(ctx, version)
   report?.({ type: 'step', message: `stake amount of stake version ${version}: ${formatTelAndWei(stakeAmount)}` })
-  if (account.balance < stakeAmount)
+  if (account.balance < stakeAmount && signer.type !== 'unsigned')
     throw new InsufficientFundsError(
       `${validator} holds ${formatTelAndWei(account.balance)}, less than the stake amount ${formatTelAndWei(stakeAmount)}.`,
       {
@@ -98,22 +105,28 @@ export async function stake(
       },
     )
 
+  const proof = await resolveStakeProof({ ...params, adapter, validator })
+  report?.({
+    type: 'step',
+    message:
+      proof.format === 'uncompressed'
+        ? `adiri proof of possession (218-byte message, uncompressed key) verifies for this key and ${validator}`
+        : `proof of possession verifies for ${validator}`,
+  })
   const { outcome } = await submit({
     ctx,
     chain,
+    adapter,
     signer,
     account,
-    data: encodeFunctionData({
-      abi: registryAbi,
-      functionName: 'stake',
-      args: [blsPubkey, { signature: proofOfPossession }],
-    }),
+    data: adapter.stakeData(blsPubkey, proof),
     value: stakeAmount,
     action: 'stake',
     title: `Stake ${formatTelAndWei(stakeAmount)} for validator ${validator}`,
     rows: [
       ['validator', validator],
       ['bls public key', blsPubkey],
+      ['registry', `${adapter.generation}: ${adapter.signatures.stake}`],
       ['stake version', String(version)],
       ['stake amount', formatTelAndWei(stakeAmount)],
     ],
@@ -127,7 +140,12 @@ export async function stake(
 /** stakeAmount of `stakeConfig(version)`: the amount `stake` checks against (spec rule 1). */
 export async function readStakeAmount({ client, target }: RegistryContext, version: number): Promise<bigint> {
   const config = await withRpcErrors(target, () =>
-    client.readContract({ address: target.registry, abi: registryAbi, functionName: 'stakeConfig', args: [version] }),
+    client.readContract({
+      address: target.registry,
+      abi: sharedRegistryAbi,
+      functionName: 'stakeConfig',
+      args: [version],
+    }),
   )
   return config.stakeAmount
 }

@@ -1,9 +1,11 @@
 /**
  * The tail every state-changing registry step shares, after its own checks:
- * simulate (eth_estimateGas: a revert is decoded and nothing is sent) → prepare (nonce and
- * fees read in the step's first batch) → show and confirm → print (--unsigned) or sign, send
- * and wait for the receipt (a revert on chain is decoded by replaying the call).
- * A nonce taken meanwhile is retried once, after a fresh simulation.
+ * simulate (eth_estimateGas: a revert is decoded with the generation's error table and nothing
+ * is sent) → prepare (nonce and fees read in the step's first batch) → show and confirm →
+ * print (--unsigned) or sign, send and wait for the receipt (a revert on chain is decoded by
+ * replaying the call). A nonce taken meanwhile is retried once, after a fresh simulation.
+ * --unsigned sends nothing, so a sender short of funds is a warning there, not an error: the
+ * simulation then gives the sender the value in a state override, so it still checks the call.
  */
 import type { Address, Hex, TransactionReceipt } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
@@ -23,11 +25,14 @@ import { formatGasPrice, formatTelAndWei } from '../chain/units.js'
 import { waitForReceipt } from '../chain/wait-for-receipt.js'
 import { AbortedError } from '../errors.js'
 import { isRevert, type RevertContext, registryErrorFromRevert } from './decode-revert.js'
+import type { RegistryAdapter } from './generations/adapter.js'
 import type { OperationOptions, RegistryContext, TransactionPlan, TxOutcome } from './types.js'
 
 export type SubmitParameters = OperationOptions & {
   ctx: RegistryContext
   chain: ChainInfo
+  /** The detected generation (its error table decodes reverts). */
+  adapter: RegistryAdapter
   signer: Signer
   /** Balance, nonce and fees of the signer, read in the step's first batch. */
   account: AccountState
@@ -39,7 +44,7 @@ export type SubmitParameters = OperationOptions & {
   rows?: [string, string][] | undefined
   irreversible?: boolean | undefined
   /** Facts for decoding a revert into the right remedy. */
-  revert: Omit<RevertContext, 'action' | 'signer' | 'value'>
+  revert: Omit<RevertContext, 'action' | 'signer' | 'value' | 'errorAbi' | 'generation'>
 }
 
 export type SubmitReturnType = {
@@ -54,6 +59,7 @@ export type SubmitReturnType = {
 export async function submit({
   ctx,
   chain,
+  adapter,
   signer,
   account,
   data,
@@ -68,18 +74,35 @@ export async function submit({
 }: SubmitParameters): Promise<SubmitReturnType> {
   const { client, target } = ctx
   const from = signer.address
-  const revertCtx: RevertContext = { ...revert, action, signer: from, value }
-  if (value > account.balance)
-    throw new InsufficientFundsError(
-      `${from} holds ${formatTelAndWei(account.balance)}, less than the ${formatTelAndWei(value)} that ${action} sends.`,
-      {
+  const revertCtx: RevertContext = {
+    ...revert,
+    action,
+    signer: from,
+    value,
+    errorAbi: adapter.errorAbi,
+    generation: adapter.generation,
+  }
+  const unsigned = signer.type === 'unsigned'
+  if (value > account.balance) {
+    const short = `${from} holds ${formatTelAndWei(account.balance)}, less than the ${formatTelAndWei(value)} that ${action} sends.`
+    if (!unsigned)
+      throw new InsufficientFundsError(short, {
         fix: `Fund ${from} with at least ${formatTelAndWei(value - account.balance)} more plus gas, then run the command again.`,
-      },
-    )
+      })
+    report?.({ type: 'warning', message: `${short} Fund it before the transaction is signed and sent.` })
+  }
+  // unsigned and short of the value: simulate as if funded, so the call itself is still checked
+  const funded = unsigned && value > account.balance ? [{ address: from, balance: value + 10n ** 24n }] : undefined
 
   const simulate = async (): Promise<bigint> => {
     try {
-      return await client.estimateGas({ account: from, to: target.registry, data, value })
+      return await client.estimateGas({
+        account: from,
+        to: target.registry,
+        data,
+        value,
+        ...(funded ? { stateOverride: funded } : {}),
+      })
     } catch (err) {
       if (isRevert(err)) throw registryErrorFromRevert(err, revertCtx)
       throw explainRpcError(err, target.rpcUrl) ?? err
@@ -98,13 +121,15 @@ export async function submit({
   }
   report?.({ type: 'step', message: `simulation of ${action} passed (gas limit ${tx.gas})` })
   const cost = maxCost(tx)
-  if (cost > account.balance)
-    throw new InsufficientFundsError(
-      `${from} holds ${formatTelAndWei(account.balance)}, but ${action} may cost up to ${formatTelAndWei(cost)} (value plus gas).`,
-      {
+  if (cost > account.balance) {
+    const short = `${from} holds ${formatTelAndWei(account.balance)}, but ${action} may cost up to ${formatTelAndWei(cost)} (value plus gas).`
+    if (!unsigned)
+      throw new InsufficientFundsError(short, {
         fix: `Fund ${from} with at least ${formatTelAndWei(cost - account.balance)} more, then run the command again.`,
-      },
-    )
+      })
+    if (value <= account.balance)
+      report?.({ type: 'warning', message: `${short} Fund it before the transaction is signed and sent.` })
+  }
 
   const plan: TransactionPlan = {
     action,

@@ -7,10 +7,15 @@ import type { ChainInfo } from '../chain/check-chain-id.js'
 import type { ChainClient } from '../chain/client.js'
 import type { ChainTarget } from '../chain/resolve-target.js'
 import type { UnsignedTransaction } from '../chain/transaction.js'
+import type { BoundRegistry, RegistryCodePolicy } from './registry-guard.js'
 
 export type RegistryContext = {
   client: ChainClient
   target: ChainTarget
+  /** What the operator said about the registry code (--registry-generation, --accept-registry-code). */
+  policy?: RegistryCodePolicy | undefined
+  /** The code detected by the command's first read batch (./first-batch.ts); read once per command. */
+  bound?: BoundRegistry | undefined
 }
 
 /** Progress of an operation, for a spinner, stderr lines or JSON lines. */

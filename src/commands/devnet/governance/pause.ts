@@ -1,0 +1,23 @@
+import type { GovernanceResult } from '../../../devnet/chain/governance.js'
+import { devnetDirFlag } from '../../../devnet/node/cli-flags.js'
+import { GOVERNANCE_DESCRIPTION_TAIL } from '../../../devnet/node/governance-flags.js'
+import { BaseCommand } from '../../../lib/base-command.js'
+
+export default class DevnetGovernancePause extends BaseCommand {
+  static override summary =
+    "Pause the devnet's registry as its owner (staking, exits and claims revert until unpaused)."
+  static override description =
+    `Rehearses the registry's pause() (OpenZeppelin Pausable): while paused, stake, delegateStake, activate, beginExit, unstake and reward claims revert with EnforcedPause; mint still works. Already paused: says so and sends nothing.
+
+${GOVERNANCE_DESCRIPTION_TAIL}`
+  static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json']
+  static override flags = { ...devnetDirFlag }
+
+  async run(): Promise<GovernanceResult> {
+    const { flags } = await this.parse(DevnetGovernancePause)
+    const { rehearseGovernance, governanceLines } = await import('../../../devnet/node/governance-client.js')
+    const r = await rehearseGovernance(flags.datadir, { action: 'pause' })
+    for (const line of governanceLines(r)) this.out(line)
+    return r
+  }
+}

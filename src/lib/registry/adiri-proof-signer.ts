@@ -1,0 +1,55 @@
+/**
+ * Signs the adiri registry's proof of possession with the validator's BLS key, for a stake or
+ * a delegation signature on adiri (./generations/adiri-proof.ts): node-info.yaml does not hold
+ * that proof, so tnv opens the key, only when the registry found is adiri and a proof is
+ * needed, with the same passphrase sources as the keytool, and says why first. The secret is
+ * zeroed once the proof is made; nothing secret leaves this function.
+ */
+
+import { TnvError } from '../errors.js'
+import type { PassphraseSource } from '../flags.js'
+import { signAdiriProof } from './generations/adiri-proof.js'
+import type { SignAdiriProof } from './stake-checks.js'
+
+export type AdiriProofSignerParameters = {
+  /** The data directory holding node-keys/bls.kw (or bls.key). */
+  datadir: string
+  source: PassphraseSource
+  /** Where the "why" line goes (stderr). */
+  note: (line: string) => void
+  /** Environment to read TN_BLS_PASSPHRASE from (the wizard passes the passphrase of keys it just made). */
+  env?: NodeJS.ProcessEnv | undefined
+}
+
+/**
+ * @example await stake(ctx, { ..., signAdiriProof: adiriProofSigner({ datadir, source: 'env', note }) })
+ */
+export function adiriProofSigner({ datadir, source, note, env }: AdiriProofSignerParameters): SignAdiriProof {
+  return async ({ validator, blsPubkey }) => {
+    note(
+      `The adiri registry checks a proof of possession over its own 218-byte message (with the uncompressed public key), which node-info.yaml does not hold: tnv opens the BLS key in ${datadir} to sign it for ${validator} (passphrase source: ${source}).`,
+    )
+    const [{ openBlsKey }, { StdinLines }] = await Promise.all([
+      import('../keys/open-key.js'),
+      import('../passphrase/stdin-lines.js'),
+    ])
+    const stdin = source === 'stdin' ? new StdinLines() : undefined
+    let key: Awaited<ReturnType<typeof openBlsKey>>
+    try {
+      key = await openBlsKey({ datadir, source, ...(stdin ? { stdin } : {}), ...(env ? { env } : {}) })
+    } catch (err) {
+      if (err instanceof TnvError)
+        err.details.push(
+          'The key is needed because the adiri registry takes a proof over its own message; alternatively pass --adiri-pop from `tnv keytool export-staking-args --registry-generation adiri --json`, run where the key is.',
+        )
+      throw err
+    } finally {
+      stdin?.close()
+    }
+    try {
+      return signAdiriProof(key.secret, blsPubkey, validator)
+    } finally {
+      key.secret.fill(0)
+    }
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * The adiri registry's proof of possession (registry.md §6, measured): a BLS signature (DST
+ * BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_) over the 218-byte message
+ *   00 00 00 d5 01 ‖ 192-byte uncompressed G2 public key ‖ 14 ‖ 20-byte validator address
+ * sent as (bytes uncompressedPubkey, bytes uncompressedSignature): the key in blst/ZCash order
+ * x.c1‖x.c0‖y.c1‖y.c0 (noble's `toBytes(false)`), the signature as a 96-byte uncompressed G1 point.
+ * node-info.yaml holds only the 119-byte-message proof, so this one is signed with the BLS key.
+ * The contract checks the proof against the uncompressed key only, never against the compressed
+ * `blsPubkey` it registers: tnv derives the uncompressed key from the compressed one and checks
+ * the signature against it, so the two are the same key.
+ */
+import { bls12_381 } from '@noble/curves/bls12-381.js'
+import type { Address, Hex } from 'viem'
+import { blsSign, blsVerify } from '../../keys/bls.js'
+
+const { G1, G2 } = bls12_381
+
+export const ADIRI_POP_MESSAGE_LENGTH = 218
+export const UNCOMPRESSED_PUBKEY_BYTES = 192
+export const UNCOMPRESSED_SIGNATURE_BYTES = 96
+/** `00 00 00 d5 01`: the intent bytes and the BCS length prefix (213) of the key-and-address payload, as the contract builds it. */
+const MESSAGE_HEAD = Uint8Array.of(0x00, 0x00, 0x00, 0xd5, 0x01)
+/** `14`: the BCS length prefix of the 20-byte address. */
+const ADDRESS_PREFIX = 0x14
+
+const hex = (b: Uint8Array): Hex => `0x${Buffer.from(b).toString('hex')}`
+const bytes = (h: Hex): Uint8Array => Uint8Array.from(Buffer.from(h.slice(2), 'hex'))
+
+/** The 192-byte uncompressed form of a 96-byte compressed G2 key; throws on an invalid point. */
+export function uncompressedPubkey(blsPubkey: Hex): Hex {
+  return hex(G2.Point.fromBytes(bytes(blsPubkey)).toBytes(false))
+}
+
+/** The 218-byte message the adiri registry verifies. */
+export function adiriPopMessage(uncompressed: Hex, validator: Address): Uint8Array {
+  const pk = bytes(uncompressed)
+  if (pk.length !== UNCOMPRESSED_PUBKEY_BYTES)
+    throw new RangeError(`uncompressedPubkey: expected ${UNCOMPRESSED_PUBKEY_BYTES} bytes, got ${pk.length}`)
+  const address = bytes(validator)
+  if (address.length !== 20) throw new RangeError(`validator address: expected 20 bytes, got ${address.length}`)
+  return Uint8Array.from([...MESSAGE_HEAD, ...pk, ADDRESS_PREFIX, ...address])
+}
+
+export type AdiriProof = { uncompressedPubkey: Hex; uncompressedSignature: Hex }
+
+/** Signs the adiri proof for `validator` with the BLS secret whose compressed public key is `blsPubkey`. */
+export function signAdiriProof(secret: Uint8Array, blsPubkey: Hex, validator: Address): AdiriProof {
+  const pk = uncompressedPubkey(blsPubkey)
+  const signature = blsSign(secret, adiriPopMessage(pk, validator))
+  return { uncompressedPubkey: pk, uncompressedSignature: hex(G1.Point.fromBytes(signature).toBytes(false)) }
+}
+
+/**
+ * The adiri proof for a signature given as 48 (compressed) or 96 (uncompressed) bytes, when it
+ * verifies for `blsPubkey` and `validator` over the 218-byte message; null otherwise.
+ */
+export function adiriProofFromSignature(blsPubkey: Hex, signature: Hex, validator: Address): AdiriProof | null {
+  let pk: Hex
+  let compressed: Uint8Array
+  try {
+    pk = uncompressedPubkey(blsPubkey)
+    compressed = G1.Point.fromBytes(bytes(signature)).toBytes(true)
+  } catch {
+    return null
+  }
+  if (!blsVerify(compressed, bytes(blsPubkey), adiriPopMessage(pk, validator))) return null
+  return { uncompressedPubkey: pk, uncompressedSignature: hex(G1.Point.fromBytes(compressed).toBytes(false)) }
+}
+
+/**
+ * True when `proof` is a valid adiri proof of the compressed key `blsPubkey` for `validator`:
+ * its uncompressed key is that key, and the signature verifies over the 218-byte message.
+ */
+export function verifyAdiriProof(blsPubkey: Hex, proof: AdiriProof, validator: Address): boolean {
+  let pk: Hex
+  try {
+    pk = uncompressedPubkey(blsPubkey)
+  } catch {
+    return false
+  }
+  if (pk.toLowerCase() !== proof.uncompressedPubkey.toLowerCase()) return false
+  return adiriProofFromSignature(blsPubkey, proof.uncompressedSignature, validator) !== null
+}
