@@ -75,7 +75,10 @@ describe("the released node's flags", () => {
     // the specification's release adds --workers; tnv's reference node its devnet flags and chains
     assert.deepEqual(checkNodeCommandLine(['--workers', '2'], 'spec'), [])
     assert.deepEqual(
-      checkNodeCommandLine(['--workers', '2', '--chain', 'dev', '--devnet.epoch-seconds', '5', '--devnet.genesis', 'next'], 'reference'),
+      checkNodeCommandLine(
+        ['--workers', '2', '--chain', 'dev', '--devnet.epoch-seconds', '5', '--devnet.genesis', 'next'],
+        'reference',
+      ),
       [],
     )
   })
