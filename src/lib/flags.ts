@@ -35,7 +35,7 @@ export const passphraseFlags = {
     default: 'env' as const,
     summary: 'Where the BLS key passphrase comes from.',
     description:
-      'env: the TN_BLS_PASSPHRASE variable (removed from the environment once read). stdin: the first line of standard input. ask: a hidden prompt (TTY only). no-passphrase: the key is stored unencrypted as bls.key. A passphrase is never accepted as a command-line value.',
+      'As the node reads it. env: the TN_BLS_PASSPHRASE variable (removed from the environment once read; an empty value counts as unset). stdin: a line of standard input with all trailing whitespace dropped (an empty line = no passphrase). ask: a hidden prompt (TTY only). no-passphrase: none; keys are written and read as the unencrypted bls.key. With a passphrase, bls.kw is opened when it exists, else bls.key (the passphrase is then not used). A passphrase is never accepted as a command-line value.',
   })(),
 }
 

@@ -57,8 +57,12 @@ export const POP58 = bs58.encode(unhex(FIXED.popHex))
 export const PRIMARY_ADDR = `/ip4/203.0.113.10/udp/49590/quic-v1/p2p/${FIXED.primary.peerId}`
 export const WORKER_ADDR = `/ip4/203.0.113.10/udp/49594/quic-v1/p2p/${FIXED.worker0.peerId}`
 
-/** node-info.yaml as the reference node writes it: legacy worker: map, unquoted address. */
-export const REFERENCE_STYLE = `name: node-reference
+/**
+ * A node-info.yaml the node still reads though it would not write it so: no `---`, no `rpc`
+ * keys, the address unquoted and in checksum case, network_key before network_address (serde
+ * reads fields in any order; YAML reads `0x…` as text where the field is a string).
+ */
+export const HAND_EDITED = `name: node-reference
 bls_public_key: ${PK58}
 p2p_info:
   primary:
@@ -90,3 +94,55 @@ export async function snapshotTree(dir: string): Promise<TreeSnapshot> {
   await walk(dir)
   return out
 }
+
+export type P2pNodeText = { address: string; key: string; rpc?: { http: string; ws?: string } }
+
+/**
+ * node-info.yaml as the node writes it, built from the rules of real-network/node.md §3 (not
+ * from tnv's writer): `---` first; field order name, bls_public_key, p2p_info {primary,
+ * worker|workers}, execution_address, proof_of_possession; every P2pNode with network_address,
+ * network_key, rpc (`rpc: ~` when unset, else `http: "<url>"` and `ws: "<url>"` or `ws: ~`);
+ * execution_address double-quoted lower-case hex; base58 and multiaddrs bare; URLs quoted
+ * (they contain `:`). For values that need no other quoting (plain names, base58, multiaddrs).
+ */
+export function nodeWritesText(o: {
+  name: string
+  publicKey58: string
+  primary: P2pNodeText
+  workers: P2pNodeText[]
+  address: string
+  pop58: string
+  form?: 'worker' | 'workers'
+}): string {
+  const node = (n: P2pNodeText, first: string, indent: string) => [
+    `${first}network_address: ${n.address}`,
+    `${indent}network_key: ${n.key}`,
+    ...(n.rpc
+      ? [`${indent}rpc:`, `${indent}  http: "${n.rpc.http}"`, `${indent}  ws: ${n.rpc.ws ? `"${n.rpc.ws}"` : '~'}`]
+      : [`${indent}rpc: ~`]),
+  ]
+  const form = o.form ?? 'worker'
+  return `${[
+    '---',
+    `name: ${o.name}`,
+    `bls_public_key: ${o.publicKey58}`,
+    'p2p_info:',
+    '  primary:',
+    ...node(o.primary, '    ', '    '),
+    ...(form === 'worker'
+      ? ['  worker:', ...node(o.workers[0] as P2pNodeText, '    ', '    ')]
+      : ['  workers:', ...o.workers.flatMap((w) => node(w, '    - ', '      '))]),
+    `execution_address: "${o.address.toLowerCase()}"`,
+    `proof_of_possession: ${o.pop58}`,
+  ].join('\n')}\n`
+}
+
+/** node-info.yaml of the FIXED key exactly as the released node writes it (built from the rules, see nodeWritesText). */
+export const RELEASED_STYLE = nodeWritesText({
+  name: 'node-reference',
+  publicKey58: PK58,
+  primary: { address: PRIMARY_ADDR, key: FIXED.primary.networkKey },
+  workers: [{ address: WORKER_ADDR, key: FIXED.worker0.networkKey }],
+  address: FIXED.address,
+  pop58: POP58,
+})

@@ -7,7 +7,7 @@ import { decryptBlsKw } from '../../src/lib/keys/bls-kw.js'
 import { verifyProofOfPossession } from '../../src/lib/keys/pop.js'
 import { readNodeInfo } from '../../src/lib/nodeinfo/read.js'
 import { parseJson, runCli, tempDir } from '../helpers/cli.js'
-import { snapshotTree } from './fixtures.js'
+import { nodeWritesText, snapshotTree } from './fixtures.js'
 
 const ADDRESS = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'
 const PRIMARY = '/ip4/203.0.113.10/udp/49590/quic-v1'
@@ -61,11 +61,32 @@ describe('keytool generate validator', () => {
     assert.equal(info.executionAddress, ADDRESS)
     assert.ok(info.primary.networkAddress.startsWith(`${PRIMARY}/p2p/12D3KooW`))
     assert.ok(info.workers[0]?.networkAddress.startsWith(`${WORKER}/p2p/12D3KooW`))
-    assert.deepEqual(info.workers[0]?.rpc, { http: 'https://rpc.example.org' })
+    // the url crate's normalisation: a bare host gets a trailing slash
+    assert.deepEqual(info.workers[0]?.rpc, { http: 'https://rpc.example.org/' })
     assert.equal(
       verifyProofOfPossession({ publicKey: info.blsPublicKey, proof: info.proofOfPossession, address: ADDRESS }),
       true,
     )
+    // byte for byte the released node's file: worker: map, ---, rpc: ~, quoted lower-case address
+    const view = out as { blsPublicKey: string; proofOfPossession: string }
+    assert.equal(
+      await fs.readFile(join(datadir, 'node-info.yaml'), 'utf8'),
+      nodeWritesText({
+        name: 'val-1',
+        publicKey58: view.blsPublicKey,
+        primary: { address: info.primary.networkAddress, key: info.primary.networkKey },
+        workers: [
+          {
+            address: info.workers[0]?.networkAddress ?? '',
+            key: info.workers[0]?.networkKey ?? '',
+            rpc: { http: 'https://rpc.example.org/' },
+          },
+        ],
+        address: ADDRESS,
+        pop58: view.proofOfPossession,
+      }),
+    )
+    assert.equal(out.nodeInfoForm, 'worker')
     const opened = await decryptBlsKw(
       await fs.readFile(join(datadir, 'node-keys', 'bls.kw'), 'utf8'),
       'correct horse battery',
@@ -197,7 +218,9 @@ describe('keytool generate validator', () => {
       },
     )
     assert.equal(r.code, 0, r.stderr)
-    assert.match(r.stderr, /accepts only one worker/)
+    assert.match(r.stderr, /Only supports a single worker at this time!/)
+    assert.match(r.stderr, /cannot start with it \("missing field `worker`"\)/)
+    assert.match(await fs.readFile(join(datadir, 'node-info.yaml'), 'utf8'), /\n {2}workers:\n {4}- network_address: /)
     assert.equal(await fs.readFile(join(datadir, 'node-keys', 'worker-1.seed'), 'utf8'), 'worker network keypair 1')
     const { info } = await readNodeInfo(datadir)
     assert.equal(info.executionAddress, ADDRESS)
@@ -205,6 +228,98 @@ describe('keytool generate validator', () => {
     assert.ok(info.workers[1]?.networkAddress.startsWith('/dns4/node.example.org/udp/49595/quic-v1/p2p/'))
     const opened = await decryptBlsKw(await fs.readFile(join(datadir, 'node-keys', 'bls.kw'), 'utf8'), 'from stdin')
     assert.ok(opened.ok)
+  })
+
+  it("takes the node's spellings: generate all, --execution-address, --overwrite, --name, EXECUTION_ADDRESS=0; only the first worker address is used", async () => {
+    const datadir = join(dir, 'aliases')
+    const a = await runCli([
+      'keytool',
+      'generate',
+      'all',
+      '--execution-address',
+      ADDRESS,
+      '--datadir',
+      datadir,
+      '--bls-passphrase-source',
+      'no-passphrase',
+      '--name',
+      'n1',
+      '--external-worker-addrs',
+      `${WORKER},/ip4/198.51.100.1/udp/1/quic-v1`,
+      '--rpc-http',
+      'https://rpc.example.org:8545',
+      '--rpc-ws',
+      'wss://rpc.example.org/ws',
+      '--json',
+    ])
+    assert.equal(a.code, 0, a.stderr)
+    assert.match(a.stderr, /only the first one is used, as the node does \(ignored: \/ip4\/198\.51\.100\.1/)
+    const first = (await readNodeInfo(datadir)).info
+    assert.equal(first.name, 'n1')
+    assert.equal(first.executionAddress, ADDRESS)
+    assert.equal(first.workers.length, 1)
+    assert.ok(first.workers[0]?.networkAddress.startsWith(`${WORKER}/p2p/`))
+    assert.deepEqual(first.workers[0]?.rpc, { http: 'https://rpc.example.org:8545/', ws: 'wss://rpc.example.org/ws' })
+    const text = await fs.readFile(join(datadir, 'node-info.yaml'), 'utf8')
+    assert.match(
+      text,
+      /\n {4}rpc:\n {6}http: "https:\/\/rpc\.example\.org:8545\/"\n {6}ws: "wss:\/\/rpc\.example\.org\/ws"\n/,
+    )
+    const b = await runCli(
+      [
+        'keytool',
+        'generate',
+        'validator',
+        '--datadir',
+        datadir,
+        '--bls-passphrase-source',
+        'no-passphrase',
+        '--overwrite',
+        '-q',
+      ],
+      { env: { EXECUTION_ADDRESS: '0' } },
+    )
+    assert.equal(b.code, 0, b.stderr)
+    assert.equal((await readNodeInfo(datadir)).info.executionAddress, `0x${'0'.repeat(40)}`)
+    assert.equal((await fs.readdir(datadir)).filter((f) => f.startsWith('backup-')).length, 1)
+  })
+
+  it("--node-info-form workers writes the specification's list and says the released node cannot read it", async () => {
+    const datadir = join(dir, 'list')
+    const r = await runCli([
+      'keytool',
+      'generate',
+      'validator',
+      '--address',
+      '0',
+      '--datadir',
+      datadir,
+      '--node-info-form',
+      'workers',
+      '--bls-passphrase-source',
+      'no-passphrase',
+      '--json',
+    ])
+    assert.equal(r.code, 0, r.stderr)
+    assert.equal(parseJson<{ nodeInfoForm: string }>(r).nodeInfoForm, 'workers')
+    assert.match(r.stderr, /The released node \(v0\.14\.0-adiri and main\) cannot start with it/)
+    const { info, text } = await readNodeInfo(datadir)
+    assert.equal(info.form, 'workers')
+    assert.match(text, /^---\n/)
+    assert.match(
+      text,
+      /\n {2}workers:\n {4}- network_address: \/ip4\/127\.0\.0\.1\/udp\/\d+\/quic-v1\/p2p\/12D3KooW\w+\n {6}network_key: 4XTTM\w+\n {6}rpc: ~\n/,
+    )
+  })
+
+  it('warns when a new passphrase ends with whitespace (the node trims stdin lines)', async () => {
+    const r = await runCli(
+      ['keytool', 'generate', 'validator', '--address', '0', '--datadir', join(dir, 'trail'), '-q'],
+      { env: { TN_BLS_PASSPHRASE: 'ends with space ' } },
+    )
+    assert.equal(r.code, 0, r.stderr)
+    assert.match(r.stderr, /ends with whitespace.*opens only through TN_BLS_PASSPHRASE or ask/)
+    assert.doesNotMatch(r.stdout + r.stderr, /ends with space/)
   })
 
   const badInputs: [string, string[], RegExp, number][] = [
@@ -224,10 +339,39 @@ describe('keytool generate validator', () => {
         '--external-primary-addr',
         `${PRIMARY}/p2p/12D3KooWCnizjv4ctsBTwwYJxZP3duCuoebJfbk1fUQv6Vg1dVUh`,
       ],
-      /already carries \/p2p\//,
+      /Primary address already contains a different P2P protocol/,
       3,
     ],
-    ['an ftp RPC URL', ['--address', '0', '--rpc-http', 'ftp://x.example'], /scheme ftp/, 3],
+    [
+      'a worker multiaddr with /p2p/',
+      [
+        '--address',
+        '0',
+        '--external-worker-addrs',
+        `${WORKER}/p2p/12D3KooWCnizjv4ctsBTwwYJxZP3duCuoebJfbk1fUQv6Vg1dVUh`,
+      ],
+      /worker address already contains a different P2P protocol/,
+      3,
+    ],
+    [
+      'an ftp RPC URL',
+      ['--address', '0', '--rpc-http', 'ftp://x.example'],
+      /invalid worker rpc endpoint: invalid http endpoint scheme `ftp`, expected `http` or `https`/,
+      3,
+    ],
+    [
+      'an https URL as --rpc-ws',
+      ['--address', '0', '--rpc-http', 'https://x.example', '--rpc-ws', 'https://x.example'],
+      /invalid ws endpoint scheme `https`, expected `ws` or `wss`/,
+      3,
+    ],
+    ['--rpc-ws without --rpc-http', ['--address', '0', '--rpc-ws', 'wss://x.example'], /rpc-http/, 2],
+    [
+      'several workers in the worker: form',
+      ['--address', '0', '--workers', '2', '--node-info-form', 'worker'],
+      /holds exactly one worker/,
+      2,
+    ],
     [
       'one worker address for two workers',
       ['--address', '0', '--workers', '2', '--external-worker-addrs', WORKER],
@@ -235,6 +379,12 @@ describe('keytool generate validator', () => {
       2,
     ],
     ['too many workers', ['--address', '0', '--workers', '5'], /workers/, 2],
+    [
+      'a name with a control character',
+      ['--address', '0', '--name', 'a\u0007b'],
+      /--name contains the control character U\+0007/,
+      3,
+    ],
     ['no address', [], /address/i, 2],
   ]
   for (const [what, args, message, code] of badInputs)
@@ -260,13 +410,34 @@ describe('keytool generate validator', () => {
     assert.equal(existsSync(datadir), false)
   })
 
-  it('refuses an empty passphrase for a new key, and ask without a terminal', async () => {
+  it('an empty TN_BLS_PASSPHRASE counts as unset (as the node treats it), and ask needs a terminal', async () => {
     const empty = await runCli(
       ['keytool', 'generate', 'validator', '--address', '0', '--datadir', join(dir, 'empty')],
       { env: { TN_BLS_PASSPHRASE: '' } },
     )
     assert.equal(empty.code, 2)
-    assert.match(empty.stderr, /empty/)
+    assert.match(
+      empty.stderr,
+      /passphrase is required, see the option --bls-passphrase-source for options: TN_BLS_PASSPHRASE is empty/,
+    )
+    assert.equal(existsSync(join(dir, 'empty')), false)
+    const blank = await runCli(
+      [
+        'keytool',
+        'generate',
+        'validator',
+        '--address',
+        '0',
+        '--datadir',
+        join(dir, 'blank'),
+        '--bls-passphrase-source',
+        'stdin',
+      ],
+      { input: ' \t \r\n' },
+    )
+    assert.equal(blank.code, 2)
+    assert.match(blank.stderr, /passphrase is required.*empty once its trailing whitespace is dropped/)
+    assert.equal(existsSync(join(dir, 'blank')), false)
     const ask = await runCli([
       'keytool',
       'generate',

@@ -1,4 +1,9 @@
-/** node-info.yaml: reading (incl. the legacy worker: map and files written by the reference), writing, and bad input. */
+/**
+ * node-info.yaml in both forms: reading (files the node writes, files it reads, the
+ * specification's list), writing byte for byte as the node writes it (expectations built from
+ * real-network/node.md §3 in fixtures.ts, not from tnv's writer), round trips that keep the
+ * form, and bad input (wrong type, missing field, unknown key) in either form.
+ */
 import assert from 'node:assert/strict'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
@@ -12,60 +17,156 @@ import { parseP2pAddress, withPeerId } from '../../src/lib/nodeinfo/multiaddr.js
 import { parseNodeInfo } from '../../src/lib/nodeinfo/parse.js'
 import { readNodeInfo } from '../../src/lib/nodeinfo/read.js'
 import { checkRpcEndpoints, checkRpcUrl } from '../../src/lib/nodeinfo/rpc-url.js'
-import { formatNodeInfo } from '../../src/lib/nodeinfo/serialize.js'
+import { formatNodeInfo, needsQuotes, scalar } from '../../src/lib/nodeinfo/serialize.js'
 import type { NodeInfo } from '../../src/lib/nodeinfo/types.js'
 import { tempDir } from '../helpers/cli.js'
-import { FIXED, hex, PK58, POP58, PRIMARY_ADDR, REFERENCE_STYLE, unhex, WORKER_ADDR } from './fixtures.js'
+import {
+  FIXED,
+  HAND_EDITED,
+  hex,
+  nodeWritesText,
+  PK58,
+  POP58,
+  PRIMARY_ADDR,
+  RELEASED_STYLE,
+  unhex,
+  WORKER_ADDR,
+} from './fixtures.js'
 
-const LIST_STYLE = REFERENCE_STYLE.replace(
-  `  worker:\n    network_key: ${FIXED.worker0.networkKey}\n    network_address: ${WORKER_ADDR}\n`,
-  `  workers:\n  - network_address: ${WORKER_ADDR}\n    network_key: ${FIXED.worker0.networkKey}\n    rpc:\n      http: https://rpc.example.org\n      ws: wss://rpc.example.org/ws\n`,
-)
+const RPC = { http: 'https://rpc.example.org/', ws: 'wss://rpc.example.org/ws' }
 
-describe('parseNodeInfo', () => {
-  it('reads the reference layout with the legacy worker: map and an unquoted 0x address', () => {
-    const info = parseNodeInfo(REFERENCE_STYLE, 'node-info.yaml')
+/** The specification's form of the same node (a `workers:` list), with the worker's RPC set. */
+const LIST_STYLE = nodeWritesText({
+  name: 'node-reference',
+  publicKey58: PK58,
+  primary: { address: PRIMARY_ADDR, key: FIXED.primary.networkKey },
+  workers: [{ address: WORKER_ADDR, key: FIXED.worker0.networkKey, rpc: RPC }],
+  address: FIXED.address,
+  pop58: POP58,
+  form: 'workers',
+})
+
+describe('reading both forms', () => {
+  it("reads the released node's own file: --- , worker: map, rpc: ~, quoted lower-case address", () => {
+    assert.match(RELEASED_STYLE, /^---\nname: node-reference\n/)
+    const info = parseNodeInfo(RELEASED_STYLE, 'node-info.yaml')
+    assert.equal(info.form, 'worker')
     assert.equal(info.name, 'node-reference')
     assert.equal(hex(info.blsPublicKey), FIXED.publicKeyHex)
     assert.equal(hex(info.proofOfPossession), FIXED.popHex)
     assert.equal(info.executionAddress, FIXED.address)
     assert.deepEqual(info.primary, { networkAddress: PRIMARY_ADDR, networkKey: FIXED.primary.networkKey })
     assert.deepEqual(info.workers, [{ networkAddress: WORKER_ADDR, networkKey: FIXED.worker0.networkKey }])
-    assert.equal(info.legacyWorkerMap, true)
   })
 
-  it('reads a workers: list with rpc endpoints', () => {
+  it('reads a file the node reads but would not write (no ---, no rpc, unquoted address, other key order)', () => {
+    const info = parseNodeInfo(HAND_EDITED, 'node-info.yaml')
+    assert.equal(info.form, 'worker')
+    assert.deepEqual(info, parseNodeInfo(RELEASED_STYLE, 'x'))
+  })
+
+  it("reads the specification's workers: list with rpc endpoints", () => {
     const info = parseNodeInfo(LIST_STYLE, 'node-info.yaml')
-    assert.deepEqual(info.workers[0]?.rpc, { http: 'https://rpc.example.org', ws: 'wss://rpc.example.org/ws' })
-    assert.equal(info.legacyWorkerMap, undefined)
+    assert.equal(info.form, 'workers')
+    assert.deepEqual(info.workers[0]?.rpc, RPC)
   })
 
-  it('writes the reference field order, the workers as a list, and reads back what it wrote', async () => {
-    const info = parseNodeInfo(REFERENCE_STYLE, 'node-info.yaml')
-    const text = await formatNodeInfo(info)
-    assert.deepEqual(
-      text
-        .split('\n')
-        .filter((l) => /^\S/.test(l))
-        .map((l) => l.split(':')[0]),
-      ['name', 'bls_public_key', 'p2p_info', 'execution_address', 'proof_of_possession'],
+  it('rpc: ~, an empty rpc:, and ws: ~ are unset; rpc on the primary is read too', () => {
+    const text = RELEASED_STYLE.replace(
+      '    rpc: ~\n  worker:',
+      `    rpc:\n      http: "https://p.example/"\n      ws: ~\n  worker:`,
     )
-    assert.match(text, /\n {2}workers:\n {4}- network_address: /)
-    assert.doesNotMatch(text, /\n {2}worker:/)
-    const { legacyWorkerMap, ...rest } = info
-    assert.equal(legacyWorkerMap, true)
-    assert.deepEqual(parseNodeInfo(text, 'x'), rest)
+    const info = parseNodeInfo(text.replace(/(\n {2}worker:(?:\n {4}.*){2}\n {4}rpc:) ~/, '$1'), 'x')
+    assert.deepEqual(info.primary.rpc, { http: 'https://p.example/' })
+    assert.equal(info.workers[0]?.rpc, undefined)
+  })
+})
+
+describe('writing as the node writes', () => {
+  const base = parseNodeInfo(RELEASED_STYLE, 'x')
+
+  it('one worker: the worker: map, byte for byte the expected text', () => {
+    assert.equal(formatNodeInfo(base), RELEASED_STYLE)
+    const withRpc: NodeInfo = { ...base, workers: [{ ...(base.workers[0] as NodeInfo['workers'][0]), rpc: RPC }] }
+    assert.equal(
+      formatNodeInfo(withRpc),
+      nodeWritesText({
+        name: 'node-reference',
+        publicKey58: PK58,
+        primary: { address: PRIMARY_ADDR, key: FIXED.primary.networkKey },
+        workers: [{ address: WORKER_ADDR, key: FIXED.worker0.networkKey, rpc: RPC }],
+        address: FIXED.address,
+        pop58: POP58,
+      }),
+    )
+    const httpOnly: NodeInfo = {
+      ...base,
+      workers: [{ ...(base.workers[0] as NodeInfo['workers'][0]), rpc: { http: RPC.http } }],
+    }
+    assert.match(formatNodeInfo(httpOnly), /\n {4}rpc:\n {6}http: "https:\/\/rpc\.example\.org\/"\n {6}ws: ~\n/)
   })
 
-  it('keeps unknown top-level fields', async () => {
-    const info = parseNodeInfo(`${LIST_STYLE}future_field: kept\nfuture_map:\n  a: "1"\n`, 'x')
-    const text = await formatNodeInfo(info)
-    assert.match(text, /future_field: kept/)
-    assert.deepEqual(parseNodeInfo(text, 'x').extra, { future_field: 'kept', future_map: { a: '1' } })
+  it("the specification's form when asked: the workers: list, byte for byte", () => {
+    assert.equal(formatNodeInfo({ ...parseNodeInfo(LIST_STYLE, 'x') }), LIST_STYLE)
+    assert.equal(formatNodeInfo(base, 'workers').split('\n').length, RELEASED_STYLE.split('\n').length)
   })
 
-  it('writes YAML that the yaml library reads back to the same strings, whatever the name and URLs hold', async () => {
-    const base = parseNodeInfo(LIST_STYLE, 'x')
+  it('several workers can only be a list', () => {
+    const two: NodeInfo = { ...base, form: 'worker', workers: [...base.workers, ...base.workers] }
+    assert.throws(() => formatNodeInfo(two), /cannot be written as one worker: map/)
+    const { form: _, ...noForm } = two
+    assert.match(formatNodeInfo(noForm as NodeInfo), /\n {2}workers:\n/)
+  })
+
+  it('round trips keep the form: read → write → read, both forms, a second write changes nothing', () => {
+    for (const text of [RELEASED_STYLE, LIST_STYLE, HAND_EDITED]) {
+      const first = parseNodeInfo(text, 'x')
+      const written = formatNodeInfo(first)
+      const second = parseNodeInfo(written, 'x')
+      assert.deepEqual(second, first)
+      assert.equal(second.form, first.form)
+      assert.equal(formatNodeInfo(second), written)
+    }
+  })
+
+  it("quotes a string exactly where the node's YAML emitter does (yaml-rust 0.4 need_quotes)", () => {
+    // base58 values and multiaddrs are bare; 0x… and anything with ':' are double-quoted
+    for (const bare of [PK58, POP58, PRIMARY_ADDR, FIXED.primary.networkKey, 'node-1', 'y', 'n', 'a b', 'nœud'])
+      assert.equal(needsQuotes(bare), false, bare)
+    const quoted: [string, string][] = [
+      [FIXED.address.toLowerCase(), `"${FIXED.address.toLowerCase()}"`],
+      ['https://rpc.example.org/', '"https://rpc.example.org/"'],
+      ['', '""'],
+      [' lead', '" lead"'],
+      ['trail ', '"trail "'],
+      ['-x', '"-x"'],
+      ['@x', '"@x"'],
+      ['a#b', '"a#b"'],
+      ['a,b', '"a,b"'],
+      ['true', '"true"'],
+      ['No', '"No"'],
+      ['~', '"~"'],
+      ['null', '"null"'],
+      ['.5x', '".5x"'],
+      ['123', '"123"'],
+      ['-4', '"-4"'],
+      ['1e3', '"1e3"'],
+      ['inf', '"inf"'],
+      ['NaN', '"NaN"'],
+      ['say "hi"', '"say \\"hi\\""'],
+      ['back\\slash', '"back\\\\slash"'],
+      ['x\ny', '"x\\ny"'],
+      ['tab\tx', '"tab\\tx"'],
+      // escape_str's escapes, when a string is quoted for another reason
+      ['bell\u0007,', '"bell\\u0007,"'],
+      ['del\u007f:', '"del\\u007f:"'],
+      // need_quotes misses BEL, BS, VT, FF, ESC and DEL: yaml-rust writes them bare (keytool refuses such names)
+      ['bell\u0007', 'bell\u0007'],
+    ]
+    for (const [value, expected] of quoted) assert.equal(scalar(value), expected, JSON.stringify(value))
+  })
+
+  it('whatever the name and URLs hold, the YAML library reads back the same strings', () => {
     const [w0] = base.workers
     assert.ok(w0)
     const names = [
@@ -102,77 +203,177 @@ describe('parseNodeInfo', () => {
       'end:',
       'a#b',
       'back\\slash',
-      'a\u2028b',
     ]
     for (const name of names) {
       const http = `https://rpc.example.org/p?a=1&b=%20#${name.length}`
       const info: NodeInfo = { ...base, name, workers: [{ ...w0, rpc: { http, ws: 'wss://[::1]:8546/ws' } }] }
-      const text = await formatNodeInfo(info)
+      const text = formatNodeInfo(info)
       const doc = parseYaml(text, { schema: 'core' })
       assert.equal(doc.name, name, `name ${JSON.stringify(name)} in:\n${text}`)
       assert.equal(parseYaml(text, { version: '1.1' }).name, name, `YAML 1.1, name ${JSON.stringify(name)}`)
-      assert.equal(doc.execution_address, base.executionAddress)
-      assert.equal(doc.p2p_info.workers[0].rpc.http, http)
+      assert.equal(doc.execution_address, base.executionAddress.toLowerCase())
+      assert.equal(doc.p2p_info.worker.rpc.http, http)
       assert.deepEqual(parseNodeInfo(text, 'x'), info)
     }
   })
+})
 
-  const bad: [string, string, RegExp][] = [
-    ['malformed YAML', 'name: [unclosed\nbls_public_key: x\n', /not valid YAML/],
+describe('bad input: one paragraph naming the field, the form and the repair', () => {
+  const inWorkerForm = (t: string) => t
+  const bad: [string, string, RegExp, RegExp][] = [
+    [
+      'malformed YAML',
+      'name: [unclosed\nbls_public_key: x\n',
+      /not valid YAML \(the node stops on it with "bad yaml data"\)/,
+      /backup/,
+    ],
     [
       'a truncated file',
-      LIST_STYLE.slice(0, LIST_STYLE.indexOf('execution_address') + 25),
-      /(execution_address|proof_of_possession): (is missing|.*not an execution address)/,
+      RELEASED_STYLE.slice(0, RELEASED_STYLE.indexOf('execution_address')),
+      /execution_address: is missing/,
+      /generate pop/,
     ],
-    ['an empty file', '', /expected a map of fields/],
+    ['an empty file', '', /\(top level\): the file is empty/, /backup/],
+    ['a list at the top', '- a\n', /\(top level\): expected a map of fields/, /backup/],
+    [
+      'an unknown top-level key',
+      `${RELEASED_STYLE}nmae: x\n`,
+      /: nmae: is not a field of node-info\.yaml/,
+      /Delete that key/,
+    ],
+    [
+      'an unknown key in a P2pNode',
+      RELEASED_STYLE.replace('    rpc: ~\n  worker:', '    rpc: ~\n    port: 1\n  worker:'),
+      /p2p_info\.primary\.port: is not a field/,
+      /Delete that key/,
+    ],
+    [
+      'an unknown key in p2p_info',
+      RELEASED_STYLE.replace('p2p_info:\n', 'p2p_info:\n  worker_rpc: x\n'),
+      /p2p_info\.worker_rpc: is not a field/,
+      /Delete that key/,
+    ],
+    ['a missing name', RELEASED_STYLE.replace('name: node-reference\n', ''), /: name: is missing/, /backup/],
+    [
+      'a map as the name',
+      RELEASED_STYLE.replace('name: node-reference', 'name:\n  a: b'),
+      /: name: expected a text value, found a map/,
+      /backup/,
+    ],
+    [
+      'a list as the execution address',
+      RELEASED_STYLE.replace(/execution_address: .*/, 'execution_address: [1]'),
+      /execution_address: expected a text value, found a list/,
+      /tnv keytool generate pop --address/,
+    ],
     [
       'bad base58 in the public key',
-      LIST_STYLE.replace(PK58, `${PK58.slice(0, 10)}0OIl`),
+      RELEASED_STYLE.replace(PK58, `${PK58.slice(0, 10)}0OIl`),
       /bls_public_key: ".*" is not base58/,
+      /backup/,
     ],
     [
       'a 95-byte public key',
-      LIST_STYLE.replace(PK58, bs58.encode(unhex(FIXED.publicKeyHex).slice(1))),
+      RELEASED_STYLE.replace(PK58, bs58.encode(unhex(FIXED.publicKeyHex).slice(1))),
       /bls_public_key: expected 96 bytes, got 95/,
+      /backup/,
+    ],
+    [
+      'a public key far too long to decode',
+      RELEASED_STYLE.replace(PK58, PK58.repeat(500)),
+      /bls_public_key: is \d+ characters long, too long for 96 bytes/,
+      /backup/,
     ],
     [
       'a 47-byte proof',
-      LIST_STYLE.replace(POP58, bs58.encode(unhex(FIXED.popHex).slice(1))),
+      RELEASED_STYLE.replace(POP58, bs58.encode(unhex(FIXED.popHex).slice(1))),
       /proof_of_possession: expected 48 bytes, got 47/,
+      /generate pop/,
     ],
-    ['a bad address', LIST_STYLE.replace(FIXED.address, '0x1234'), /execution_address: .*not an execution address/],
     [
-      'a bad checksum',
-      LIST_STYLE.replace(FIXED.address, '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD'),
-      /execution_address: .*checksum/,
+      'a bad address',
+      RELEASED_STYLE.replace(FIXED.address.toLowerCase(), '0x1234'),
+      /execution_address: .*not an execution address/,
+      /generate pop/,
     ],
     [
       'a network key that is not one',
-      LIST_STYLE.replace(FIXED.primary.networkKey, 'abc'),
+      RELEASED_STYLE.replace(FIXED.primary.networkKey, 'abc'),
       /p2p_info.primary.network_key: "abc" is not a base58 libp2p ed25519 public key/,
+      /backup/,
     ],
     [
       "a peer id that is not the key's",
-      LIST_STYLE.replace(PRIMARY_ADDR, `/ip4/203.0.113.10/udp/49590/quic-v1/p2p/${FIXED.worker0.peerId}`),
+      RELEASED_STYLE.replace(PRIMARY_ADDR, `/ip4/203.0.113.10/udp/49590/quic-v1/p2p/${FIXED.worker0.peerId}`),
       /network_address: carries \/p2p\/.* but network_key belongs to peer id/,
+      /backup/,
     ],
-    ['a tcp address', LIST_STYLE.replace('/udp/49590/quic-v1', '/tcp/49590'), /network_address: .*\/tcp/],
+    ['a tcp address', RELEASED_STYLE.replace('/udp/49590/quic-v1', '/tcp/49590'), /network_address: .*\/tcp/, /backup/],
     [
-      'an ftp rpc url',
-      LIST_STYLE.replace('https://rpc.example.org', 'ftp://rpc.example.org'),
-      /rpc.http: .*scheme ftp/,
+      'an ftp rpc url on the worker',
+      inWorkerForm(
+        RELEASED_STYLE.replace(
+          /(\n {2}worker:(?:\n {4}.*){2}\n {4}rpc:) ~/,
+          '$1\n      http: "ftp://rpc.example.org/"\n      ws: ~',
+        ),
+      ),
+      /p2p_info\.worker\.rpc\.http: invalid http endpoint scheme `ftp`/,
+      /tnv keytool set-rpc/,
+    ],
+    [
+      'a quoted "~" as rpc (text, not null)',
+      RELEASED_STYLE.replace(/(\n {2}worker:(?:\n {4}.*){2}\n {4}rpc:) ~/, '$1 "~"'),
+      /p2p_info\.worker\.rpc: expected a map with http and ws \(or ~\), found a text value/,
+      /tnv keytool set-rpc/,
+    ],
+    [
+      'an rpc without http',
+      RELEASED_STYLE.replace(/(\n {2}worker:(?:\n {4}.*){2}\n {4}rpc:) ~/, '$1\n      ws: "wss://x/"'),
+      /p2p_info\.worker\.rpc\.http: is missing/,
+      /tnv keytool set-rpc/,
+    ],
+    [
+      'a primary rpc of the wrong type',
+      RELEASED_STYLE.replace('    rpc: ~\n  worker:', '    rpc: [1]\n  worker:'),
+      /p2p_info\.primary\.rpc: expected a map/,
+      /write `rpc: ~` under p2p_info\.primary/,
     ],
     [
       'both worker: and workers:',
-      REFERENCE_STYLE.replace(
+      RELEASED_STYLE.replace(
         'p2p_info:\n',
-        `p2p_info:\n  workers:\n  - network_address: ${WORKER_ADDR}\n    network_key: ${FIXED.worker0.networkKey}\n`,
+        `p2p_info:\n  workers:\n    - network_address: ${WORKER_ADDR}\n      network_key: ${FIXED.worker0.networkKey}\n`,
       ),
-      /both workers: and the legacy worker:/,
+      /p2p_info: has both worker: .* and workers:/,
+      /backup/,
+    ],
+    [
+      'neither worker: nor workers: (the released node: missing field `worker`)',
+      RELEASED_STYLE.replace(/\n {2}worker:(?:\n {4}.*){3}/, ''),
+      /p2p_info\.worker: missing field `worker`/,
+      /backup/,
+    ],
+    [
+      'an empty workers: list',
+      LIST_STYLE.replace(/\n {2}workers:(?:\n {4,}.*)+/, '\n  workers: []'),
+      /p2p_info\.workers: is an empty list/,
+      /backup/,
+    ],
+    [
+      'a map as workers:',
+      RELEASED_STYLE.replace('\n  worker:\n', '\n  workers:\n'),
+      /p2p_info\.workers: expected a list of workers, found a map/,
+      /backup/,
+    ],
+    [
+      'an unknown key in a list item',
+      LIST_STYLE.replace('      rpc:\n', '      extra: 1\n      rpc:\n'),
+      /p2p_info\.workers\[0\]\.extra: is not a field/,
+      /Delete that key/,
     ],
   ]
-  for (const [what, text, message] of bad)
-    it(`refuses ${what} with a one-paragraph error naming the file`, () => {
+  for (const [what, text, message, fix] of bad)
+    it(`refuses ${what}`, () => {
       assert.throws(
         () => parseNodeInfo(text, '/d/node-info.yaml'),
         (err: unknown) => {
@@ -180,11 +381,40 @@ describe('parseNodeInfo', () => {
           assert.equal(err.exitCode, ExitCode.BadInput)
           assert.match(err.message, /^\/d\/node-info\.yaml/)
           assert.match(err.message, message)
-          assert.ok(err.fix)
+          if (err instanceof NodeInfoFieldError) {
+            const form = text === LIST_STYLE || text.includes('\n  workers:') ? 'workers' : 'worker'
+            if (!/both worker|neither worker|top level|empty file|list at the top/.test(what)) {
+              assert.equal(err.form, form, `${what}: ${err.message}`)
+              assert.match(
+                err.message,
+                form === 'worker'
+                  ? /The file is in the released node's form \(p2p_info\.worker: one map\)/
+                  : /The file is in the specification's form \(p2p_info\.workers: a list\)/,
+              )
+            }
+          }
+          assert.match(err.fix ?? '', fix)
+          assert.ok(!err.render().includes('\n'), 'one paragraph')
           return true
         },
       )
     })
+
+  it('a rewrite of some fields tolerates problems in exactly those fields', () => {
+    const text = RELEASED_STYLE.replace(/execution_address: .*/, 'execution_address: nope').replace(
+      /(\n {2}worker:(?:\n {4}.*){2}\n {4}rpc:) ~/,
+      '$1 [x]',
+    )
+    assert.throws(() => parseNodeInfo(text, 'x', { replacing: { pop: true } }), /p2p_info\.worker\.rpc/)
+    assert.throws(() => parseNodeInfo(text, 'x', { replacing: { workerRpc: 0 } }), /execution_address/)
+    const skipped: { field: string; problem: string }[] = []
+    const info = parseNodeInfo(text, 'x', { replacing: { pop: true, workerRpc: 0 }, skipped })
+    assert.deepEqual(
+      skipped.map((s) => s.field),
+      ['p2p_info.worker.rpc', 'execution_address'],
+    )
+    assert.equal(info.executionAddress, ZERO_ADDRESS)
+  })
 })
 
 describe('readNodeInfo', () => {
@@ -196,14 +426,15 @@ describe('readNodeInfo', () => {
   })
   after(() => cleanup())
 
-  it('takes the file or the directory holding it', async () => {
+  it('takes the file or the directory holding it, and returns its text', async () => {
     const a = await readNodeInfo(dir)
     const b = await readNodeInfo(join(dir, 'node-info.yaml'))
     assert.equal(a.path, join(dir, 'node-info.yaml'))
+    assert.equal(a.text, LIST_STYLE)
     assert.deepEqual(a, b)
   })
 
-  it('names the missing path', async () => {
+  it('names the missing path; refuses a file far too large to be one', async () => {
     await assert.rejects(
       readNodeInfo(join(dir, 'nope')),
       (e: unknown) => e instanceof NodeInfoMissingError && e.message.includes(join(dir, 'nope')),
@@ -214,6 +445,9 @@ describe('readNodeInfo', () => {
       readNodeInfo(empty),
       (e: unknown) => e instanceof NodeInfoMissingError && e.message.includes(join(empty, 'node-info.yaml')),
     )
+    const huge = join(dir, 'huge.yaml')
+    await fs.writeFile(huge, `name: ${'x'.repeat(100_000)}\n`)
+    await assert.rejects(readNodeInfo(huge), /far larger than any node-info\.yaml/)
   })
 })
 
@@ -296,17 +530,35 @@ describe('p2p multiaddrs', () => {
   })
 })
 
-describe('rpc urls', () => {
-  it('http/https for http, ws/wss for ws, at most 2048 characters', () => {
-    assert.equal(checkRpcUrl('http://127.0.0.1:8545', 'http', '--http'), 'http://127.0.0.1:8545')
+describe('rpc urls (the node: url crate parse, RpcInfo::validate)', () => {
+  it('normalised like the url crate: a bare host gets a trailing /, default ports drop, host lower-cased', () => {
+    assert.equal(checkRpcUrl('https://rpc.example.org', 'http', '--http'), 'https://rpc.example.org/')
+    assert.equal(checkRpcUrl('HTTPS://RPC.Example.ORG:443/a', 'http', '--http'), 'https://rpc.example.org/a')
+    assert.equal(checkRpcUrl('http://127.0.0.1:8545', 'http', '--http'), 'http://127.0.0.1:8545/')
     assert.equal(checkRpcUrl('wss://rpc.example.org/ws', 'ws', '--ws'), 'wss://rpc.example.org/ws')
-    assert.throws(() => checkRpcUrl('ws://x', 'http', '--http'), /scheme ws; http or https is required/)
-    assert.throws(() => checkRpcUrl('https://x', 'ws', '--ws'), /scheme https; ws or wss is required/)
-    assert.throws(() => checkRpcUrl('not a url', 'http', '--http'), /not a URL/)
+  })
+
+  it("http/https for http, ws/wss for ws, the node's texts; at most 2048 bytes after normalising", () => {
+    assert.throws(
+      () => checkRpcUrl('ws://x', 'http', '--http'),
+      /--http: invalid worker rpc endpoint: invalid http endpoint scheme `ws`, expected `http` or `https`/,
+    )
+    assert.throws(
+      () => checkRpcUrl('https://x', 'ws', '--ws'),
+      /invalid ws endpoint scheme `https`, expected `ws` or `wss`/,
+    )
+    assert.throws(() => checkRpcUrl('not a url', 'http', '--http'), /it is not a URL/)
     const long = `https://example.org/${'a'.repeat(2048 - 20)}`
     assert.equal(long.length, 2048)
     assert.equal(checkRpcUrl(long, 'http', '--http'), long)
-    assert.throws(() => checkRpcUrl(`${long}a`, 'http', '--http'), /2049 characters long; the limit is 2048/)
+    assert.throws(
+      () => checkRpcUrl(`${long}a`, 'http', '--http'),
+      /rpc endpoint URL length 2049 exceeds maximum of 2048 bytes/,
+    )
+    // the length is the normalised URL's, in bytes: a bare host gains a '/'
+    const host = `https://${'a'.repeat(2036)}.org`
+    assert.equal(host.length, 2048)
+    assert.throws(() => checkRpcUrl(host, 'http', '--http'), /length 2049 exceeds/)
   })
 
   it('ws needs http', () => {

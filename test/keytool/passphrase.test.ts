@@ -46,39 +46,60 @@ describe('env source', () => {
     )
   })
 
-  it('an empty passphrase is refused for a new key, accepted to open one', async () => {
-    await assert.rejects(readPassphrase({ source: 'env', purpose: 'create', env: { TN_BLS_PASSPHRASE: '' } }), /empty/)
-    assert.equal(await readPassphrase({ source: 'env', purpose: 'open', env: { TN_BLS_PASSPHRASE: '' } }), '')
+  it('an empty TN_BLS_PASSPHRASE counts as unset, as the node treats it, and stays in the environment', async () => {
+    for (const purpose of ['create', 'open'] as const) {
+      const env: NodeJS.ProcessEnv = { TN_BLS_PASSPHRASE: '' }
+      await assert.rejects(
+        readPassphrase({ source: 'env', purpose, env }),
+        /^PassphraseRequiredError: passphrase is required, see the option --bls-passphrase-source for options: TN_BLS_PASSPHRASE is empty/,
+      )
+      assert.equal(env.TN_BLS_PASSPHRASE, '')
+    }
+    assert.equal(
+      await readPassphrase({ source: 'env', purpose: 'open', required: false, env: { TN_BLS_PASSPHRASE: '' } }),
+      undefined,
+    )
   })
 
-  it('commands that read no key still require the env variable (and remove it)', () => {
+  it('commands that read no key: the node still demands the env variable (and removes it); empty counts as unset', () => {
     const env: NodeJS.ProcessEnv = { TN_BLS_PASSPHRASE: 'x' }
     requirePassphraseSource({ source: 'env', env })
     assert.equal('TN_BLS_PASSPHRASE' in env, false)
     assert.throws(() => requirePassphraseSource({ source: 'env', env: {} }), /passphrase is required/)
+    assert.throws(() => requirePassphraseSource({ source: 'env', env: { TN_BLS_PASSPHRASE: '' } }), /is empty/)
     requirePassphraseSource({ source: 'no-passphrase', env: {} })
   })
 })
 
 describe('stdin source', () => {
-  it('takes one line per passphrase, without its line ending only', async () => {
-    const stdin = stdinOf('first one \r\nsecond\n')
-    assert.equal(await readPassphrase({ source: 'stdin', purpose: 'open', stdin }), 'first one ')
-    assert.equal(await readPassphrase({ source: 'stdin', purpose: 'create', stdin }), 'second')
+  it('takes one line per passphrase and drops ALL its trailing whitespace, as the node does (Rust trim_end)', async () => {
+    const stdin = stdinOf('first one \t \r\n  second\u00a0\u2003\nthird\u200b\n')
+    assert.equal(await readPassphrase({ source: 'stdin', purpose: 'open', stdin }), 'first one')
+    // leading whitespace is kept; U+00A0 and U+2003 are White_Space, U+200B is not
+    assert.equal(await readPassphrase({ source: 'stdin', purpose: 'create', stdin }), '  second')
+    assert.equal(await readPassphrase({ source: 'stdin', purpose: 'open', stdin }), 'third\u200b')
+  })
+
+  it('a line that is empty once trimmed is no passphrase: the node\'s "passphrase is required"', async () => {
+    for (const purpose of ['create', 'open'] as const)
+      await assert.rejects(
+        readPassphrase({ source: 'stdin', purpose, stdin: stdinOf('  \t\r\n') }),
+        /passphrase is required, see the option --bls-passphrase-source for options: the line read from standard input is empty/,
+      )
+    assert.equal(
+      await readPassphrase({ source: 'stdin', purpose: 'open', required: false, stdin: stdinOf(' \n') }),
+      undefined,
+    )
   })
 
   it('a last line without a newline counts; ended input is an error', async () => {
     const stdin = stdinOf('only')
     assert.equal(await readPassphrase({ source: 'stdin', purpose: 'open', stdin }), 'only')
-    await assert.rejects(readPassphrase({ source: 'stdin', purpose: 'open', stdin }), /Standard input ended/)
+    await assert.rejects(readPassphrase({ source: 'stdin', purpose: 'open', stdin }), /standard input ended/)
     await assert.rejects(
       readPassphrase({ source: 'stdin', purpose: 'open', stdin: stdinOf(undefined) }),
-      /Standard input ended/,
+      /passphrase is required.*standard input ended/,
     )
-  })
-
-  it('an empty line is refused for a new key', async () => {
-    await assert.rejects(readPassphrase({ source: 'stdin', purpose: 'create', stdin: stdinOf('\n') }), /empty/)
   })
 
   it('refuses a terminal on stdin (it would echo)', async () => {
@@ -94,15 +115,27 @@ describe('ask source', () => {
     assert.equal(io.asked.length, 1)
   })
 
-  it('asks twice for a new key, and the two must match', async () => {
+  it('asks twice for a new key; a mismatch asks again (as the node does), three times at most', async () => {
     const io = promptIo(['pw', 'pw'])
     assert.equal(await readPassphrase({ source: 'ask', purpose: 'create', io }), 'pw')
     assert.deepEqual(io.asked, ['New BLS key passphrase:', 'Repeat the new BLS key passphrase:'])
+    const said: string[] = []
+    const retry = { ...promptIo(['pw', 'pW', 'pw2', 'pw2']), say: (m: string) => said.push(m) }
+    assert.equal(await readPassphrase({ source: 'ask', purpose: 'create', io: retry }), 'pw2')
+    assert.deepEqual(said, ['Passphrases do not match, retry.'])
     await assert.rejects(
-      readPassphrase({ source: 'ask', purpose: 'create', io: promptIo(['pw', 'pW']) }),
-      /do not match/,
+      readPassphrase({ source: 'ask', purpose: 'create', io: promptIo(['a', 'b', 'a', 'b', 'a', 'b']) }),
+      /Passphrases do not match/,
     )
-    await assert.rejects(readPassphrase({ source: 'ask', purpose: 'create', io: promptIo(['']) }), /empty/)
+  })
+
+  it('nothing typed: "No passphrase set for BLS key, this is not recommended." then "passphrase is required"', async () => {
+    const said: string[] = []
+    await assert.rejects(
+      readPassphrase({ source: 'ask', purpose: 'create', io: { ...promptIo(['']), say: (m) => said.push(m) } }),
+      /passphrase is required.*nothing was typed/,
+    )
+    assert.deepEqual(said, ['No passphrase set for BLS key, this is not recommended.'])
   })
 
   it('needs a terminal', async () => {

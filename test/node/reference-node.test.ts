@@ -50,7 +50,7 @@ describe('tnv node start|status|stop with the reference node (--chain dev)', () 
     assert.equal(parseJson<{ forced: boolean }>(stop).forced, false, 'stopped by SIGTERM, not killed')
   })
 
-  it('refuses --chain testnet like a binary built without the test-network feature, with its log tail', async () => {
+  it('refuses --chain adiri like a binary built without the test-network feature, with its log tail', async () => {
     const port = await freePort()
     const r = await runCli([
       'node',
@@ -59,7 +59,7 @@ describe('tnv node start|status|stop with the reference node (--chain dev)', () 
       datadir,
       '--',
       '--chain',
-      'testnet',
+      'adiri',
       '--http',
       '--http.port',
       String(port),
@@ -68,5 +68,12 @@ describe('tnv node start|status|stop with the reference node (--chain dev)', () 
     assert.equal(r.code, 25)
     assert.match(r.stderr, /exited with code \d+ before its RPC answered/)
     assert.match(r.stderr, /test.network/i)
+  })
+
+  it('--chain testnet is not a value the node takes: refused before anything starts, with the value to write', async () => {
+    const r = await runCli(['node', 'start', '--datadir', datadir, '--', '--chain', 'testnet', '--http'])
+    assert.equal(r.code, 25)
+    assert.match(r.stderr, /--chain testnet: the node takes adiri, test-net, main-net .*Write --chain adiri\./)
+    assert.doesNotMatch(r.stderr, /starting /)
   })
 })

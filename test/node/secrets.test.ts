@@ -1,6 +1,6 @@
 /** What tnv hands the node binary: no signer secret in its environment, no JWT secret in printed or stored flags. */
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import { childEnv } from '../../src/lib/child-env.js'
@@ -51,7 +51,68 @@ describe('tnv node start hands on no secret', () => {
     cleanup()
   })
 
-  it('strips signer secrets from the node env and redacts the JWT secret in output and state', async () => {
+  it('strips signer secrets from the node env; reads the JWT secret from a file and hands it over as hex, redacted in output and state', async () => {
+    const port = await freePort()
+    const file = join(dir, 'jwt.hex')
+    writeFileSync(file, `0x${HEX}\n`)
+    const r = await runCli(
+      [
+        'node',
+        'start',
+        '--detach',
+        '--json',
+        '--datadir',
+        dir,
+        '--node-binary',
+        FAKE,
+        '--jwt-secret-file',
+        file,
+        '--',
+        '--http',
+        '--http.port',
+        String(port),
+        '--ipcdisable',
+      ],
+      { env: SECRETS },
+    )
+    assert.equal(r.code, 0, r.stderr)
+    const state = parseJson<{ args: string[]; logFile: string }>(r)
+    assert.deepEqual(state.args.slice(-2), ['--rpc.jwtsecret', '<redacted>'])
+    const stored = readFileSync(join(dir, 'tnv-node.json'), 'utf8')
+    for (const text of [r.stdout, r.stderr, stored]) assert.equal(text.includes(HEX), false)
+    const log = readFileSync(state.logFile, 'utf8')
+    assert.match(log, /fake node secret env: TN_BLS_PASSPHRASE$/m)
+    // the node got the secret in the only form it takes: --rpc.jwtsecret <64 hex digits>
+    assert.match(
+      log,
+      new RegExp(
+        `^fake node starting: node --datadir \\S+ --http --http\\.port ${port} --ipcdisable --rpc\\.jwtsecret ${HEX}$`,
+        'm',
+      ),
+    )
+    await runCli(['node', 'stop', '--datadir', dir])
+  })
+
+  it('a JWT secret typed among the node flags is refused (it would land in shell history), and never echoed', async () => {
+    const r = await runCli([
+      'node',
+      'start',
+      '--datadir',
+      dir,
+      '--node-binary',
+      FAKE,
+      '--',
+      '--http',
+      '--rpc.jwtsecret',
+      HEX,
+    ])
+    assert.equal(r.code, 2)
+    assert.match(r.stderr, /not taken as a node flag on tnv's command line.*--jwt-secret-file <file>.*TNV_JWT_SECRET/)
+    assert.equal(r.stderr.includes(HEX), false)
+    assert.equal(existsSync(join(dir, 'tnv-node.json')), false)
+  })
+
+  it('TNV_JWT_SECRET (hex or @file) works too', async () => {
     const port = await freePort()
     const r = await runCli(
       [
@@ -68,18 +129,13 @@ describe('tnv node start hands on no secret', () => {
         '--http.port',
         String(port),
         '--ipcdisable',
-        '--rpc.jwtsecret',
-        HEX,
       ],
-      { env: SECRETS },
+      { env: { TNV_JWT_SECRET: HEX } },
     )
     assert.equal(r.code, 0, r.stderr)
-    const state = parseJson<{ args: string[]; logFile: string }>(r)
-    assert.ok(state.args.includes('<redacted>'))
-    const stored = readFileSync(join(dir, 'tnv-node.json'), 'utf8')
-    for (const text of [r.stdout, r.stderr, stored]) assert.equal(text.includes(HEX), false)
-    const log = readFileSync(state.logFile, 'utf8')
-    assert.match(log, /fake node secret env: TN_BLS_PASSPHRASE$/m)
+    assert.equal(r.stdout.includes(HEX), false)
+    assert.deepEqual(parseJson<{ args: string[] }>(r).args.slice(-2), ['--rpc.jwtsecret', '<redacted>'])
+    await runCli(['node', 'stop', '--datadir', dir])
   })
 
   it('hands the node the passphrase of keys tnv created in this run (tnv removed TN_BLS_PASSPHRASE from its own environment)', async () => {

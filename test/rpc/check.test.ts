@@ -80,7 +80,7 @@ describe('rpc check against a node that follows the spec', () => {
         assert.deepEqual(c.rpcModules, { eth: '1.0', net: '1.0', web3: '1.0', rpc: '1.0', tn: '1.0' })
         assert.deepEqual(
           c.namespaces.filter((x) => x.status === 'not-served').map((x) => x.namespace),
-          ['debug', 'trace'],
+          ['debug', 'trace', 'admin', 'txpool'],
         )
         assert.equal(c.subscriptions.status, t === 'http' ? 'refused' : 'works')
         assert.equal(c.loopback, true)
@@ -90,7 +90,8 @@ describe('rpc check against a node that follows the spec', () => {
       assert.match(human.stdout, /^HTTP http:\/\/127\.0\.0\.1:\d+ {2}\(loopback; no token sent\)$/m)
       assert.match(human.stdout, /^ {2}debug {6}debug_getRawTransaction {2}not served \(-32601\)$/m)
       assert.match(human.stdout, /^ {2}eth_subscribe: works; must work where eth is served$/m)
-      assert.match(human.stdout, /OK: the node serves what the spec says\.\n$/)
+      assert.match(human.stdout, /^Namespace behaviour: the specification's\.\n {2}- HTTP .*rpc_modules lists tn/)
+      assert.match(human.stdout, /OK: the node serves what the specification's rules say\.\n$/)
       assert.equal(human.stderr.trim().split('\n').length, 1, 'one progress line on stderr')
     })
   })
@@ -284,11 +285,18 @@ describe('rpc check reports a node that breaks a rule (exit 25)', () => {
     const n = await nodeFlags(['--http.api', 'eth,net,web3'])
     await withServer(n.flags, {}, async () => {
       const expected = n.flags.filter((f, i, all) => f !== '--http.api' && all[i - 1] !== '--http.api')
-      const r = await runCli(['rpc', 'check', '--http', n.http, '--expect', '--', ...expected])
+      const r = await runCli(['rpc', 'check', '--http', n.http, '--behaviour', 'spec', '--expect', '--', ...expected])
       assert.equal(r.code, 25, r.stdout)
       assert.match(r.stdout, /tn is not served \(tn_getCurrentEpoch: -32601\), but the expected flags serve it there/)
       assert.match(r.stdout, /^ {2}tn {9}tn_getCurrentEpoch {7}not served \(-32601\) {2}served$/m)
       assert.match(r.stdout, /FAILED: 3 mismatch\(es\), 0 exposure\(s\)\.\n$/)
+      // without --behaviour: the answers fit neither plan; judged by the closer one (the released node's: tn only)
+      const auto = parseJson<RpcCheckReport>(
+        await runCli(['rpc', 'check', '--http', n.http, '--json', '--expect', '--', ...expected]),
+      )
+      assert.equal(auto.behaviour.detected, 'undetermined')
+      assert.equal(auto.behaviour.judgedAs, 'released')
+      assert.equal(auto.mismatches.length, 1, auto.mismatches.join('\n'))
     })
   })
 })

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
+import type { RpcPlanResult } from '../../src/commands/rpc/plan.js'
 import { verifyJwt } from '../../src/lib/rpc/jwt.js'
 import type { RpcPlan } from '../../src/lib/rpc/types.js'
 import { parseJson, runCli, tempDir } from '../helpers/cli.js'
@@ -10,15 +11,55 @@ import { parseJson, runCli, tempDir } from '../helpers/cli.js'
 const SECRET = '7a'.repeat(32)
 
 describe('tnv rpc plan', () => {
-  it('prints the plan table (exact text for a common case), exit 0', async () => {
-    const r = await runCli(['rpc', 'plan', '--', '--http', '--http.api', 'eth,net,web3', '--ws', '--workers', '2'])
+  it('both releases side by side (exact text for a common case), exit 0', async () => {
+    const r = await runCli(['rpc', 'plan', '--', '--http', '--http.api', 'eth,net,web3'])
     assert.equal(r.code, 0, r.stderr)
     assert.equal(r.stderr, '')
-    const head = r.stdout.split('\n\nAccess')[0]
     assert.equal(
-      head,
+      r.stdout.split('\n\nAccess')[0],
       [
-        'The node starts with these flags.',
+        'Released node (v0.14.0-adiri and main): starts with these flags.',
+        "Specification's release (not released yet): starts with these flags.",
+        '',
+        'Worker 0',
+        '  HTTP 127.0.0.1:8545',
+        '    namespaces   released node: eth net web3 tn',
+        '                 specification: eth net web3',
+        '    rpc_modules  both: -32601 (rpc not served)',
+        '  WS off (127.0.0.1:8546)',
+        '  IPC /tmp/tn.ipc',
+        '    namespaces   released node: eth net web3 rpc tn debug trace admin txpool reth ots flashbots miner mev testing',
+        '                 specification: eth net web3 rpc tn',
+        '    rpc_modules  released node: eth net web3 rpc debug trace admin txpool reth ots flashbots miner mev testing (all 1.0)',
+        '                 specification: eth net web3 rpc tn (all 1.0)',
+      ].join('\n'),
+    )
+    assert.match(r.stdout, /^ {2}- \(specification\) HTTP does not serve tn/m)
+    assert.match(
+      r.stdout,
+      /^ {2}- --http\.api means different things on the two releases\. To mean the same on both, write --http\.api eth,net,web3,tn \(what the released node serves now\); what the specification's release serves now cannot be had on the released node, which always serves tn\.$/m,
+    )
+  })
+
+  it("--behaviour spec: the specification's table (exact text), workers included", async () => {
+    const r = await runCli([
+      'rpc',
+      'plan',
+      '--behaviour',
+      'spec',
+      '--',
+      '--http',
+      '--http.api',
+      'eth,net,web3',
+      '--ws',
+      '--workers',
+      '2',
+    ])
+    assert.equal(r.code, 0, r.stderr)
+    assert.equal(
+      r.stdout.split('\n\nAccess')[0],
+      [
+        "Under the rules of the specification's release (not released yet): the node starts with these flags.",
         '',
         'Worker 0',
         '  transport  listens on           namespaces           rpc_modules',
@@ -35,32 +76,75 @@ describe('tnv rpc plan', () => {
     )
     assert.match(r.stdout, /^ {2}--rpc\.max-blocks-per-filter {4}100000 {4}\(default: 100000; 0 = no limit\)$/m)
     assert.match(r.stdout, /^Advice \(tnv\)\n {2}- HTTP does not serve tn/m)
-  })
-
-  it('refusal: the errors section and exit 25', async () => {
-    const r = await runCli(['rpc', 'plan', '--', '--http', '--ws', '--ws.port', '8545', '--http.api', 'eth,net,web3'])
-    assert.equal(r.code, 25)
-    assert.match(r.stdout, /^The node REFUSES TO START with these flags \(see Errors\)\./)
-    assert.match(r.stdout, /^Errors \(the node refuses to start\)\n {2}- HTTP and WS share 127\.0\.0\.1:8545/m)
-    assert.match(r.stdout, /^Worker 0 \(HTTP and WS share one server\)$/m)
-  })
-
-  it('warnings section for unsupported names and debug', async () => {
-    const r = await runCli(['rpc', 'plan', '--', '--http', '--http.api', 'eth,admin,debug'])
-    assert.equal(r.code, 0)
     assert.match(
       r.stdout,
-      /^Warnings \(the node logs these at startup\)\n {2}- HTTP: namespace "admin" in --http\.api is not supported/m,
+      /The released node \(v0\.14\.0-adiri and main\) reads these flags differently \(starts, workers/,
     )
+    // the released node has no --workers: exit 25 for it, and for both
+    const released = await runCli(['rpc', 'plan', '--behaviour', 'released', '--', '--http', '--workers', '2'])
+    assert.equal(released.code, 25)
+    assert.match(released.stdout, /--workers: the released node \(v0\.14\.0-adiri and main\) has no such flag/)
+    assert.equal((await runCli(['rpc', 'plan', '--', '--http', '--workers', '2'])).code, 25)
+  })
+
+  it('refusal on one release only: the errors section says which, exit 25 (0 for the other with --behaviour)', async () => {
+    const flags = ['--', '--http', '--ws', '--ws.port', '8545', '--http.api', 'eth,net,web3']
+    const r = await runCli(['rpc', 'plan', ...flags])
+    assert.equal(r.code, 25)
+    assert.match(r.stdout, /^Released node \(v0\.14\.0-adiri and main\): starts with these flags\.$/m)
+    assert.match(
+      r.stdout,
+      /^Specification's release \(not released yet\): REFUSES TO START with these flags \(see Errors\)\.$/m,
+    )
+    assert.match(
+      r.stdout,
+      /^Errors \(the node refuses to start\)\n {2}- \(specification\) HTTP and WS share 127\.0\.0\.1:8545/m,
+    )
+    assert.match(r.stdout, /^Worker 0 \(HTTP and WS share one server\)$/m)
+    assert.equal((await runCli(['rpc', 'plan', '--behaviour', 'released', ...flags])).code, 0)
+    assert.equal((await runCli(['rpc', 'plan', '--behaviour', 'spec', ...flags])).code, 25)
+  })
+
+  it('warnings as each release logs them: admin on both (its own words), debug only in the specification', async () => {
+    const r = await runCli(['rpc', 'plan', '--', '--http', '--http.api', 'eth,admin,debug'])
+    assert.equal(r.code, 0)
+    assert.match(r.stdout, /^ {2}- \(released node\) HTTP: Attempted to configure unsupported admin RPC module!/m)
+    assert.match(r.stdout, /^ {2}- \(specification\) HTTP: namespace "admin" in --http\.api is not supported/m)
+    assert.match(r.stdout, /^ {2}- \(specification\) HTTP serves debug \(named in --http\.api\)/m)
+    assert.match(r.stdout, /^ {2}- \(released node\) HTTP serves debug: .*logs no warning/m)
+  })
+
+  it('flags the released node does not know, and --chain values it refuses, are errors', async () => {
+    const r = await runCli(['rpc', 'plan', '--json', '--', '--http', '--chain', 'testnet', '--http.apis', 'eth'])
+    assert.equal(r.code, 25)
+    const plan = parseJson<RpcPlanResult>(r)
+    assert.match(plan.released.errors.join('\n'), /--chain testnet: .*Write --chain adiri\./)
+    assert.match(
+      plan.released.errors.join('\n'),
+      /--http\.apis: not a flag of the node \(neither release has it\).*Did you mean --http\.api\?/,
+    )
+    const ok = await runCli([
+      'rpc',
+      'plan',
+      '--',
+      '--http',
+      '--chain',
+      'main-net',
+      '--metrics',
+      '127.0.0.1:9101',
+      '-vvv',
+    ])
+    assert.equal(ok.code, 0, ok.stdout)
   })
 
   it('--json: exactly one object with the documented fields; exit 25 when not ok', async () => {
     const r = await runCli(['rpc', 'plan', '--json', '--', '--http', '--ws', '--ws.port', '8545', '--ws.api', 'eth'])
     assert.equal(r.code, 25)
-    const plan = parseJson<RpcPlan>(r)
+    const plan = parseJson<RpcPlanResult>(r)
     assert.equal(plan.ok, false)
     assert.equal(plan.errors.length, 1)
     for (const key of [
+      'behaviour',
       'ok',
       'errors',
       'warnings',
@@ -73,11 +157,24 @@ describe('tnv rpc plan', () => {
       'httpCorsDomain',
       'wsOrigins',
       'passthrough',
+      'released',
+      'differences',
+      'equivalents',
     ]) {
       assert.ok(key in plan, key)
     }
-    assert.deepEqual(Object.keys(plan.transports.http), ['enabled', 'address', 'port', 'namespaces', 'rpcModules'])
-    assert.deepEqual(Object.keys(plan.transports.ipc), ['enabled', 'path', 'namespaces', 'rpcModules'])
+    assert.equal(plan.behaviour, 'spec')
+    assert.equal(plan.released.behaviour, 'released')
+    assert.equal(plan.released.ok, false, 'the released node refuses too: ws.api eth differs from the default')
+    assert.deepEqual(Object.keys(plan.transports.http), [
+      'enabled',
+      'address',
+      'port',
+      'namespaces',
+      'otherModules',
+      'rpcModules',
+    ])
+    assert.deepEqual(Object.keys(plan.transports.ipc), ['enabled', 'path', 'namespaces', 'otherModules', 'rpcModules'])
     assert.deepEqual(Object.keys(plan.workers[0] ?? {}), ['index', 'sharedServer', 'http', 'ws', 'ipc'])
     assert.equal(typeof plan.limits.gasCap, 'number')
     assert.equal(r.stderr, '')
@@ -98,14 +195,18 @@ describe('tnv rpc plan', () => {
     const plan = parseJson<RpcPlan>(await runCli(['rpc', 'plan', '--json', '--', '--rpc.jwtsecret', SECRET]))
     assert.equal(plan.jwtSecret, '<redacted>')
     assert.deepEqual(plan.jwt, { required: true, source: 'hex', path: null })
-    const file = parseJson<RpcPlan>(await runCli(['rpc', 'plan', '--json', '--', '--rpc.jwtsecret', '/etc/tn/jwt.hex']))
+    const fileRun = await runCli(['rpc', 'plan', '--json', '--', '--rpc.jwtsecret', '/etc/tn/jwt.hex'])
+    assert.equal(fileRun.code, 25, 'the node takes --rpc.jwtsecret as hex only')
+    const file = parseJson<RpcPlan>(fileRun)
     assert.equal(file.jwtSecret, '/etc/tn/jwt.hex')
+    assert.match(file.errors.join(), /does not read a file/)
   })
 
-  it("--json after -- is a node flag, not tnv's", async () => {
+  it("--json after -- is a node flag, not tnv's (and not one the node knows)", async () => {
     const r = await runCli(['rpc', 'plan', '--', '--json'])
-    assert.equal(r.code, 0)
-    assert.match(r.stdout, /^The node starts/)
+    assert.equal(r.code, 25)
+    assert.match(r.stdout, /^Released node .*REFUSES TO START/)
+    assert.match(r.stdout, /- \(both\) --json: not a flag of/)
     assert.match(r.stdout, /Other node flags \(passed through untouched\): --json/)
   })
 

@@ -264,7 +264,7 @@ describe('evaluateCheck: against the expected plan', () => {
     assert.match(
       evaluateCheck({ http: null, ws: null, ipc: finding('ipc', DEFAULT) }, { expect: bad, jwtSecretKnown: false })
         .mismatches[0] ?? '',
-      /would not start the node: HTTP and WS share/,
+      /would not start the specification's release: HTTP and WS share/,
     )
   })
 })

@@ -129,6 +129,7 @@ describe('IPC: always the default set, off with --ipcdisable', () => {
       enabled: true,
       path: '/tmp/tn.ipc',
       namespaces: DEFAULT,
+      otherModules: [],
       rpcModules: modules(...DEFAULT),
     })
     assert.equal(p.transports.http.enabled, false)
@@ -442,9 +443,12 @@ describe('JWT secret (--rpc.jwtsecret)', () => {
       assert.equal(p.jwtSecret, v)
     }
   })
-  it('a path: the file form', () => {
+  it('a path is refused: the node parses --rpc.jwtsecret as hex only (it reads no file)', () => {
     const p = plan('--rpc.jwtsecret', '/etc/tn/jwt.hex')
     assert.deepEqual(p.jwt, { required: true, source: 'file', path: '/etc/tn/jwt.hex' })
+    assert.equal(p.ok, false)
+    assert.ok(has(p.errors, 'does not read a file'), p.errors.join(' '))
+    assert.ok(has(p.errors, 'tnv node start --jwt-secret-file /etc/tn/jwt.hex'), p.errors.join(' '))
   })
   it('not set: no JWT', () => {
     assert.deepEqual(plan().jwt, { required: false, source: null, path: null })

@@ -5,9 +5,10 @@ import { newPassphraseFlag } from '../../lib/keys/keytool-flags.js'
 export type ChangePassphraseResult = { keyFile: string; previousKeyFile: string; backupDir?: string }
 
 export default class ChangePassphrase extends KeytoolCommand {
-  static override summary = 'Re-encrypt the BLS key under a new passphrase (fresh salt and nonce), keeping a backup.'
+  static override summary =
+    '(tnv extra) Re-encrypt the BLS key under a new passphrase (fresh salt and nonce), keeping a backup.'
   static override description =
-    'Opens the key with --bls-passphrase-source (the current passphrase), then writes a new bls.kw under the passphrase from --new-passphrase-source, atomically; the old file is kept in a backup-<time>/ directory. An unencrypted bls.key (open it with --bls-passphrase-source no-passphrase) becomes bls.kw. The reference node has no such command; the file it writes is the same format. When both passphrases come from stdin, the first line is the current one and the second the new one.'
+    "(tnv extra: the node's keytool has no such command; the file written is the node's bls.kw format.) Opens the key with --bls-passphrase-source (the current passphrase), then writes a new bls.kw under the passphrase from --new-passphrase-source, atomically; the old file is kept in a backup-<time>/ directory. An unencrypted bls.key becomes bls.kw (no current passphrase is needed for it). When both passphrases come from stdin, the first line is the current one and the second the new one; as the node does, each line loses its trailing whitespace."
   static override examples = [
     '<%= config.bin %> <%= command.id %> --datadir ./node1 --bls-passphrase-source ask --new-passphrase-source ask',
     'printf \'%s\\n%s\\n\' "$OLD" "$NEW" | <%= config.bin %> <%= command.id %> --bls-passphrase-source stdin --new-passphrase-source stdin',
@@ -25,15 +26,22 @@ export default class ChangePassphrase extends KeytoolCommand {
     const r = await changePassphrase({
       datadir: flags.datadir,
       openKey: () => this.openKey(flags.datadir, flags['bls-passphrase-source']),
-      newPassphrase: async () =>
-        (await readPassphrase({
-          source: newSource,
-          purpose: 'create',
-          envVar: 'TN_NEW_BLS_PASSPHRASE',
-          flag: '--new-passphrase-source',
-          label: 'BLS key passphrase',
-          ...(newSource === 'stdin' ? { stdin: await this.stdin() } : {}),
-        })) ?? '',
+      newPassphrase: async () => {
+        const next =
+          (await readPassphrase({
+            source: newSource,
+            purpose: 'create',
+            envVar: 'TN_NEW_BLS_PASSPHRASE',
+            flag: '--new-passphrase-source',
+            label: 'BLS key passphrase',
+            ...(newSource === 'stdin' ? { stdin: await this.stdin() } : {}),
+          })) ?? ''
+        if (/\p{White_Space}$/u.test(next))
+          this.warnLine(
+            'the new passphrase ends with whitespace. The node drops trailing whitespace from a --bls-passphrase-source stdin line, so the key will open only through TN_BLS_PASSPHRASE or ask.',
+          )
+        return next
+      },
     })
     this.logLine(
       `Re-encrypted the BLS key with the new passphrase (fresh salt and nonce, 1,000,000 PBKDF2 iterations).`,

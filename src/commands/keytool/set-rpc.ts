@@ -1,8 +1,9 @@
 import { Flags } from '@oclif/core'
 import { UsageError } from '../../lib/errors.js'
-import { datadirFlag, quietFlag } from '../../lib/flags.js'
+import { datadirFlag, passphraseFlags, quietFlag } from '../../lib/flags.js'
 import { KeytoolCommand } from '../../lib/keys/keytool-command.js'
-import type { RpcEndpoints } from '../../lib/nodeinfo/types.js'
+import { nodeInfoFormFlag } from '../../lib/keys/keytool-flags.js'
+import type { NodeInfoForm, RpcEndpoints } from '../../lib/nodeinfo/types.js'
 
 export type SetRpcResult = {
   nodeInfo: string
@@ -10,13 +11,18 @@ export type SetRpcResult = {
   rpc: RpcEndpoints | null
   previous: RpcEndpoints | null
   changed: boolean
+  /** The node-info.yaml form before and after (they differ only with --node-info-form). */
+  previousNodeInfoForm: NodeInfoForm
+  nodeInfoForm: NodeInfoForm
+  /** A damaged rpc entry this rewrite replaced. */
+  repaired: string[]
   backupDir?: string
 }
 
 export default class SetRpc extends KeytoolCommand {
-  static override summary = 'Set or clear the RPC endpoints a worker advertises in node-info.yaml.'
+  static override summary = 'Set or clear the RPC endpoints the worker advertises in node-info.yaml.'
   static override description =
-    'The only keytool command that needs no passphrase source: it reads and rewrites node-info.yaml only (the old file is kept in a backup-<time>/ directory). --http takes an http:// or https:// URL, --ws a ws:// or wss:// URL and needs --http; at most 2048 characters each. --clear removes them and conflicts with both.'
+    "As the node's keytool: edits p2p_info.worker.rpc only, needs no key and no passphrase. --http takes an http:// or https:// URL, --ws a ws:// or wss:// URL and needs --http; URLs are stored normalised as the node stores them (a bare host gets a trailing /), at most 2048 bytes each. --clear removes them and conflicts with both. The file keeps its form (the released node's worker: map stays a map). tnv extras: --worker N for the specification's workers: list, --node-info-form, the backup-<time>/ copy of the old file, and repairing a damaged rpc entry."
   static override examples = [
     '<%= config.bin %> <%= command.id %> --http https://rpc.example.org --ws wss://rpc.example.org/ws --datadir ./node1',
     '<%= config.bin %> <%= command.id %> --clear --datadir ./node1',
@@ -25,8 +31,15 @@ export default class SetRpc extends KeytoolCommand {
     http: Flags.string({ summary: 'HTTP(S) RPC URL to advertise.', helpValue: '<url>' }),
     ws: Flags.string({ summary: 'WebSocket RPC URL to advertise (needs --http).', helpValue: '<url>' }),
     clear: Flags.boolean({ summary: 'Remove the advertised RPC endpoints.' }),
-    worker: Flags.integer({ summary: 'Which worker (0 is the first).', default: 0, min: 0 }),
+    worker: Flags.integer({
+      summary: '(tnv extra) Which worker of a workers: list (0 is the first; the released node has only 0).',
+      default: 0,
+      min: 0,
+    }),
+    ...nodeInfoFormFlag,
     ...datadirFlag,
+    // the node's global flag: accepted (scripts pass it to every keytool command) and ignored
+    ...passphraseFlags,
     ...quietFlag,
   }
 
@@ -41,25 +54,55 @@ export default class SetRpc extends KeytoolCommand {
       throw new UsageError('set-rpc needs --http <url> (optionally with --ws <url>), or --clear.', {
         fix: 'e.g. `tnv keytool set-rpc --http https://rpc.example.org`, or `tnv keytool set-rpc --clear`.',
       })
-    const [{ checkRpcEndpoints }, { setWorkerRpc }] = await Promise.all([
+    const [{ checkRpcEndpoints }, { setWorkerRpc }, { describeForm }] = await Promise.all([
       import('../../lib/nodeinfo/rpc-url.js'),
       import('../../lib/keys/set-rpc.js'),
+      import('../../lib/nodeinfo/forms.js'),
     ])
     const rpc = flags.clear
       ? null
       : (checkRpcEndpoints({ http: flags.http, ws: flags.ws }, { http: '--http', ws: '--ws' }) ?? null)
-    const r = await setWorkerRpc({ datadir: flags.datadir, worker: flags.worker, rpc })
-    const describe = (e: RpcEndpoints | null) => (e ? (e.ws ? `http ${e.http}, ws ${e.ws}` : `http ${e.http}`) : 'none')
-    if (!r.changed) this.logLine(`Worker ${r.worker} already advertises ${describe(r.rpc)}; nothing was changed.`)
-    else this.logLine(`Updated ${r.nodeInfo}${r.backupDir ? ` (previous file kept in ${r.backupDir})` : ''}.`)
-    this.out(`worker ${r.worker} rpc: ${describe(r.rpc)}`)
+    const r = await setWorkerRpc({
+      datadir: flags.datadir,
+      worker: flags.worker,
+      rpc,
+      ...(flags['node-info-form'] ? { form: flags['node-info-form'] } : {}),
+    })
+    const who = r.worker === 0 ? 'worker' : `worker ${r.worker}`
+    if (r.repaired.length > 0)
+      this.warnLine(`${r.nodeInfo} had a damaged ${r.repaired.join(', ')}; it is replaced now.`)
+    else if (r.previous && rpc) this.warnLine(`overwriting existing ${who} RPC endpoint (${describe(r.previous)}).`)
+    else if (r.previous) this.warnLine(`cleared existing ${who} RPC endpoint (${describe(r.previous)}).`)
+    if (r.form !== r.previousForm)
+      this.warnLine(`node-info.yaml changes form as asked: now ${describeForm(r.form).summary}.`)
+    else if (r.form === 'workers') this.warnLine(`node-info.yaml keeps its form: ${describeForm(r.form).summary}.`)
+    if (!r.changed) {
+      this.out(
+        `${r.nodeInfo} already has ${rpc ? `${who} rpc ${describe(rpc)}` : `no ${who} rpc`}; nothing was changed.`,
+      )
+    } else {
+      const lines = [`OK  node-info.yaml updated: ${r.nodeInfo}`]
+      if (r.rpc) {
+        lines.push(`    ${who} rpc http: ${r.rpc.http}`)
+        if (r.rpc.ws) lines.push(`    ${who} rpc ws:   ${r.rpc.ws}`)
+      } else lines.push(`    ${who} rpc: cleared`)
+      this.out(lines.join('\n'))
+      if (r.backupDir) this.logLine(`The previous file is kept in ${r.backupDir}.`)
+    }
     return {
       nodeInfo: r.nodeInfo,
       worker: r.worker,
       rpc: r.rpc,
       previous: r.previous,
       changed: r.changed,
+      previousNodeInfoForm: r.previousForm,
+      nodeInfoForm: r.form,
+      repaired: r.repaired,
       ...(r.backupDir ? { backupDir: r.backupDir } : {}),
     }
   }
+}
+
+function describe(e: RpcEndpoints): string {
+  return e.ws ? `http ${e.http}, ws ${e.ws}` : `http ${e.http}`
 }

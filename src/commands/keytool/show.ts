@@ -4,25 +4,24 @@ import { KeytoolCommand } from '../../lib/keys/keytool-command.js'
 
 export default class Show extends KeytoolCommand {
   static override summary =
-    "Show the node's public identity: name, BLS key, address, PoP validity, peer ids, addresses, RPC, key files."
+    "(tnv extra) Show the node's public identity, node-info.yaml's form and which node releases read it, and the key files."
   static override description =
-    "Reads node-info.yaml and the key files' metadata only (never a secret): whether the proof of possession verifies, the peer ids, whether the key is encrypted, and the file modes (node-keys/ should be 0700, key files 0600)."
+    "Reads node-info.yaml and the key files' metadata only (never a secret): name, keys, address, whether the proof of possession verifies, peer ids, addresses, RPC endpoints, the node-info.yaml form (the released node's worker: map or the specification's workers: list) and which node releases read it, whether the file is byte for byte what the node writes, whether the key is encrypted, and the file modes (node-keys/ should be 0700, key files 0600). It reads no key, so it needs no passphrase: --bls-passphrase-source is accepted and ignored (the node's keytool has no show command)."
   static override examples = [
-    '<%= config.bin %> <%= command.id %> --datadir ./node1 --bls-passphrase-source no-passphrase',
-    '<%= config.bin %> <%= command.id %> --json --bls-passphrase-source no-passphrase',
+    '<%= config.bin %> <%= command.id %> --datadir ./node1',
+    '<%= config.bin %> <%= command.id %> --json',
   ]
   static override flags = { ...datadirFlag, ...passphraseFlags, ...quietFlag }
 
   async run(): Promise<DescribeNodeReturnType> {
     const { flags } = await this.parse(Show)
     this.quiet = flags.quiet
-    const { requirePassphraseSource } = await import('../../lib/passphrase/read-passphrase.js')
-    requirePassphraseSource({ source: flags['bls-passphrase-source'] })
     const [{ describeNode }, { formatIdentity }] = await Promise.all([
       import('../../lib/keys/describe-node.js'),
       import('../../lib/keys/identity.js'),
     ])
     const d = await describeNode({ datadir: flags.datadir })
+    const form = d.nodeInfoForm
     this.logLine(`Node identity from ${d.nodeInfo}:`)
     this.out(
       formatIdentity(d, [
@@ -31,6 +30,13 @@ export default class Show extends KeytoolCommand {
           d.proofOfPossessionValid
             ? `yes, for ${d.executionAddress}`
             : `NO: it does not verify for ${d.executionAddress} (run tnv keytool generate pop)`,
+        ],
+        ['node-info form', `${form.summary}`],
+        [
+          'node-info layout',
+          form.writtenAsNodeWrites
+            ? 'byte for byte as the node writes it'
+            : 'readable by the node, but not byte for byte what it writes (the next rewrite normalises it)',
         ],
         [
           'key file',
@@ -42,9 +48,9 @@ export default class Show extends KeytoolCommand {
         ...d.seedFiles.map((f): [string, string] => [f.path.slice(f.path.lastIndexOf('/') + 1), `mode ${f.mode}`]),
       ]).join('\n'),
     )
-    if (d.legacyWorkerMap)
-      this.logLine(
-        'node-info.yaml uses the legacy worker: map; the next generate pop or set-rpc rewrites it as a workers: list.',
+    if (!form.readBy.releasedNode)
+      this.warnLine(
+        `${d.nodeInfo} is in the specification's form (p2p_info.workers: a list), which the released node (v0.14.0-adiri and main) cannot read ("missing field \`worker\`").${d.workers.length === 1 ? ` Convert it for that node: tnv keytool convert --to worker --datadir ${flags.datadir}` : ' It lists several workers; the released node runs one worker only.'}`,
       )
     for (const w of d.warnings) this.warnLine(w)
     return d

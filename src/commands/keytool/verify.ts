@@ -4,7 +4,7 @@ import type { VerifyNodeKeysReturnType } from '../../lib/keys/verify-node-keys.j
 
 export default class Verify extends KeytoolCommand {
   static override summary =
-    'Open the BLS key and check that node-info.yaml belongs to it (public key, PoP, network keys, peer ids).'
+    '(tnv extra) Open the BLS key and check that node-info.yaml belongs to it (public key, PoP, network keys, peer ids).'
   static override description =
     'Opens the key with the passphrase source, re-derives the public key and the network keys of the primary and each worker from the seed files, and checks them, and the proof of possession for the execution address, against node-info.yaml. Exits non-zero naming each mismatch.'
   static override examples = [

@@ -6,17 +6,28 @@ import type { NodeState } from '../../lib/node/state.js'
 export default class NodeStart extends BaseCommand {
   static override summary = 'Start the node with checked flags and wait until its RPC answers.'
   static override description =
-    `The node's own flags go after \`--\`. tnv first resolves them with the same rules the node uses (\`tnv rpc plan\`) and refuses what the node would refuse, then starts the node binary (--node-binary, TN_NODE_BINARY, or tnv's reference node), streams its logs to stderr, waits until its RPC answers and reports the worker endpoints the node logs. Without --detach it runs in the foreground until Ctrl-C, which stops the node cleanly.`
+    `The node's own flags go after \`--\`. tnv first checks them the way the node will read them and refuses what it would refuse: with a real node binary (--node-binary, TN_NODE_BINARY) the released node's command line (v0.14.0-adiri and main: no --workers, --chain adiri|test-net|main-net, --rpc.jwtsecret in hex only) and its namespace rules; with tnv's reference node (the default) the specification's rules plus the reference node's devnet flags. \`all\` as a namespace selection is refused everywhere (its meaning differs between the releases; name the namespaces), and other selections whose meaning differs are reported.
+
+A JWT secret is never typed on tnv's command line: give --jwt-secret-file (or TNV_JWT_SECRET, hex or @file); tnv passes it to the node as --rpc.jwtsecret <hex>, the only form the node takes, and never prints or stores it.
+
+Then tnv starts the node, streams its logs to stderr, and waits until its RPC answers. Without --detach it runs in the foreground until Ctrl-C, which stops the node cleanly.`
   static override examples = [
     '<%= config.bin %> <%= command.id %> --datadir ./validator -- --chain dev --http --http.api eth,net,web3,rpc,tn',
-    '<%= config.bin %> <%= command.id %> --detach --node-binary /usr/local/bin/telcoin-network -- --chain testnet --http',
+    '<%= config.bin %> <%= command.id %> --detach --node-binary /usr/local/bin/telcoin-network -- --chain adiri --http --http.api eth,net,web3,rpc,tn',
+    '<%= config.bin %> <%= command.id %> --detach --node-binary /usr/local/bin/telcoin-network --jwt-secret-file /etc/tn/jwt.hex -- --chain adiri --http --http.addr 0.0.0.0 --http.api eth,net,web3,rpc,tn',
   ]
   static override usage =
-    '<%= command.id %> [--json] [--datadir <path>] [--node-binary <path>] [--detach] [--ready-timeout <value>] [-- <node flags>...]'
+    '<%= command.id %> [--json] [--datadir <path>] [--node-binary <path>] [--jwt-secret-file <path>] [--detach] [--ready-timeout <value>] [-- <node flags>...]'
   static override strict = false
   static override flags = {
     ...datadirFlag,
     'node-binary': Flags.string({ summary: 'Path of the node binary.', env: 'TN_NODE_BINARY', helpValue: '<path>' }),
+    'jwt-secret-file': Flags.string({
+      summary: 'A file holding the hex JWT secret; tnv passes it to the node as --rpc.jwtsecret <hex>.',
+      description:
+        "Without it, TNV_JWT_SECRET is read (the hex secret, or @<file>). The node takes the secret only as hex on its command line; tnv reads it so it is never typed on tnv's own command line.",
+      helpValue: '<path>',
+    }),
     detach: Flags.boolean({ summary: 'Leave the node running in the background; logs go to <datadir>/logs/node.log.' }),
     'ready-timeout': Flags.integer({ summary: "Seconds to wait for the node's RPC to answer.", default: 60, min: 1 }),
   }
@@ -27,21 +38,29 @@ export default class NodeStart extends BaseCommand {
     const { own, node } = splitNodeArgs(this.argv)
     const { flags } = await this.parse(NodeStart, own)
     const nodeFlags = node ?? []
-    const { checkedNodePlan } = await import('../../lib/node/plan.js')
-    const { resolveNodeBinary } = await import('../../lib/node/binary.js')
-    const { startNode } = await import('../../lib/node/start.js')
-    const { assertNotRunning } = await import('../../lib/node/status.js')
+    const [{ checkNodeStart }, { resolveNodeBinary }, { startNode }, { assertNotRunning }, { resolveRpcPlan }] =
+      await Promise.all([
+        import('../../lib/node/plan.js'),
+        import('../../lib/node/binary.js'),
+        import('../../lib/node/start.js'),
+        import('../../lib/node/status.js'),
+        import('../../lib/rpc/resolve.js'),
+      ])
 
-    const plan = checkedNodePlan(nodeFlags)
-    for (const w of [...plan.warnings, ...plan.advice]) this.note(`warning: ${w}`)
-    await assertNotRunning(flags.datadir)
     const binary = resolveNodeBinary({ flag: flags['node-binary'] })
+    const kind = binary.origin === 'reference' ? 'reference' : 'released'
+    const { warnings } = checkNodeStart(nodeFlags, kind)
+    const secret = await this.jwtSecret(flags['jwt-secret-file'])
+    const finalFlags = secret ? [...nodeFlags, '--rpc.jwtsecret', secret] : nodeFlags
+    const plan = resolveRpcPlan(finalFlags, { behaviour: kind === 'released' ? 'released' : 'spec' })
+    for (const w of warnings) this.note(`warning: ${w}`)
+    await assertNotRunning(flags.datadir)
     const { redactNodeFlags } = await import('../../lib/rpc/format-plan.js')
-    this.note(`starting ${binary.path} node --datadir ${flags.datadir} ${redactNodeFlags(nodeFlags, plan).join(' ')}`)
+    this.note(`starting ${binary.path} node --datadir ${flags.datadir} ${redactNodeFlags(finalFlags, plan).join(' ')}`)
     const started = await startNode({
       binary,
       datadir: flags.datadir,
-      nodeFlags,
+      nodeFlags: finalFlags,
       plan,
       detach: flags.detach,
       readyTimeoutMs: flags['ready-timeout'] * 1000,
@@ -65,5 +84,13 @@ export default class NodeStart extends BaseCommand {
     this.note(`node exited (${signal ?? `code ${code}`})`)
     if (code && code !== 0) this.exit(code)
     return undefined
+  }
+
+  /** The JWT secret as the node takes it (64 hex digits), from --jwt-secret-file or TNV_JWT_SECRET; null without either. */
+  private async jwtSecret(file: string | undefined): Promise<string | null> {
+    const { readJwtSecret } = await import('../../lib/rpc/jwt.js')
+    if (file !== undefined) return readJwtSecret(`@${file}`)
+    const env = process.env.TNV_JWT_SECRET
+    return env ? readJwtSecret(env) : null
   }
 }

@@ -6,7 +6,7 @@ import type { WaitForSyncReturnType } from '../../lib/node/sync.js'
 export default class NodeSync extends BaseCommand {
   static override summary = 'Wait until the local node has caught up with the network.'
   static override description =
-    `eth_syncing always returns false on this node, so tnv compares the local eth_blockNumber with the network's public endpoint and waits until the two match and keep advancing together. The local endpoint is the node tnv started for --datadir unless --rpc-url is given; the network endpoint comes from --network-url, or from --chain (testnet: https://rpc.adiri.tel; devnet: the running devnet).`
+    `eth_syncing always returns false on this node, so tnv compares the local node with the network's public endpoint and waits until the two match and keep advancing together: by the latest consensus header number (tn_latestConsensusHeader, or the older alias tn_latestHeader) when both serve it, as the real tools do, else by eth_blockNumber. A local tn_nodeMode of CvvInactive (catching up) is never synced. The local endpoint is the node tnv started for --datadir unless --rpc-url is given; the network endpoint comes from --network-url, or from --chain (testnet/adiri: https://rpc.adiri.tel; mainnet: none is published, give --network-url; devnet: the running devnet).`
   static override examples = [
     '<%= config.bin %> <%= command.id %> --datadir ./validator --chain testnet',
     '<%= config.bin %> <%= command.id %> --rpc-url http://127.0.0.1:8545 --network-url https://rpc.adiri.tel --timeout 3600',
@@ -21,7 +21,7 @@ export default class NodeSync extends BaseCommand {
     }),
     chain: Flags.string({
       summary: 'Network whose public endpoint to compare with.',
-      options: ['testnet', 'adiri', 'devnet'],
+      options: ['testnet', 'adiri', 'mainnet', 'devnet'],
       default: 'testnet',
     }),
     timeout: Flags.integer({ summary: 'Seconds to wait before giving up.', default: 600, min: 1 }),
@@ -53,10 +53,14 @@ export default class NodeSync extends BaseCommand {
       allowIdleChain: idleChain,
       onProgress: (p) => {
         if (this.jsonEnabled()) return
-        this.note(`local ${p.local}  network ${p.network}  behind ${p.behind}  matching ${p.matching}/${p.needed}`)
+        this.note(
+          `local ${p.local}  network ${p.network}  behind ${p.behind}  matching ${p.matching}/${p.needed}  (${p.method}${p.nodeMode ? `, mode ${p.nodeMode}` : ''})`,
+        )
       },
     })
-    this.out(`synced at block ${result.local} (network ${result.network})`)
+    this.out(
+      `synced at ${result.method === 'eth_blockNumber' ? 'block' : 'consensus header'} ${result.local} (network ${result.network}; ${result.method}${result.nodeMode ? `, mode ${result.nodeMode}` : ''})`,
+    )
     return result
   }
 }

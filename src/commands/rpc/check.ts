@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../lib/base-command.js'
 import { ExitCode } from '../../lib/errors.js'
+import type { RpcPlans } from '../../lib/rpc/behaviours.js'
 import {
   ExpectFlagsError,
   InvalidRpcUrlError,
@@ -9,16 +10,20 @@ import {
 } from '../../lib/rpc/errors.js'
 import { jwtSecretFlags, timeoutFlags } from '../../lib/rpc/flags.js'
 import { splitNodeArgs, strayFlags } from '../../lib/rpc/node-args.js'
-import type { RpcCheckReport, RpcPlan } from '../../lib/rpc/types.js'
+import type { RpcCheckReport } from '../../lib/rpc/types.js'
 
 const EXAMPLE = 'tnv rpc check --http http://127.0.0.1:8545 --expect -- --http --http.api eth,net,web3,rpc,tn'
 
 export default class RpcCheckCommand extends BaseCommand {
   static override summary = 'Check what a running node serves over HTTP, WebSocket and IPC.'
   static override description =
-    `On each endpoint given: calls rpc_modules, probes one harmless method per namespace (any answer but -32601 means served), checks that eth_subscribe works on WS and IPC and not on HTTP, and, with a JWT secret, that requests without a token or with a token signed by another secret are refused. With --expect, compares everything with the plan of the node flags given after \`--\` (as \`tnv rpc plan\` shows it); without endpoint flags it then checks worker 0's endpoints of that plan.
+    `On each endpoint given: calls rpc_modules, probes one harmless method per namespace (any answer but -32601 means served; admin and txpool included), checks that eth_subscribe works on WS and IPC and not on HTTP, and, with a JWT secret, that requests without a token or with a token signed by another secret are refused.
 
-Reports exposure when debug or trace answers without authentication on a non-loopback address.
+It tells which namespace behaviour the node shows: the released node's (v0.14.0-adiri and main: tn_* answering where the flags select no tn, rpc_modules never listing tn and missing on default HTTP, IPC serving admin, txpool, debug and trace) or the specification's (rpc_modules listing tn), and judges everything under that behaviour. When the answers fit both, --behaviour decides (default: the released node's).
+
+With --expect, compares everything with the plan of the node flags given after \`--\` under that behaviour (as \`tnv rpc plan\` shows it); without endpoint flags it then checks worker 0's endpoints of that plan.
+
+Reports exposure when debug or trace answers without authentication on a non-loopback address, and notes an IPC socket that serves admin and txpool.
 
 Exit codes: 0 all good; ${ExitCode.NodeConfig} a mismatch or an exposure; ${ExitCode.RpcUnreachable} an endpoint could not be checked (unreachable, token needed or refused).`
   static override examples = [
@@ -38,7 +43,7 @@ Exit codes: 0 all good; ${ExitCode.NodeConfig} a mismatch or an exposure; ${Exit
     },
   ]
   static override usage =
-    '<%= command.id %> [--json] [--http URL] [--ws URL] [--ipc PATH] [--jwt-secret HEX|@FILE] [--timeout <ms>] [--expect -- <node flags>...]'
+    '<%= command.id %> [--json] [--http URL] [--ws URL] [--ipc PATH] [--jwt-secret HEX|@FILE] [--behaviour released|spec] [--timeout <ms>] [--expect -- <node flags>...]'
   static override strict = false
   static override flags = {
     http: Flags.string({ summary: 'HTTP endpoint to check.', helpValue: 'URL' }),
@@ -50,6 +55,10 @@ Exit codes: 0 all good; ${ExitCode.NodeConfig} a mismatch or an exposure; ${Exit
       description:
         'Write `--expect --` for a node started without RPC flags. A --rpc.jwtsecret among them is used as the JWT secret when --jwt-secret is not given.',
     }),
+    behaviour: Flags.option({
+      options: ['released', 'spec'] as const,
+      summary: "Rules to judge by when the answers fit both releases (default: the released node's).",
+    })(),
     ...timeoutFlags,
   }
 
@@ -80,12 +89,14 @@ Exit codes: 0 all good; ${ExitCode.NodeConfig} a mismatch or an exposure; ${Exit
       }
     }
 
-    const { resolveRpcPlan } = await import('../../lib/rpc/resolve.js')
+    const { resolveRpcPlans } = await import('../../lib/rpc/behaviours.js')
     const { readJwtSecret } = await import('../../lib/rpc/jwt.js')
     const { checkRpcEndpoints, planTargets } = await import('../../lib/rpc/check.js')
     const { formatCheck } = await import('../../lib/rpc/format-check.js')
 
-    const plan: RpcPlan | null = node === null ? null : resolveRpcPlan(node)
+    const plans: RpcPlans | null = node === null ? null : resolveRpcPlans(node, { checkCommandLine: true })
+    // endpoints and the JWT secret are the same under both behaviours (only namespaces differ)
+    const plan = plans?.spec ?? null
     const given = flags.http !== undefined || flags.ws !== undefined || flags.ipc !== undefined
     const targets = given ? { http: flags.http, ws: flags.ws, ipc: flags.ipc } : plan ? planTargets(plan) : null
     if (!targets || (targets.http === undefined && targets.ws === undefined && targets.ipc === undefined))
@@ -94,13 +105,19 @@ Exit codes: 0 all good; ${ExitCode.NodeConfig} a mismatch or an exposure; ${Exit
     let jwtSecretHex: string | null = null
     let secretFromPlan = false
     if (flags['jwt-secret']) jwtSecretHex = await readJwtSecret(flags['jwt-secret'])
-    else if (plan?.jwtSecret && plan.ok) {
-      jwtSecretHex = await readJwtSecret(plan.jwt.source === 'file' ? `@${plan.jwtSecret}` : plan.jwtSecret)
+    else if (plan?.jwtSecret && plan.jwt.source === 'hex') {
+      jwtSecretHex = await readJwtSecret(plan.jwtSecret)
       secretFromPlan = true
     }
 
     this.note(`Checking ${[targets.http, targets.ws, targets.ipc].filter(Boolean).join(', ')} ...`)
-    const report = await checkRpcEndpoints({ ...targets, jwtSecretHex, expect: plan, timeoutMs: flags.timeout })
+    const report = await checkRpcEndpoints({
+      ...targets,
+      jwtSecretHex,
+      expect: plans,
+      timeoutMs: flags.timeout,
+      ...(flags.behaviour ? { behaviour: flags.behaviour } : {}),
+    })
     if (secretFromPlan) report.notes.push('The JWT secret was taken from --rpc.jwtsecret of the expected flags.')
     if (!given)
       report.notes.push(

@@ -1,9 +1,11 @@
 /**
  * The reference node's own flags: the node flags that are not RPC flags (those are the
  * resolver's, src/lib/rpc), read from the plan's passthrough list. `--datadir` and `--chain`
- * as the real node takes them, plus the devnet-only ones (`--devnet.*`: what the devnet is made
- * from and its rehearsal settings). Flags of the real
- * node that mean nothing here (--instance, --metrics, -v, ...) are accepted and reported.
+ * as the real node takes them (its values adiri, test-net and main-net are refused like a
+ * build without that network; `dev` and `devnet` are the reference node's own), plus the
+ * devnet-only ones (`--devnet.*`: what the devnet is made from and its rehearsal settings).
+ * Flags of the real node that mean nothing here (--instance, --metrics, -v, ...) are accepted
+ * and reported.
  */
 import { NodeFlagError, TestNetworkUnavailableError, UnknownChainError } from './errors.js'
 
@@ -29,7 +31,8 @@ export type NodeArgs = {
   ignored: string[]
 }
 
-const TEST_NETWORK = new Set(['adiri', 'testnet'])
+/** The real node's `--chain` values (clap, case-sensitive): the reference node runs neither network. */
+const TEST_NETWORK = new Set(['adiri', 'test-net'])
 /** Real-node flags without a value that the reference node accepts and ignores. */
 const IGNORED_SWITCHES = new Set(['--with-unused-ports', '--observer', '-q', '--quiet'])
 
@@ -105,10 +108,14 @@ export function parseNodeArgs(
       case '--chain': {
         once()
         const v = value()
-        const chain = v.toLowerCase()
-        if (TEST_NETWORK.has(chain)) throw new TestNetworkUnavailableError(v)
-        if (chain !== 'dev' && chain !== 'devnet') throw new UnknownChainError(v)
-        out.chain = chain
+        if (TEST_NETWORK.has(v)) throw new TestNetworkUnavailableError(v)
+        if (v === 'main-net')
+          throw new NodeFlagError(
+            "--chain main-net selects mainnet (chain id 487); tnv's reference node runs only local devnets and refuses it.",
+            { fix: 'Run the telcoin-network binary for mainnet, or use --chain dev or --chain devnet here.' },
+          )
+        if (v !== 'dev' && v !== 'devnet') throw new UnknownChainError(v)
+        out.chain = v
         break
       }
       case '--devnet.genesis': {

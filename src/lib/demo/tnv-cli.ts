@@ -16,7 +16,9 @@ export type CliStepResult<T> = { code: number; json: T | null; stdout: string; s
 
 /** Runs `tnv <args> --json` and parses stdout; a non-zero exit becomes a TnvError carrying the step's own error. */
 export async function runTnvJson<T>(args: string[], env: Record<string, string>): Promise<T> {
-  const r = await runTnv([...args, '--json'], env)
+  // --json is tnv's flag: it goes before `--`, after which everything is the node's
+  const at = args.indexOf('--')
+  const r = await runTnv(at === -1 ? [...args, '--json'] : [...args.slice(0, at), '--json', ...args.slice(at)], env)
   let parsed: unknown = null
   try {
     parsed = JSON.parse(r.stdout)

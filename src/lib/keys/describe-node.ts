@@ -4,7 +4,9 @@
  * Reads no secret.
  */
 import { promises as fs } from 'node:fs'
+import { describeForm, type NodeInfoFormView } from '../nodeinfo/forms.js'
 import { readNodeInfo } from '../nodeinfo/read.js'
+import { formatNodeInfo, formOf } from '../nodeinfo/serialize.js'
 import { assertDatadirExists, datadirPaths, KEY_DIR_MODE, KEY_FILE_MODE } from './datadir.js'
 import { type IdentityView, identityView } from './identity.js'
 import { verifyProofOfPossession } from './pop.js'
@@ -14,8 +16,11 @@ export type FileState = { path: string; mode: string }
 export type DescribeNodeReturnType = IdentityView & {
   nodeInfo: string
   proofOfPossessionValid: boolean
-  /** The file used the legacy `worker:` map (rewritten as a list by the next generate pop or set-rpc). */
-  legacyWorkerMap: boolean
+  /** The file's form (`worker` map or `workers` list) and which node releases read it. */
+  nodeInfoForm: NodeInfoFormView & {
+    /** The file is byte for byte what the node writes for this data (`---`, `rpc: ~`, quoting, lower-case address). */
+    writtenAsNodeWrites: boolean
+  }
   keyFile: (FileState & { encrypted: boolean }) | null
   nodeKeysDir: FileState | null
   seedFiles: FileState[]
@@ -27,7 +32,7 @@ export type DescribeNodeReturnType = IdentityView & {
 export async function describeNode({ datadir }: { datadir: string }): Promise<DescribeNodeReturnType> {
   await assertDatadirExists(datadir)
   const paths = datadirPaths(datadir)
-  const { path, info } = await readNodeInfo(paths.nodeInfo)
+  const { path, info, text } = await readNodeInfo(paths.nodeInfo)
   const warnings: string[] = []
   const modeOf = async (p: string) => {
     const st = await fs.stat(p).catch(() => undefined)
@@ -52,9 +57,7 @@ export async function describeNode({ datadir }: { datadir: string }): Promise<De
   if (!keyFile)
     warnings.push(`${paths.nodeKeys} holds no BLS key (bls.kw or bls.key): this data directory cannot run a node.`)
   else if (!keyFile.encrypted)
-    warnings.push(
-      `${keyFile.path} is not encrypted. Encrypt it: tnv keytool change-passphrase --bls-passphrase-source no-passphrase --new-passphrase-source ask`,
-    )
+    warnings.push(`${keyFile.path} is not encrypted. Encrypt it: tnv keytool change-passphrase --datadir ${datadir}`)
   const seedFiles: FileState[] = []
   for (const p of [paths.primarySeed, ...info.workers.map((_, i) => paths.workerSeed(i))]) {
     const mode = await modeOf(p)
@@ -69,7 +72,7 @@ export async function describeNode({ datadir }: { datadir: string }): Promise<De
       proof: info.proofOfPossession,
       address: info.executionAddress,
     }),
-    legacyWorkerMap: info.legacyWorkerMap === true,
+    nodeInfoForm: { ...describeForm(formOf(info)), writtenAsNodeWrites: formatNodeInfo(info) === text },
     keyFile,
     nodeKeysDir: dirMode === undefined ? null : { path: paths.nodeKeys, mode: octal(dirMode) },
     seedFiles,

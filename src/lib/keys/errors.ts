@@ -2,6 +2,7 @@
  * Errors about validator keys and data directories. Key problems exit with ExitCode.BadKeys
  * (4); a missing data directory is bad input (3). No error ever carries a secret.
  */
+import bs58 from 'bs58'
 import { BadInputError, ExitCode, TnvError, type TnvErrorOptions, UsageError } from '../errors.js'
 
 const LOST_PASSPHRASE =
@@ -36,8 +37,8 @@ export class NodeKeysExistError extends UsageError {
 
 export class KeyFileMissingError extends KeyError {
   constructor(nodeKeysDir: string) {
-    super(`There is no BLS key in ${nodeKeysDir} (neither bls.kw nor bls.key): generate keys first.`, {
-      fix: 'Check --datadir, or make keys with `tnv keytool generate validator --address <address> --datadir <dir>`.',
+    super(`no BLS keys found at ${nodeKeysDir}: neither bls.kw nor bls.key exists.`, {
+      fix: 'Check --datadir; otherwise generate keys first: `tnv keytool generate validator --address <address> --datadir <dir>`.',
     })
   }
 }
@@ -51,37 +52,37 @@ export class KeyFileEncryptedError extends KeyError {
   }
 }
 
-/** A passphrase source was chosen but the key on disk is stored unencrypted. */
-export class KeyFileUnencryptedError extends KeyError {
-  constructor(path: string) {
-    super(`${path} is stored unencrypted (no passphrase), but a passphrase source was chosen.`, {
-      fix: 'Pass --bls-passphrase-source no-passphrase to use it as it is, or encrypt it: `tnv keytool change-passphrase --bls-passphrase-source no-passphrase --new-passphrase-source ask`.',
-    })
-  }
-}
-
 export class KeyFileCorruptError extends KeyError {
   constructor(path: string, problem: string) {
-    super(`${path} is damaged: ${problem}.`, {
-      fix: 'Restore node-keys/ from your backup of the data directory (keytool keeps timestamped copies in its backup-* directories).',
-    })
+    super(
+      `${problem.startsWith('Could not') || problem.startsWith('invalid') ? `${path}: ${problem}` : `${path} is damaged: ${problem}`}.`,
+      {
+        fix: 'Restore node-keys/ from your backup of the data directory (keytool keeps timestamped copies in its backup-* directories).',
+      },
+    )
   }
 }
 
 /** AEAD authentication failed: wrong passphrase, or a tampered bls.kw. Never yields a key. */
 export class WrongPassphraseError extends KeyError {
   constructor(path: string) {
-    super(`The passphrase does not open ${path}: it is wrong, or the file was modified.`, {
-      fix: `Check the passphrase (TN_BLS_PASSPHRASE and stdin are taken exactly, spaces included; stdin drops only the line ending). ${LOST_PASSPHRASE}`,
-    })
+    super(
+      `Could not decrypt BLS key: wrong passphrase, or corrupted/unsupported keyfile (${path}; the passphrase does not open it, or the file was modified).`,
+      {
+        fix: `Check the passphrase. TN_BLS_PASSPHRASE is taken exactly as set (trailing spaces included), while --bls-passphrase-source stdin drops all trailing whitespace of its line, as the node does; a key made with a passphrase ending in spaces opens only through env or ask. ${LOST_PASSPHRASE}`,
+      },
+    )
   }
 }
 
 /** The key on disk does not belong to node-info.yaml. */
 export class KeyMismatchError extends KeyError {
-  constructor(nodeKeysDir: string, nodeInfoPath: string) {
+  constructor(nodeKeysDir: string, nodeInfoPath: string, recorded?: Uint8Array, loaded?: Uint8Array) {
+    const b58 = (k: Uint8Array) => bs58.encode(k)
     super(
-      `The BLS key in ${nodeKeysDir} is not the key recorded in ${nodeInfoPath} (their public keys differ), so the two belong to different nodes.`,
+      recorded && loaded
+        ? `BLS key mismatch: node-info.yaml records public key ${b58(recorded)} but the keys loaded from disk are ${b58(loaded)}; the keys in this datadir do not match node-info.yaml (${nodeInfoPath}, ${nodeKeysDir}).`
+        : `The BLS key in ${nodeKeysDir} is not the key recorded in ${nodeInfoPath} (their public keys differ), so the two belong to different nodes.`,
       {
         fix: 'Check --datadir: node-info.yaml and node-keys/ must come from the same `keytool generate` run. Restore the matching pair from your backup.',
       },

@@ -4,13 +4,15 @@
  */
 import { chainFlags } from '../chain/flags.js'
 import { datadirFlag, passphraseFlags, quietFlag } from '../flags.js'
-import type { Hex } from '../nodeinfo/types.js'
+import type { Hex, NodeInfoForm } from '../nodeinfo/types.js'
 import type { IdentityView } from './identity.js'
 import { KeytoolCommand } from './keytool-command.js'
 import { addressFlag, generateFlags, p2pAddressFlags } from './keytool-flags.js'
 
 export type GenerateResult = IdentityView & {
   role: 'validator' | 'observer'
+  /** The node-info.yaml form written (`worker` unless asked or several workers). */
+  nodeInfoForm: NodeInfoForm
   datadir: string
   nodeInfo: string
   keyFile: string
@@ -63,6 +65,7 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
       ?.split(',')
       .map((a) => a.trim())
       .filter((a) => a.length > 0)
+    const form = flags['node-info-form'] ?? (flags.workers > 1 ? 'workers' : 'worker')
     const stdin = source === 'stdin' ? await this.stdin() : undefined
     // Spec, key-management rule 1: never replace the keys of a validator that has staked.
     const networkConfigured = flags.chain !== undefined || flags['rpc-url'] !== undefined
@@ -80,13 +83,21 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
       datadir: flags.datadir,
       address,
       workers: flags.workers,
+      form,
       force: flags.force,
       ...(assertKeyReplaceable ? { assertKeyReplaceable } : {}),
       ...(flags.name !== undefined ? { name: flags.name } : {}),
       ...(flags['external-primary-addr'] !== undefined ? { externalPrimaryAddr: flags['external-primary-addr'] } : {}),
       ...(workerAddrs !== undefined ? { externalWorkerAddrs: workerAddrs } : {}),
       ...(rpc ? { rpc } : {}),
-      passphrase: () => readPassphrase({ source, purpose: 'create', ...(stdin ? { stdin } : {}) }),
+      passphrase: async () => {
+        const passphrase = await readPassphrase({ source, purpose: 'create', ...(stdin ? { stdin } : {}) })
+        if (passphrase !== undefined && /\p{White_Space}$/u.test(passphrase))
+          this.warnLine(
+            'the passphrase ends with whitespace. The node drops trailing whitespace from a --bls-passphrase-source stdin line, so this key opens only through TN_BLS_PASSPHRASE or ask.',
+          )
+        return passphrase
+      },
     })
 
     const view = identityView(r.info)
@@ -112,9 +123,16 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
       this.warnLine(
         'no external address was given for some peers, so node-info.yaml holds local-only 127.0.0.1 addresses. Other validators cannot reach them: pass --external-primary-addr and --external-worker-addrs.',
       )
-    if (flags.workers > 1)
+    if (r.ignoredWorkerAddrs.length > 0)
       this.warnLine(
-        `the reference node accepts only one worker at present; it will refuse this node-info.yaml with ${flags.workers} workers.`,
+        `--external-worker-addrs gave more addresses than workers; only the first ${flags.workers === 1 ? 'one is' : `${flags.workers} are`} used, as the node does (ignored: ${r.ignoredWorkerAddrs.join(', ')}).`,
+      )
+    const { describeForm } = await import('../nodeinfo/forms.js')
+    const formView = describeForm(form)
+    this.logLine(`node-info.yaml form: ${formView.summary}.`)
+    if (form === 'workers')
+      this.warnLine(
+        `node-info.yaml is written as the specification's workers: list${flags.workers > 1 ? ` (${flags.workers} workers; the released node accepts only one: "Only supports a single worker at this time!")` : ''}. The released node (v0.14.0-adiri and main) cannot start with it ("missing field \`worker\`").`,
       )
     if (this.role === 'validator') {
       this.logLine(`Next: back up ${r.paths.datadir} (above all node-keys/), then export the staking arguments:`)
@@ -128,6 +146,7 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
       nodeInfo: r.paths.nodeInfo,
       keyFile: r.keyFile,
       encrypted: r.encrypted,
+      nodeInfoForm: form,
       ...view,
       ...(r.backupDir ? { backupDir: r.backupDir } : {}),
     }

@@ -9,11 +9,11 @@
 import { randomBytes } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
-import { UsageError } from '../errors.js'
+import { BadInputError, UsageError } from '../errors.js'
 import { ensureDir, pathExists, writeFileAtomic } from '../fs/atomic.js'
 import { InvalidMultiaddrError } from '../nodeinfo/errors.js'
 import { parseP2pAddress, withPeerId } from '../nodeinfo/multiaddr.js'
-import type { Hex, NodeInfo, RpcEndpoints, WorkerInfo } from '../nodeinfo/types.js'
+import type { Hex, NodeInfo, NodeInfoForm, RpcEndpoints, WorkerInfo } from '../nodeinfo/types.js'
 import { commitFiles, stageDir, stageFile } from './commit-files.js'
 import { BLS_KEY_FILE, BLS_KW_FILE, type DatadirPaths, datadirPaths, KEY_DIR_MODE, KEY_FILE_MODE } from './datadir.js'
 import { DatadirNotADirectoryError, DatadirNotCreatableError, NodeKeysExistError } from './errors.js'
@@ -36,8 +36,13 @@ export type GenerateNodeKeysParameters = {
   externalWorkerAddrs?: string[]
   /** Number of workers (1 to MAX_WORKERS). Default 1. */
   workers?: number
-  /** RPC endpoints advertised by worker 0. */
+  /** RPC endpoints advertised by worker 0 (checked and normalised). */
   rpc?: RpcEndpoints
+  /**
+   * node-info.yaml form: default `worker` (the released node's map) for one worker, `workers`
+   * (the specification's list) for several, which only the list can hold.
+   */
+  form?: NodeInfoForm
   /** Replace existing keys (after a backup). */
   force?: boolean
   /** Called once every check passed and before any work: the passphrase, or undefined for an unencrypted bls.key. */
@@ -62,6 +67,8 @@ export type GenerateNodeKeysReturnType = {
   localAddresses: boolean
   /** Existing keys were replaced (with force); they are in backupDir. */
   replacedKeys: boolean
+  /** External worker addresses beyond the number of workers, not used (the node uses only the first). */
+  ignoredWorkerAddrs: string[]
   /** Where the replaced files were kept (existing keys with force, or an existing node-info.yaml). */
   backupDir?: string
 }
@@ -75,6 +82,7 @@ export async function generateNodeKeys({
   externalWorkerAddrs,
   workers = 1,
   rpc,
+  form = workers > 1 ? 'workers' : 'worker',
   force = false,
   passphrase: getPassphrase,
   assertKeyReplaceable,
@@ -86,16 +94,27 @@ export async function generateNodeKeys({
       `--workers ${workers} is out of range: tnv writes 1 to ${MAX_WORKERS} workers (the reference node runs 1).`,
       { fix: 'Pass --workers 1.' },
     )
-  if (externalPrimaryAddr !== undefined) assertNoPeerId(externalPrimaryAddr, '--external-primary-addr')
+  if (form === 'worker' && workers !== 1)
+    throw new UsageError(
+      `--node-info-form worker holds exactly one worker, and --workers is ${workers}. Nothing was written.`,
+      {
+        fix: 'Pass --workers 1 for the released node (it runs one worker: "Only supports a single worker at this time!"), or --node-info-form workers for the specification\'s list.',
+      },
+    )
+  if (name !== undefined) assertNodeName(name)
+  if (externalPrimaryAddr !== undefined) assertNoPeerId(externalPrimaryAddr, '--external-primary-addr', 'Primary')
+  let ignoredWorkerAddrs: string[] = []
   if (externalWorkerAddrs !== undefined) {
-    if (externalWorkerAddrs.length !== workers)
+    if (externalWorkerAddrs.length < workers)
       throw new UsageError(
         `--external-worker-addrs gives ${externalWorkerAddrs.length} address${externalWorkerAddrs.length === 1 ? '' : 'es'} for ${workers} worker${workers === 1 ? '' : 's'}.`,
         {
           fix: 'Give one comma-separated address per worker, in worker order (or change --workers).',
         },
       )
-    for (const [i, a] of externalWorkerAddrs.entries()) assertNoPeerId(a, `--external-worker-addrs[${i}]`)
+    ignoredWorkerAddrs = externalWorkerAddrs.slice(workers)
+    for (const [i, a] of externalWorkerAddrs.slice(0, workers).entries())
+      assertNoPeerId(a, `--external-worker-addrs[${i}]`, 'worker')
   }
   const paths = datadirPaths(datadir)
   if ((await fs.stat(paths.datadir).catch(() => undefined))?.isDirectory() === false)
@@ -189,6 +208,7 @@ export async function generateNodeKeys({
       executionAddress: address,
       primary,
       workers: workerInfos,
+      form,
     }
 
     // 3. Stage the seeds and node-info.yaml while PBKDF2 may still run; then the key file.
@@ -200,7 +220,7 @@ export async function generateNodeKeys({
     const stagedKeys = await stageDir(paths.nodeKeys, seeds, KEY_DIR_MODE)
     let stagedInfo: string | undefined
     try {
-      stagedInfo = await stageFile(paths.nodeInfo, await formatNodeInfo(info), 0o644)
+      stagedInfo = await stageFile(paths.nodeInfo, formatNodeInfo(info), 0o644)
       // writeFileAtomic fsyncs the file and the staged directory, so the rename below is durable
       await writeFileAtomic(join(stagedKeys, keyFile), await keyFileText(), { mode: KEY_FILE_MODE })
     } catch (err) {
@@ -225,6 +245,7 @@ export async function generateNodeKeys({
       peerIds: { primary: primaryKeys.peerId, workers: workerKeys.map((k) => k.peerId) },
       localAddresses,
       replacedKeys: keysPresent,
+      ignoredWorkerAddrs,
       ...(backupDir ? { backupDir } : {}),
     }
   } finally {
@@ -232,13 +253,33 @@ export async function generateNodeKeys({
   }
 }
 
-/** Fresh keys have a peer id nobody can know yet: an address that already names one is a mistake. */
-function assertNoPeerId(value: string, label: string): void {
+/**
+ * A name the node's YAML writer can write readably: not empty, and without control or
+ * line-separator characters (yaml-rust leaves some of them unquoted, and the file would then
+ * not load again).
+ */
+function assertNodeName(name: string): void {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: exactly what is refused
+  const bad = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.exec(name)
+  if (name.trim() === '' || bad)
+    throw new BadInputError(
+      `--name ${name.trim() === '' ? 'is empty' : `contains the control character U+${(bad?.[0].codePointAt(0) ?? 0).toString(16).padStart(4, '0').toUpperCase()}`}: node-info.yaml could not be read back with it. Nothing was written.`,
+      {
+        fix: 'Give a name of printable characters, e.g. --name validator-1, or leave --name out for the default node-<key prefix>.',
+      },
+    )
+}
+
+/**
+ * Fresh keys have a peer id nobody can know yet: an address that already names one is a
+ * mistake (the node's text: "Primary address already contains a different P2P protocol").
+ */
+function assertNoPeerId(value: string, label: string, what: 'Primary' | 'worker'): void {
   const addr = parseP2pAddress(value, label)
   if (addr.peerId)
     throw new InvalidMultiaddrError(
       label,
       value,
-      `already carries /p2p/${addr.peerId}, which cannot be the peer id of keys that are about to be made`,
+      `${what} address already contains a different P2P protocol: it carries /p2p/${addr.peerId}, which cannot be the peer id of keys that are about to be made`,
     )
 }

@@ -3,8 +3,8 @@ import { encodeBase58 } from '../nodeinfo/base58.js'
 import type { Hex, NodeInfo, RpcEndpoints } from '../nodeinfo/types.js'
 import { peerIdFromNetworkKey } from './libp2p.js'
 
-export type PeerView = { networkAddress: string; networkKey: string; peerId: string }
-export type WorkerView = PeerView & { index: number; rpc?: RpcEndpoints }
+export type PeerView = { networkAddress: string; networkKey: string; peerId: string; rpc?: RpcEndpoints }
+export type WorkerView = PeerView & { index: number }
 
 export type IdentityView = {
   name: string
@@ -20,10 +20,11 @@ export type IdentityView = {
 }
 
 export function identityView(info: NodeInfo): IdentityView {
-  const peer = (p: { networkAddress: string; networkKey: string }): PeerView => ({
+  const peer = (p: { networkAddress: string; networkKey: string; rpc?: RpcEndpoints }): PeerView => ({
     networkAddress: p.networkAddress,
     networkKey: p.networkKey,
     peerId: peerIdFromNetworkKey(p.networkKey) ?? '',
+    ...(p.rpc ? { rpc: p.rpc } : {}),
   })
   return {
     name: info.name,
@@ -33,7 +34,7 @@ export function identityView(info: NodeInfo): IdentityView {
     proofOfPossession: encodeBase58(info.proofOfPossession),
     proofOfPossessionHex: `0x${Buffer.from(info.proofOfPossession).toString('hex')}`,
     primary: peer(info.primary),
-    workers: info.workers.map((w, index) => ({ index, ...peer(w), ...(w.rpc ? { rpc: w.rpc } : {}) })),
+    workers: info.workers.map((w, index) => ({ index, ...peer(w) })),
   }
 }
 
@@ -48,6 +49,11 @@ export function formatIdentity(view: IdentityView, extra: [string, string][] = [
     ['primary peer id', view.primary.peerId],
     ['primary network key', view.primary.networkKey],
   ]
+  if (view.primary.rpc)
+    rows.push([
+      'primary rpc',
+      view.primary.rpc.ws ? `${view.primary.rpc.http} (ws ${view.primary.rpc.ws})` : view.primary.rpc.http,
+    ])
   for (const w of view.workers) {
     rows.push(
       [`worker ${w.index} address`, w.networkAddress],

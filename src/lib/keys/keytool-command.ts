@@ -32,13 +32,21 @@ export abstract class KeytoolCommand extends BaseCommand {
     return this.stdinReader
   }
 
-  /** Opens the data directory's BLS key with the command's passphrase source; warns about a weak bls.kw. */
+  /**
+   * Opens the data directory's BLS key with the command's passphrase source; warns about a weak
+   * bls.kw (the node's own warning text) and about a passphrase that an unencrypted bls.key did
+   * not use.
+   */
   protected async openKey(datadir: string, source: PassphraseSource) {
     const { openBlsKey } = await import('./open-key.js')
     const key = await openBlsKey({ datadir, source, ...(source === 'stdin' ? { stdin: await this.stdin() } : {}) })
     if (key.iterations === 1)
       this.warnLine(
-        `${key.path} opened with 1 PBKDF2 iteration instead of 1,000,000: a weak build wrote it, and its passphrase can be guessed quickly. Re-wrap it now: tnv keytool change-passphrase --datadir ${datadir}`,
+        `BLS keyfile is protected by a weak KDF (1 PBKDF2 round(s) instead of 1000000); it was written by an insecure or poisoned build. (${key.path} opened with 1 PBKDF2 iteration instead of 1,000,000, so its passphrase can be guessed quickly.) Re-wrap it now: tnv keytool change-passphrase --datadir ${datadir}`,
+      )
+    if (!key.encrypted && source !== 'no-passphrase')
+      this.warnLine(
+        `${key.path} is stored UNENCRYPTED${key.passphraseIgnored ? '; the passphrase given was not used (the node reads bls.key the same way)' : ''}. Encrypt it: tnv keytool change-passphrase --datadir ${datadir}`,
       )
     return key
   }

@@ -1,22 +1,21 @@
 /**
- * Opens the BLS secret of a data directory with a passphrase source: bls.kw with a passphrase,
- * or bls.key with no-passphrase (reference-facts: Encrypted key file).
+ * Opens the BLS secret of a data directory with a passphrase source, choosing the file as the
+ * node does (real-network/node.md §1; the node's `KeyConfig::read_config`): `bls.kw` when it
+ * exists and a passphrase is given, otherwise `bls.key`. So with both files, no-passphrase reads
+ * bls.key and any passphrase reads bls.kw; with only bls.key, a given passphrase is not used
+ * (`passphraseIgnored`, for a warning). Unlike the node, tnv does not demand a passphrase it
+ * will not use: with only bls.key, source env without TN_BLS_PASSPHRASE and source ask open it
+ * without one (docs/decisions.md).
  */
 import { promises as fs } from 'node:fs'
 import type { PassphraseSource } from '../flags.js'
-import { type PromptIo, readPassphrase } from '../passphrase/read-passphrase.js'
+import { envPassphrasePresent, PASSPHRASE_ENV, type PromptIo, readPassphrase } from '../passphrase/read-passphrase.js'
 import type { StdinLines } from '../passphrase/stdin-lines.js'
 import { assertBlsSecret } from './bls.js'
 import { parseBlsKey } from './bls-key.js'
 import { decryptBlsKw, KW_LENGTH } from './bls-kw.js'
 import { assertDatadirExists, datadirPaths } from './datadir.js'
-import {
-  KeyFileCorruptError,
-  KeyFileEncryptedError,
-  KeyFileMissingError,
-  KeyFileUnencryptedError,
-  WrongPassphraseError,
-} from './errors.js'
+import { KeyFileCorruptError, KeyFileEncryptedError, KeyFileMissingError, WrongPassphraseError } from './errors.js'
 
 export type OpenBlsKeyParameters = {
   datadir: string
@@ -34,10 +33,15 @@ export type OpenBlsKeyReturnType = {
   encrypted: boolean
   /** PBKDF2 iterations that opened bls.kw. 1 means a weak build wrote it: warn and re-wrap (change-passphrase). */
   iterations?: number
+  /** A passphrase was given, but only the unencrypted bls.key exists, so it was not used (as the node does). */
+  passphraseIgnored?: boolean
 }
 
+/** A key file is a few dozen bytes; anything larger is not one (and is not decoded). */
+const MAX_KEY_FILE_BYTES = 4096
+
 /**
- * @throws DatadirMissingError, KeyFileMissingError, KeyFileEncryptedError, KeyFileUnencryptedError,
+ * @throws DatadirMissingError, KeyFileMissingError, KeyFileEncryptedError,
  *   KeyFileCorruptError, WrongPassphraseError, and the passphrase source's errors
  * @example const { secret } = await openBlsKey({ datadir, source: 'env' })
  */
@@ -55,12 +59,21 @@ export async function openBlsKey({
 
   if (source === 'no-passphrase') {
     if (plain === undefined) throw new KeyFileEncryptedError(paths.blsKw)
-    const parsed = parseBlsKey(plain)
-    if (!parsed.ok) throw new KeyFileCorruptError(paths.blsKey, parsed.reason)
-    checkSecret(parsed.secret, paths.blsKey)
-    return { secret: parsed.secret, path: paths.blsKey, encrypted: false }
+    return openPlain(plain, paths.blsKey, false)
   }
-  if (kw === undefined) throw new KeyFileUnencryptedError(paths.blsKey)
+  if (kw === undefined) {
+    // Only bls.key: the node reads it whatever passphrase it was given.
+    let given = false
+    if (source === 'env') {
+      const e = env ?? process.env
+      given = envPassphrasePresent(e)
+      if (given) delete e[PASSPHRASE_ENV]
+    } else if (source === 'stdin' && stdin && !stdin.isTTY) {
+      // one line per passphrase: consume this command's line even though it is not needed
+      given = (await readPassphrase({ source, purpose: 'open', required: false, stdin })) !== undefined
+    }
+    return openPlain(plain as string, paths.blsKey, given)
+  }
   const passphrase = await readPassphrase({
     source,
     purpose: 'open',
@@ -70,11 +83,15 @@ export async function openBlsKey({
   })
   const opened = await decryptBlsKw(kw, passphrase ?? '')
   if (!opened.ok) {
-    if (opened.reason === 'not-base58') throw new KeyFileCorruptError(paths.blsKw, 'it is not base58 text')
+    if (opened.reason === 'not-base58')
+      throw new KeyFileCorruptError(
+        paths.blsKw,
+        'Could not decrypt BLS key: keyfile is truncated or corrupt (it is not base58 text)',
+      )
     if (opened.reason === 'length')
       throw new KeyFileCorruptError(
         paths.blsKw,
-        `it holds ${opened.length} bytes instead of ${KW_LENGTH} (salt 12 + nonce 12 + ciphertext 48), so it was truncated or altered`,
+        `Could not decrypt BLS key: keyfile is truncated or corrupt (it holds ${opened.length} bytes instead of ${KW_LENGTH}: salt 12 + nonce 12 + ciphertext 48)`,
       )
     throw new WrongPassphraseError(paths.blsKw)
   }
@@ -82,16 +99,29 @@ export async function openBlsKey({
   return { secret: opened.secret, path: paths.blsKw, encrypted: true, iterations: opened.iterations }
 }
 
+function openPlain(text: string, path: string, passphraseIgnored: boolean): OpenBlsKeyReturnType {
+  const parsed = parseBlsKey(text)
+  if (!parsed.ok) throw new KeyFileCorruptError(path, parsed.reason)
+  checkSecret(parsed.secret, path)
+  return { secret: parsed.secret, path, encrypted: false, ...(passphraseIgnored ? { passphraseIgnored: true } : {}) }
+}
+
 function checkSecret(secret: Uint8Array, path: string): void {
   try {
     assertBlsSecret(secret)
   } catch {
-    throw new KeyFileCorruptError(path, 'the secret it holds is not a valid BLS12-381 secret key')
+    throw new KeyFileCorruptError(
+      path,
+      'invalid bls private key bytes! (the secret it holds is not a valid BLS12-381 secret key)',
+    )
   }
 }
 
 async function readIfExists(path: string): Promise<string | undefined> {
   try {
+    const { size } = await fs.stat(path)
+    if (size > MAX_KEY_FILE_BYTES)
+      throw new KeyFileCorruptError(path, `it is ${size} bytes long, far larger than any key file`)
     return await fs.readFile(path, 'utf8')
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined

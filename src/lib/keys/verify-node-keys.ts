@@ -4,7 +4,9 @@
  * key (re-derived from the seed files) and with it each peer id.
  */
 import { promises as fs } from 'node:fs'
+import { workerField } from '../nodeinfo/forms.js'
 import { readNodeInfo } from '../nodeinfo/read.js'
+import { formOf } from '../nodeinfo/serialize.js'
 import { blsPublicKey } from './bls.js'
 import { assertDatadirExists, datadirPaths } from './datadir.js'
 import { peerIdFromNetworkKey } from './libp2p.js'
@@ -14,7 +16,7 @@ import { verifyProofOfPossession } from './pop.js'
 import { PRIMARY_SEED_FILE, workerSeed } from './seeds.js'
 
 export type KeyCheck = {
-  /** What was checked, e.g. `bls_public_key`, `p2p_info.workers[0].network_key`. */
+  /** What was checked, e.g. `bls_public_key`, `p2p_info.worker.network_key`. */
   field: string
   ok: boolean
   /** One line for humans: what matched, or what differs. */
@@ -70,7 +72,7 @@ export async function verifyNodeKeys({
         networkKey: info.primary.networkKey,
       },
       ...info.workers.map((w, i) => ({
-        field: `p2p_info.workers[${i}]`,
+        field: workerField(formOf(info), i),
         seedFile: workerSeed(i).file,
         seedPath: paths.workerSeed(i),
         networkKey: w.networkKey,

@@ -66,10 +66,20 @@ export class RpcTimeoutError extends TnvError {
 }
 
 export class NotSyncedError extends TnvError {
-  constructor(local: bigint, remote: bigint, seconds: number) {
-    super(`The node is not synced after ${seconds} s: local block ${local}, network block ${remote}.`, {
-      fix: "Check the node's logs and peers, then run `tnv node sync` again (with a larger --timeout if it is still catching up).",
-      exitCode: ExitCode.NodeNotSynced,
-    })
+  constructor(
+    local: bigint,
+    remote: bigint,
+    seconds: number,
+    method = 'eth_blockNumber',
+    nodeMode: string | null = null,
+  ) {
+    const what = method === 'eth_blockNumber' ? 'block' : 'consensus header'
+    super(
+      `The node is not synced after ${seconds} s: local ${what} ${local}, network ${what} ${remote} (${method})${nodeMode === 'CvvInactive' ? '; tn_nodeMode says CvvInactive: it is still catching up' : ''}.`,
+      {
+        fix: "Check the node's logs and peers, then run `tnv node sync` again (with a larger --timeout if it is still catching up).",
+        exitCode: ExitCode.NodeNotSynced,
+      },
+    )
   }
 }

@@ -22,14 +22,23 @@ export type JsonRpcCallParameters = {
   headers?: Record<string, string>
 }
 
-/** Calls `method` on an http(s):// URL or an IPC socket path and returns `result`. */
-export async function jsonRpcCall<T = unknown>({
+/** A JSON-RPC answer: the result, or the error object the node returned. */
+export type JsonRpcAnswer<T> = { ok: true; result: T } | { ok: false; code: number; message: string }
+
+/** JSON-RPC "Method not found": what a node answers for a method (or namespace) it does not serve. */
+export const METHOD_NOT_FOUND = -32601
+
+/**
+ * Calls `method` and returns the node's answer, a JSON-RPC error included.
+ * @throws RpcCallError when there is no JSON-RPC answer at all (unreachable, HTTP error, not JSON)
+ */
+export async function jsonRpcRequest<T = unknown>({
   endpoint,
   method,
   params = [],
   timeoutMs = 5_000,
   headers = {},
-}: JsonRpcCallParameters): Promise<T> {
+}: JsonRpcCallParameters): Promise<JsonRpcAnswer<T>> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })
   const text = /^https?:\/\//.test(endpoint)
     ? await httpPost(endpoint, body, timeoutMs, headers)
@@ -40,8 +49,18 @@ export async function jsonRpcCall<T = unknown>({
   } catch {
     throw new RpcCallError(endpoint, `the answer is not JSON (${text.slice(0, 80)})`)
   }
-  if (msg.error) throw new RpcCallError(endpoint, `${method} failed with ${msg.error.code} ${msg.error.message}`)
-  return msg.result as T
+  if (typeof msg !== 'object' || msg === null) throw new RpcCallError(endpoint, 'the answer is not a JSON-RPC object')
+  if (msg.error)
+    return { ok: false, code: Number(msg.error.code), message: String(msg.error.message ?? '').slice(0, 200) }
+  return { ok: true, result: msg.result as T }
+}
+
+/** Calls `method` on an http(s):// URL or an IPC socket path and returns `result`. */
+export async function jsonRpcCall<T = unknown>(parameters: JsonRpcCallParameters): Promise<T> {
+  const answer = await jsonRpcRequest<T>(parameters)
+  if (!answer.ok)
+    throw new RpcCallError(parameters.endpoint, `${parameters.method} failed with ${answer.code} ${answer.message}`)
+  return answer.result
 }
 
 async function httpPost(
@@ -100,5 +119,15 @@ function ipcCall(path: string, body: string, timeoutMs: number): Promise<string>
 
 /** eth_blockNumber as a bigint. */
 export async function blockNumber(endpoint: string, timeoutMs?: number): Promise<bigint> {
-  return BigInt(await jsonRpcCall<string>({ endpoint, method: 'eth_blockNumber', timeoutMs }))
+  const result = await jsonRpcCall<unknown>({
+    endpoint,
+    method: 'eth_blockNumber',
+    ...(timeoutMs ? { timeoutMs } : {}),
+  })
+  if (typeof result !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(result))
+    throw new RpcCallError(
+      endpoint,
+      `eth_blockNumber answered ${JSON.stringify(result)?.slice(0, 60)}, not a hex quantity`,
+    )
+  return BigInt(result)
 }

@@ -11,7 +11,7 @@ import type { RpcPlan } from '../rpc/types.js'
 import type { NodeBinary } from './binary.js'
 import { parseWorkerEndpointsLine, planEndpoints } from './endpoints.js'
 import { NodeExitedError, NoRpcEndpointError, RpcTimeoutError } from './errors.js'
-import { blockNumber } from './json-rpc.js'
+import { jsonRpcCall } from './json-rpc.js'
 import { type NodeState, writeNodeState } from './state.js'
 
 export type StartNodeParameters = {
@@ -57,8 +57,8 @@ export async function startNode({
   passphrase,
 }: StartNodeParameters): Promise<StartedNode> {
   const rpc = planEndpoints(plan)
-  // tnv dials the node over IPC first (no JWT there), then HTTP.
-  const probe = rpc.ipc ?? (plan.jwtSecret ? null : rpc.http) ?? rpc.http
+  // tnv dials the node over IPC first (no JWT there), then HTTP (with a token when needed).
+  const probe = rpc.ipc ?? rpc.http
   if (!probe) throw new NoRpcEndpointError()
   const args = nodeArgv(datadir, nodeFlags)
   mkdirSync(datadir, { recursive: true })
@@ -128,7 +128,12 @@ export async function startNode({
       throw new NodeExitedError(code, signal, tail.trim())
     }
     try {
-      await blockNumber(probe, 1_000)
+      // a node behind --rpc.jwtsecret needs a fresh token on HTTP (IPC needs none)
+      const headers: Record<string, string> =
+        probe.startsWith('http') && plan.jwt.source === 'hex' && plan.jwtSecret
+          ? { authorization: `Bearer ${await (await import('../rpc/jwt.js')).createJwt(plan.jwtSecret)}` }
+          : {}
+      await jsonRpcCall({ endpoint: probe, method: 'eth_blockNumber', timeoutMs: 1_000, headers })
       break
     } catch {
       if (Date.now() > deadline) {

@@ -1,10 +1,12 @@
 import { defaultDevnetDir } from '../../devnet/paths.js'
 import { BadInputError } from '../errors.js'
 import { NodeAlreadyRunningError, NodeNotRunningError } from './errors.js'
-import { blockNumber, jsonRpcCall } from './json-rpc.js'
+import { commitAgeSeconds, readNodeProgress } from './health.js'
+import { jsonRpcCall } from './json-rpc.js'
+import { NODE_NETWORKS, nodeNetworkPreset } from './networks.js'
 import { isNodeProcess, type NodeState, readNodeState, removeNodeState } from './state.js'
 
-export const TESTNET_PUBLIC_RPC = 'https://rpc.adiri.tel'
+export const TESTNET_PUBLIC_RPC = NODE_NETWORKS.adiri.publicRpc as string
 
 export type NodeStatus = {
   running: boolean
@@ -12,6 +14,20 @@ export type NodeStatus = {
   answering: boolean
   chainId: number | null
   blockNumber: string | null
+  /** `tn_nodeMode` (CvvActive, CvvInactive = catching up, Observer), or null when the endpoint does not serve it. */
+  nodeMode: string | null
+  /** The latest consensus header (tn_latestConsensusHeader, else tn_latestHeader), or null when not served. */
+  consensus: {
+    method: string
+    number: string
+    commitTimestamp: number | null
+    /** Seconds since that commit; more than 60 is stale. */
+    ageSeconds: number | null
+  } | null
+  /** What the progress figures come from: the tn methods, or eth_blockNumber alone. */
+  judgedBy: 'tn_latestConsensusHeader' | 'tn_latestHeader' | 'eth_blockNumber' | null
+  /** tn methods that answered something other than their documented shape (set aside). */
+  unusable: string[]
   rpc: NodeState['rpc'] | null
   workerEndpoints: string[]
   logFile: string | null
@@ -38,6 +54,10 @@ export async function nodeStatus(datadir: string): Promise<NodeStatus> {
       answering: false,
       chainId: null,
       blockNumber: null,
+      nodeMode: null,
+      consensus: null,
+      judgedBy: null,
+      unusable: [],
       rpc: null,
       workerEndpoints: [],
       logFile: null,
@@ -45,25 +65,37 @@ export async function nodeStatus(datadir: string): Promise<NodeStatus> {
   }
   const endpoint = dialable(state)
   let chainId: number | null = null
-  let block: string | null = null
+  let progress: Awaited<ReturnType<typeof readNodeProgress>> | null = null
   if (endpoint) {
     try {
-      const [id, bn] = await Promise.all([
+      const [id, p] = await Promise.all([
         jsonRpcCall<string>({ endpoint, method: 'eth_chainId' }),
-        blockNumber(endpoint),
+        readNodeProgress(endpoint),
       ])
       chainId = Number(BigInt(id))
-      block = bn.toString()
+      progress = p
     } catch {
       // running but not answering
     }
   }
+  const consensus = progress?.consensus ?? null
   return {
     running: true,
     pid: state.pid,
-    answering: block !== null,
+    answering: progress !== null,
     chainId,
-    blockNumber: block,
+    blockNumber: progress?.blockNumber?.toString() ?? null,
+    nodeMode: progress?.nodeMode ?? null,
+    consensus: consensus
+      ? {
+          method: consensus.method,
+          number: consensus.number.toString(),
+          commitTimestamp: consensus.commitTimestamp,
+          ageSeconds: commitAgeSeconds(consensus),
+        }
+      : null,
+    judgedBy: progress === null ? null : (consensus?.method ?? 'eth_blockNumber'),
+    unusable: progress?.unusable ?? [],
     rpc: state.rpc,
     workerEndpoints: state.workerEndpoints,
     logFile: state.logFile,
@@ -102,5 +134,11 @@ export async function resolveSyncEndpoints({
     }
     return { localUrl, networkUrl: devnet.rpcUrl, idleChain: true }
   }
-  return { localUrl, networkUrl: TESTNET_PUBLIC_RPC, idleChain: false }
+  const preset = nodeNetworkPreset(chain)
+  if (!preset?.publicRpc)
+    throw new BadInputError(
+      `No public endpoint is published for ${preset ? preset.name : chain} (${preset ? preset.placeholders[0] : 'unknown network'}), so there is nothing to compare the node with.`,
+      { fix: 'Pass --network-url <a public endpoint of the network you trust>.' },
+    )
+  return { localUrl, networkUrl: preset.publicRpc, idleChain: false }
 }

@@ -1,6 +1,7 @@
 /** Base58 (Bitcoin alphabet) fields of node-info.yaml, decoded with labeled length checks. */
 import bs58 from 'bs58'
-import { NodeInfoFieldError } from './errors.js'
+import { NodeInfoFieldError, type NodeInfoRepair } from './errors.js'
+import type { NodeInfoForm } from './types.js'
 
 export function encodeBase58(bytes: Uint8Array): string {
   return bs58.encode(bytes)
@@ -19,14 +20,34 @@ export function tryDecodeBase58(text: string): Uint8Array | undefined {
  * Decodes a base58 field of node-info.yaml and checks its length.
  * @example decodeBase58Field('/d/node-info.yaml', 'bls_public_key', text, 96)
  */
-export function decodeBase58Field(path: string, field: string, text: string, length: number): Uint8Array {
+export function decodeBase58Field(
+  path: string,
+  field: string,
+  text: string,
+  length: number,
+  form: NodeInfoForm | null = null,
+  repair: NodeInfoRepair = 'restore',
+): Uint8Array {
+  // base58 of n bytes has at most ceil(n·log 256 / log 58) < 1.37·n characters: refuse longer
+  // text before decoding it (decoding is quadratic in the length).
+  if (text.length > Math.ceil(length * 1.37) + 1)
+    throw new NodeInfoFieldError(
+      path,
+      field,
+      `is ${text.length} characters long, too long for ${length} bytes in base58`,
+      {
+        form,
+        repair,
+      },
+    )
   const bytes = tryDecodeBase58(text)
-  if (!bytes) throw new NodeInfoFieldError(path, field, `"${shorten(text)}" is not base58`)
+  if (!bytes) throw new NodeInfoFieldError(path, field, `"${shorten(text)}" is not base58`, { form, repair })
   if (bytes.length !== length)
     throw new NodeInfoFieldError(
       path,
       field,
       `expected ${length} bytes, got ${bytes.length} (the value is truncated or belongs to another field)`,
+      { form, repair },
     )
   return bytes
 }

@@ -2,7 +2,10 @@
  * Errors about node-info.yaml and the values that go into it (addresses, multiaddrs, URLs,
  * base58 fields). All are bad input: exit code 3, and nothing was changed.
  */
+import { dirname } from 'node:path'
 import { BadInputError, type TnvErrorOptions } from '../errors.js'
+import { formLabel } from './forms.js'
+import type { NodeInfoForm } from './types.js'
 
 /** node-info.yaml (or the directory that should hold it) does not exist. */
 export class NodeInfoMissingError extends BadInputError {
@@ -17,18 +20,46 @@ export class NodeInfoMissingError extends BadInputError {
 /** The file is not YAML (or is cut short so that it no longer parses). */
 export class NodeInfoSyntaxError extends BadInputError {
   constructor(path: string, problem: string) {
-    super(`${path} is not valid YAML: ${problem}.`, {
+    super(`${path} is not valid YAML (the node stops on it with "bad yaml data"): ${problem}. Nothing was changed.`, {
       fix: 'Restore node-info.yaml from your backup (keytool keeps timestamped copies in backup-* directories of the data directory).',
     })
   }
 }
 
-/** A field of node-info.yaml is missing or malformed. */
+/** Which tnv command (or edit) repairs a field of node-info.yaml. */
+export type NodeInfoRepair = 'restore' | 'pop' | 'rpc' | 'primary-rpc' | 'unknown-key'
+
+function repairText(repair: NodeInfoRepair, path: string): string {
+  const datadir = dirname(path)
+  switch (repair) {
+    case 'pop':
+      return `Re-sign it with the node's key: \`tnv keytool generate pop --address <validator address> --datadir ${datadir}\` rewrites execution_address and proof_of_possession (and keeps the file's form).`
+    case 'rpc':
+      return `Set or clear the worker's endpoints: \`tnv keytool set-rpc --http <url> [--ws <url>] --datadir ${datadir}\` or \`tnv keytool set-rpc --clear --datadir ${datadir}\` (it replaces that rpc entry and keeps the file's form).`
+    case 'primary-rpc':
+      return 'Edit the file: write `rpc: ~` under p2p_info.primary (the node advertises RPC endpoints on the worker only; set those with `tnv keytool set-rpc`).'
+    case 'unknown-key':
+      return 'Delete that key from the file: neither node release writes it (a misspelling?). tnv refuses unknown keys so that a typo is never silently dropped.'
+    default:
+      return `Restore node-info.yaml from a backup-* directory of ${datadir} (keytool keeps a copy before every rewrite); a node that has not staked can instead get new keys with \`tnv keytool generate validator --force\`.`
+  }
+}
+
+/** A field of node-info.yaml is missing, of the wrong type, malformed, or unknown. */
 export class NodeInfoFieldError extends BadInputError {
-  constructor(path: string, field: string, problem: string) {
-    super(`${path}: ${field}: ${problem}.`, {
-      fix: 'Restore node-info.yaml from your backup (keytool keeps timestamped copies in backup-* directories of the data directory), or regenerate it with the keys it belongs to.',
+  readonly field: string
+  readonly form: NodeInfoForm | null
+  constructor(
+    path: string,
+    field: string,
+    problem: string,
+    { form = null, repair = 'restore' }: { form?: NodeInfoForm | null; repair?: NodeInfoRepair } = {},
+  ) {
+    super(`${path}: ${field}: ${problem}. The file is in ${formLabel(form)}; nothing was changed.`, {
+      fix: repairText(repair, path),
     })
+    this.field = field
+    this.form = form
   }
 }
 
@@ -62,11 +93,19 @@ export class InvalidMultiaddrError extends BadInputError {
   }
 }
 
-/** An RPC URL with the wrong scheme, malformed, or too long. */
+/**
+ * An RPC URL with the wrong scheme, malformed, or too long. `problem` is the node's own cause text
+ * where it has one (real-network/node.md §1, "Common error texts").
+ */
 export class InvalidRpcUrlError extends BadInputError {
+  readonly problem: string
   constructor(label: string, value: string, problem: string) {
-    super(`${label}: "${value.length > 120 ? `${value.slice(0, 120)}…` : value}" ${problem}.`, {
-      fix: 'Use an http:// or https:// URL for --http and a ws:// or wss:// URL for --ws, at most 2048 characters each, e.g. --http https://rpc.example.org.',
-    })
+    super(
+      `${label}: invalid worker rpc endpoint: ${problem} (got "${value.length > 120 ? `${value.slice(0, 120)}…` : value}").`,
+      {
+        fix: 'Use an http:// or https:// URL for the HTTP endpoint and a ws:// or wss:// URL for the WebSocket one, at most 2048 bytes each, e.g. https://rpc.example.org.',
+      },
+    )
+    this.problem = problem
   }
 }

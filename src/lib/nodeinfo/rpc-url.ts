@@ -1,6 +1,9 @@
 /**
- * Worker RPC endpoints (reference-facts: node-info.yaml): http must be http/https, ws must be
- * ws/wss and needs http; at most 2048 characters each.
+ * Worker RPC endpoints (real-network/node.md §1 and §3; the node's `RpcInfo::validate`): the
+ * node parses each value with the `url` crate (a WHATWG URL parser, like Node's `URL`), stores
+ * and writes it normalised (`https://rpc.example.org` becomes `https://rpc.example.org/`), and
+ * checks the normalised text: http must be http/https, ws must be ws/wss and needs http, each at
+ * most 2048 bytes. The error causes are the node's own texts.
  */
 import { UsageError } from '../errors.js'
 import { InvalidRpcUrlError } from './errors.js'
@@ -8,33 +11,42 @@ import type { RpcEndpoints } from './types.js'
 
 export const MAX_RPC_URL_LENGTH = 2048
 
-const SCHEMES = { http: ['http:', 'https:'], ws: ['ws:', 'wss:'] } as const
+const SCHEMES = { http: ['http', 'https'], ws: ['ws', 'wss'] } as const
 
 /**
- * Checks one RPC URL and returns it unchanged.
- * @example checkRpcUrl('https://rpc.example.org', 'http', '--http')
+ * Checks one RPC URL and returns it normalised as the node writes it.
+ * @example checkRpcUrl('https://rpc.example.org', 'http', '--http') // 'https://rpc.example.org/'
  */
 export function checkRpcUrl(value: string, kind: 'http' | 'ws', label: string): string {
-  if (value.length > MAX_RPC_URL_LENGTH)
-    throw new InvalidRpcUrlError(label, value, `is ${value.length} characters long; the limit is ${MAX_RPC_URL_LENGTH}`)
   let url: URL
   try {
     url = new URL(value)
   } catch {
-    throw new InvalidRpcUrlError(label, value, 'is not a URL')
+    throw new InvalidRpcUrlError(label, value, 'it is not a URL (scheme://host[:port][/path])')
   }
-  const allowed: readonly string[] = SCHEMES[kind]
-  if (!allowed.includes(url.protocol))
+  const href = url.href
+  const bytes = Buffer.byteLength(href)
+  if (bytes > MAX_RPC_URL_LENGTH)
     throw new InvalidRpcUrlError(
       label,
       value,
-      `has scheme ${url.protocol.replace(/:$/, '')}; ${kind === 'http' ? 'http or https' : 'ws or wss'} is required`,
+      `rpc endpoint URL length ${bytes} exceeds maximum of ${MAX_RPC_URL_LENGTH} bytes`,
     )
-  if (!url.hostname) throw new InvalidRpcUrlError(label, value, 'has no host')
-  return value
+  const scheme = url.protocol.replace(/:$/, '')
+  const allowed: readonly string[] = SCHEMES[kind]
+  if (!allowed.includes(scheme))
+    throw new InvalidRpcUrlError(
+      label,
+      value,
+      kind === 'http'
+        ? `invalid http endpoint scheme \`${scheme}\`, expected \`http\` or \`https\``
+        : `invalid ws endpoint scheme \`${scheme}\`, expected \`ws\` or \`wss\``,
+    )
+  if (!url.hostname) throw new InvalidRpcUrlError(label, value, 'it has no host')
+  return href
 }
 
-/** Checks a pair of endpoints (ws needs http). Labels name the flags or fields they came from. */
+/** Checks a pair of endpoints (ws needs http) and returns them normalised. Labels name the flags or fields they came from. */
 export function checkRpcEndpoints(
   { http, ws }: { http?: string | undefined; ws?: string | undefined },
   labels: { http: string; ws: string },

@@ -1,63 +1,144 @@
 /**
- * Writes node-info.yaml text in the reference node's field order: name, bls_public_key,
- * p2p_info {primary, workers}, execution_address, proof_of_possession. The workers are always
- * a `workers:` list (a legacy `worker:` map read from disk becomes a list here).
+ * Writes node-info.yaml byte for byte as the node writes it (real-network/node.md §3): the node
+ * serialises its `NodeInfo` with serde_yaml 0.8.26, whose emitter is yaml-rust 0.4.5
+ * (`YamlEmitter::dump`), and serde_yaml adds a final newline. So:
  *
- * The document has one fixed shape of string scalars, so it is emitted directly: a scalar is
- * written plain only when it is unambiguously a string (conservative character set, no
- * keyword, not number-like), otherwise double-quoted with JSON escapes, which YAML's
- * double-quoted style accepts. This keeps the YAML library's cold start (~40 ms of first-use
- * work) out of `keytool generate`, whose time the KDF must dominate; reading still goes
- * through the library, and tests parse what is written with it. Unknown top-level fields kept
- * from a read are appended with the library.
+ * - the document starts with `---` and ends with a newline; two-space indentation; a list item
+ *   is `- ` followed by its first key on the same line (compact form);
+ * - field order: name, bls_public_key, p2p_info {primary, worker | workers}, execution_address,
+ *   proof_of_possession; every P2pNode has network_address, network_key, rpc; an unset `rpc`
+ *   (and an unset `ws`) is `~`;
+ * - a string is double-quoted exactly when yaml-rust's `need_quotes` says so (empty; leading or
+ *   trailing space; a first character among `&*?|-<>=!%@`; any of `:{}[],#\`"'\\` or a control
+ *   character; a YAML 1.1 bool/null word; a leading `.`; a leading `0x`; anything Rust parses as
+ *   i64 or f64), with yaml-rust's `escape_str` escapes. Hence `execution_address: "0x…"`
+ *   (written lower-case, as alloy formats an Address) and quoted URLs, while base58 values and
+ *   `/ip4/…` multiaddrs stay bare.
+ *
+ * The form decides the workers' key: `worker:` (one map, what the released node reads) or
+ * `workers:` (the specification's list). The text is built directly, without the YAML library,
+ * so `keytool generate` pays no library start-up while PBKDF2 runs; reading goes through the
+ * library, and tests read every written file back with it.
  */
 import { encodeBase58 } from './base58.js'
-import type { NodeInfo, PeerInfo, WorkerInfo } from './types.js'
+import type { NodeInfo, NodeInfoForm, PeerInfo } from './types.js'
 
-/** @example await writeFile(p, await formatNodeInfo(info)) */
-export async function formatNodeInfo(info: NodeInfo): Promise<string> {
+/**
+ * @param form defaults to `info.form`; `worker` needs exactly one worker
+ * @example await writeFile(p, formatNodeInfo(info))
+ */
+export function formatNodeInfo(info: NodeInfo, form: NodeInfoForm = formOf(info)): string {
+  if (form === 'worker' && info.workers.length !== 1)
+    throw new RangeError(`node-info.yaml with ${info.workers.length} workers cannot be written as one worker: map`)
   const lines = [
+    '---',
     `name: ${scalar(info.name)}`,
     `bls_public_key: ${scalar(encodeBase58(info.blsPublicKey))}`,
     'p2p_info:',
     '  primary:',
-    ...peer(info.primary, '    '),
-    '  workers:',
-    ...info.workers.flatMap(worker),
-    `execution_address: ${scalar(info.executionAddress)}`,
-    `proof_of_possession: ${scalar(encodeBase58(info.proofOfPossession))}`,
+    ...p2pNode(info.primary, '    ', '    '),
   ]
-  let text = `${lines.join('\n')}\n`
-  if (info.extra && Object.keys(info.extra).length > 0) {
-    const { stringify } = await import('yaml')
-    text += stringify(info.extra, { lineWidth: 0 })
+  if (form === 'worker') lines.push('  worker:', ...p2pNode(info.workers[0] as PeerInfo, '    ', '    '))
+  else {
+    lines.push('  workers:')
+    for (const w of info.workers) lines.push(...p2pNode(w, '    - ', '      '))
   }
-  return text
+  lines.push(
+    `execution_address: ${scalar(info.executionAddress.toLowerCase())}`,
+    `proof_of_possession: ${scalar(encodeBase58(info.proofOfPossession))}`,
+  )
+  return `${lines.join('\n')}\n`
 }
 
-function peer(p: PeerInfo, indent: string): string[] {
-  return [`${indent}network_address: ${scalar(p.networkAddress)}`, `${indent}network_key: ${scalar(p.networkKey)}`]
+/** The form of `info`: its own, else the released node's for one worker and the list for several. */
+export function formOf(info: NodeInfo): NodeInfoForm {
+  return info.form ?? (info.workers.length > 1 ? 'workers' : 'worker')
 }
 
-function worker(w: WorkerInfo): string[] {
-  const [first, ...rest] = peer(w, '      ')
-  const lines = [`    - ${(first ?? '').trimStart()}`, ...rest]
-  if (w.rpc) {
-    lines.push('      rpc:', `        http: ${scalar(w.rpc.http)}`)
-    if (w.rpc.ws !== undefined) lines.push(`        ws: ${scalar(w.rpc.ws)}`)
-  }
+/** One P2pNode: `first` prefixes its first line (indent, or `- ` of a list item), `indent` the others. */
+function p2pNode(p: PeerInfo, first: string, indent: string): string[] {
+  const lines = [
+    `${first}network_address: ${scalar(p.networkAddress)}`,
+    `${indent}network_key: ${scalar(p.networkKey)}`,
+  ]
+  if (!p.rpc) lines.push(`${indent}rpc: ~`)
+  else
+    lines.push(
+      `${indent}rpc:`,
+      `${indent}  http: ${scalar(p.rpc.http)}`,
+      `${indent}  ws: ${p.rpc.ws === undefined ? '~' : scalar(p.rpc.ws)}`,
+    )
   return lines
 }
 
-/** Starts with a letter, digit or `/`, then only characters that are never YAML syntax inside a plain scalar. */
-const SAFE_PLAIN = /^[A-Za-z0-9/][A-Za-z0-9_./:=?&%~@+-]*$/
-/** Words YAML 1.1 or 1.2 resolves to booleans or null. */
-const KEYWORDS = /^(y|n|yes|no|on|off|true|false|null)$/i
-/** What YAML 1.1 or 1.2 could read as a number (decimal, exponent, sexagesimal, 0x/0o/0b), e.g. a 0x… address. */
-const NUMBER_LIKE = /^[-+]?[0-9][0-9_:.]*([eE][-+]?[0-9]+)?$|^0[xXoObB][0-9a-fA-F_]*$/
+/** YAML 1.1 words yaml-rust quotes (bool and null); `y`/`n` deliberately stay plain, as in yaml-rust. */
+const QUOTED_WORDS = new Set([
+  'yes',
+  'Yes',
+  'YES',
+  'no',
+  'No',
+  'NO',
+  'True',
+  'TRUE',
+  'true',
+  'False',
+  'FALSE',
+  'false',
+  'on',
+  'On',
+  'ON',
+  'off',
+  'Off',
+  'OFF',
+  'null',
+  'Null',
+  'NULL',
+  '~',
+])
+const QUOTED_FIRST = /^[&*?|\-<>=!%@]/
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters yaml-rust quotes
+const QUOTED_ANYWHERE = /[:{}[\],#`"'\\\u0000-\u0006\t\n\r\u000e-\u001a\u001c-\u001f]/
+/** What Rust's `str::parse::<i64>()` accepts (a value out of range falls to the f64 test, which accepts it). */
+const RUST_INT = /^[+-]?[0-9]+$/
+/** What Rust's `str::parse::<f64>()` accepts: decimal with optional fraction and exponent, inf, infinity, nan. */
+const RUST_FLOAT = /^[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)$/i
 
-/** A string scalar: plain when unambiguous, else double-quoted (JSON escapes are valid YAML escapes). */
+/** yaml-rust 0.4.5 `need_quotes`. */
+export function needsQuotes(value: string): boolean {
+  return (
+    value === '' ||
+    value.startsWith(' ') ||
+    value.endsWith(' ') ||
+    QUOTED_FIRST.test(value) ||
+    QUOTED_ANYWHERE.test(value) ||
+    QUOTED_WORDS.has(value) ||
+    value.startsWith('.') ||
+    value.startsWith('0x') ||
+    RUST_INT.test(value) ||
+    RUST_FLOAT.test(value)
+  )
+}
+
+/** yaml-rust 0.4.5 `escape_str`: `"` and `\` escaped, control characters as \b \t \n \f \r or \u00XX, DEL as \u007f. */
+export function escapeString(value: string): string {
+  let out = '"'
+  for (const ch of value) {
+    const c = ch.codePointAt(0) as number
+    if (ch === '"') out += '\\"'
+    else if (ch === '\\') out += '\\\\'
+    else if (c === 0x08) out += '\\b'
+    else if (c === 0x09) out += '\\t'
+    else if (c === 0x0a) out += '\\n'
+    else if (c === 0x0c) out += '\\f'
+    else if (c === 0x0d) out += '\\r'
+    else if (c < 0x20 || c === 0x7f) out += `\\u${c.toString(16).padStart(4, '0')}`
+    else out += ch
+  }
+  return `${out}"`
+}
+
+/** A string scalar as yaml-rust writes it. */
 export function scalar(value: string): string {
-  const plain = SAFE_PLAIN.test(value) && !value.endsWith(':') && !KEYWORDS.test(value) && !NUMBER_LIKE.test(value)
-  return plain ? value : JSON.stringify(value)
+  return needsQuotes(value) ? escapeString(value) : value
 }

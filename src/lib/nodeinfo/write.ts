@@ -1,4 +1,8 @@
-/** Rewrites node-info.yaml atomically, keeping the previous file in a timestamped backup. */
+/**
+ * Rewrites node-info.yaml atomically in a given form, keeping the previous file in a
+ * timestamped backup. Callers keep the form the file had unless the operator asked for another
+ * (docs/decisions.md: a rewrite never changes the form without saying so).
+ */
 import { readFile } from 'node:fs/promises'
 import { commitFiles, stageFile } from '../keys/commit-files.js'
 import { formatNodeInfo } from './serialize.js'
@@ -9,6 +13,7 @@ export type WriteNodeInfoParameters = {
   datadir: string
   /** node-info.yaml path. */
   path: string
+  /** Written in `info.form`. */
   info: NodeInfo
 }
 
@@ -24,7 +29,7 @@ export async function writeNodeInfo({
   path,
   info,
 }: WriteNodeInfoParameters): Promise<WriteNodeInfoReturnType> {
-  const text = await formatNodeInfo(info)
+  const text = formatNodeInfo(info)
   const current = await readFile(path, 'utf8').catch(() => undefined)
   if (current === text) return { changed: false }
   const staged = await stageFile(path, text, 0o644)

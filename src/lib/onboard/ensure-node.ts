@@ -32,8 +32,10 @@ export async function nodeFlagsFor(target: ChainTarget): Promise<string[]> {
   if (target.name === 'custom') throw new NodeForCustomNetworkError(target.rpcUrl)
   const { freeLoopbackPort } = await import('../../devnet/chain/free-port.js')
   const port = String(await freeLoopbackPort())
+  // flags both node releases read the same way (the node's --chain value, a list naming tn);
   // --chain devnet: the reference node joins the running local devnet
-  return ['--chain', target.name, '--http', '--http.port', port, '--ipcdisable']
+  const { nodeStartFlags } = await import('../node/networks.js')
+  return nodeStartFlags(target.name, Number(port))
 }
 
 export async function ensureNode(

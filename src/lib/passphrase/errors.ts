@@ -2,22 +2,19 @@
 import { UsageError } from '../errors.js'
 
 const SOURCES_HELP = (flag: string) =>
-  `${flag} stdin (first line of standard input), ${flag} ask (hidden prompt on a terminal), or ${flag} no-passphrase (unencrypted bls.key; also the simple choice for commands that read no key, such as export-staking-args and show)`
+  `${flag} stdin (a line of standard input, trailing whitespace dropped), ${flag} ask (hidden prompt on a terminal), or ${flag} no-passphrase (an unencrypted bls.key; also the simple choice for commands that read no key, such as export-staking-args)`
 
-/** Source env and the variable is not set. The text contains "passphrase is required" (spec). */
+/** The node's own text for "no passphrase from a source that should give one" (real-network/node.md §1). */
+export const PASSPHRASE_REQUIRED_TEXT = 'passphrase is required, see the option --bls-passphrase-source for options'
+
+/**
+ * No passphrase came from the chosen source (env unset or empty, an empty stdin line, nothing
+ * typed). The message starts with the node's own text.
+ */
 export class PassphraseRequiredError extends UsageError {
-  constructor(envVar: string, flag: string) {
-    super(`A BLS key passphrase is required: ${envVar} is not set (${flag} env, the default).`, {
-      fix: `Set it without leaving it in your shell history (\`read -rs ${envVar} && export ${envVar}\`), or choose another source: ${SOURCES_HELP(flag)}.`,
-    })
-  }
-}
-
-/** A new key would be encrypted with an empty passphrase. */
-export class EmptyPassphraseError extends UsageError {
-  constructor(where: string, flag: string) {
-    super(`The passphrase from ${where} is empty, and a new key needs a non-empty passphrase.`, {
-      fix: `Give a passphrase, or pass ${flag} no-passphrase to store the key unencrypted (not recommended for a validator).`,
+  constructor(why: string, flag: string, envVar = 'TN_BLS_PASSPHRASE') {
+    super(`${PASSPHRASE_REQUIRED_TEXT}: ${why}.`, {
+      fix: `Set ${envVar} without leaving it in your shell history (\`read -rs ${envVar} && export ${envVar}\`), or choose another source: ${SOURCES_HELP(flag)}.`,
     })
   }
 }
@@ -25,7 +22,7 @@ export class EmptyPassphraseError extends UsageError {
 /** The two prompted entries of a new passphrase differ. */
 export class PassphrasesDoNotMatchError extends UsageError {
   constructor() {
-    super('The two passphrases you typed do not match. Nothing was changed.', {
+    super('Passphrases do not match: the two entries differed three times in a row. Nothing was changed.', {
       fix: 'Run the command again and type the same passphrase twice.',
     })
   }
@@ -34,9 +31,12 @@ export class PassphrasesDoNotMatchError extends UsageError {
 /** Source stdin, but standard input ended before a line was read. */
 export class NoPassphraseOnStdinError extends UsageError {
   constructor(what: string, flag: string) {
-    super(`Standard input ended before it gave the ${what} (${flag} stdin reads one line per passphrase).`, {
-      fix: `Pipe the passphrase in, e.g. \`printf '%s\\n' "$PASS" | tnv …\`, or choose another source: ${SOURCES_HELP(flag)}.`,
-    })
+    super(
+      `${PASSPHRASE_REQUIRED_TEXT}: standard input ended before it gave the ${what} (${flag} stdin reads one line per passphrase).`,
+      {
+        fix: `Pipe the passphrase in, e.g. \`printf '%s\\n' "$PASS" | tnv …\`, or choose another source: ${SOURCES_HELP(flag)}.`,
+      },
+    )
   }
 }
 

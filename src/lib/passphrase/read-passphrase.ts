@@ -1,14 +1,21 @@
 /**
- * Gets a BLS key passphrase from the chosen source (spec: Authentication):
- * - env: TN_BLS_PASSPHRASE, removed from the process environment once read;
- * - stdin: one line of standard input (refused when stdin is a terminal: it would echo);
- * - ask: a hidden prompt on a terminal, asked twice when a key is created;
- * - no-passphrase: none (the key is, or will be, the unencrypted bls.key).
- * A passphrase is never taken from a command-line value. A new key's passphrase must not be empty.
+ * Gets a BLS key passphrase from the chosen source, with the node's own semantics
+ * (real-network/node.md §1, "Passphrase semantics"; the node's `passphrase.rs`):
+ * - env: TN_BLS_PASSPHRASE, removed from the process environment once read; an EMPTY value
+ *   counts as unset (and is left alone), as the node does;
+ * - stdin: one line of standard input with ALL trailing whitespace removed (Rust `trim_end`:
+ *   newline, CR, spaces, tabs, any Unicode White_Space); an empty result means no passphrase.
+ *   A terminal on stdin is refused (it would echo);
+ * - ask: a hidden prompt on a terminal, asked twice when a key is created (a mismatch asks
+ *   again, as the node does, at most three times); nothing typed means no passphrase;
+ * - no-passphrase: none.
+ * "No passphrase" from a source other than no-passphrase is the node's error ("passphrase is
+ * required, see the option --bls-passphrase-source for options") unless the caller can do
+ * without one (`required: false`: an unencrypted bls.key). A passphrase is never taken from a
+ * command-line value.
  */
 import type { PassphraseSource } from '../flags.js'
 import {
-  EmptyPassphraseError,
   NoPassphraseOnStdinError,
   NoTerminalForPromptError,
   PassphraseRequiredError,
@@ -19,6 +26,8 @@ import type { StdinLines } from './stdin-lines.js'
 
 export const PASSPHRASE_ENV = 'TN_BLS_PASSPHRASE'
 export const PASSPHRASE_FLAG = '--bls-passphrase-source'
+/** How often `ask` repeats the two prompts of a new passphrase when they differ. */
+export const ASK_ATTEMPTS = 3
 
 /** Terminal access, injectable for tests. */
 export type PromptIo = {
@@ -26,12 +35,16 @@ export type PromptIo = {
   isTTY: boolean
   /** Shows a hidden prompt and returns what was typed. */
   ask: (message: string) => Promise<string>
+  /** A line for the person at the terminal (stderr); optional. */
+  say?: (message: string) => void
 }
 
 export type ReadPassphraseParameters = {
   source: PassphraseSource
-  /** create: a new key (not empty; asked twice with ask). open: an existing key. */
+  /** create: a new key (asked twice with ask). open: an existing key. */
   purpose: 'create' | 'open'
+  /** false: "no passphrase" is an answer (undefined) rather than an error. Default true. */
+  required?: boolean
   /** Variable for source env. Default TN_BLS_PASSPHRASE. */
   envVar?: string
   /** The flag that chose the source, for messages. Default --bls-passphrase-source. */
@@ -44,13 +57,19 @@ export type ReadPassphraseParameters = {
   io?: PromptIo
 }
 
+/** Rust's `str::trim_end`: every trailing character with the Unicode White_Space property. */
+export function trimEndWhitespace(text: string): string {
+  return text.replace(/\p{White_Space}+$/u, '')
+}
+
 /**
- * @returns the passphrase, or undefined for no-passphrase
+ * @returns the passphrase, or undefined for no-passphrase (and for "none given" when not required)
  * @example const passphrase = await readPassphrase({ source: 'env', purpose: 'open' })
  */
 export async function readPassphrase({
   source,
   purpose,
+  required = true,
   envVar = PASSPHRASE_ENV,
   flag = PASSPHRASE_FLAG,
   label = 'BLS key passphrase',
@@ -59,37 +78,63 @@ export async function readPassphrase({
   io,
 }: ReadPassphraseParameters): Promise<string | undefined> {
   if (source === 'no-passphrase') return undefined
-  let passphrase: string
+  let passphrase: string | undefined
+  let why: string
   if (source === 'env') {
     const value = env[envVar]
-    delete env[envVar]
-    if (value === undefined) throw new PassphraseRequiredError(envVar, flag)
-    passphrase = value
+    if (value !== undefined && value !== '') {
+      delete env[envVar]
+      passphrase = value
+    }
+    why = `${envVar} is ${value === undefined ? 'not set' : 'empty, which counts as not set (as the node treats it)'} (${flag} env, the default)`
   } else if (source === 'stdin') {
     if (!stdin) throw new Error('readPassphrase: source stdin needs a StdinLines reader')
     if (stdin.isTTY) throw new StdinIsTerminalError(flag)
     const line = await stdin.next()
-    if (line === undefined) throw new NoPassphraseOnStdinError(label, flag)
-    passphrase = line
+    if (line === undefined) {
+      if (required) throw new NoPassphraseOnStdinError(label, flag)
+      return undefined
+    }
+    passphrase = trimEndWhitespace(line) || undefined
+    why = `the line read from standard input is empty once its trailing whitespace is dropped (${flag} stdin drops it, as the node does)`
   } else {
     const prompt = io ?? (await terminalIo())
     if (!prompt.isTTY) throw new NoTerminalForPromptError(flag, envVar)
-    passphrase = await prompt.ask(purpose === 'create' ? `New ${label}:` : `${label}:`)
-    if (purpose === 'create' && passphrase !== '' && (await prompt.ask(`Repeat the new ${label}:`)) !== passphrase)
-      throw new PassphrasesDoNotMatchError()
+    passphrase = purpose === 'create' ? await askTwice(prompt, label) : await prompt.ask(`${label}:`)
+    if (passphrase === '') {
+      if (purpose === 'create') prompt.say?.('No passphrase set for BLS key, this is not recommended.')
+      passphrase = undefined
+    }
+    why = 'nothing was typed at the prompt'
   }
-  if (purpose === 'create' && passphrase === '')
-    throw new EmptyPassphraseError(
-      source === 'env' ? envVar : source === 'stdin' ? 'standard input' : 'the prompt',
-      flag,
-    )
+  if (passphrase === undefined && required) throw new PassphraseRequiredError(why, flag, envVar)
   return passphrase
 }
 
+async function askTwice(prompt: PromptIo, label: string): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    const first = await prompt.ask(`New ${label}:`)
+    if (first === '') return ''
+    if ((await prompt.ask(`Repeat the new ${label}:`)) === first) return first
+    if (attempt >= ASK_ATTEMPTS) throw new PassphrasesDoNotMatchError()
+    prompt.say?.('Passphrases do not match, retry.')
+  }
+}
+
 /**
- * A source that a command which reads no key still honours, as the reference does (spec:
- * every keytool command except set-rpc requires a passphrase source): env needs the variable
- * (it is removed, unused); the other sources are accepted without reading anything.
+ * Whether the source env would give a passphrase, without consuming it: the variable is set
+ * and not empty.
+ */
+export function envPassphrasePresent(env: NodeJS.ProcessEnv = process.env, envVar = PASSPHRASE_ENV): boolean {
+  const value = env[envVar]
+  return value !== undefined && value !== ''
+}
+
+/**
+ * A passphrase source for a command that reads no key, enforced as the reference keytool does
+ * (it demands one before dispatching): env needs the variable set and non-empty (it is then
+ * removed, unused); the other sources are accepted without reading anything. tnv's own
+ * read-only commands (`keytool show`, `convert`) do not call this (docs/decisions.md).
  */
 export function requirePassphraseSource({
   source,
@@ -98,9 +143,16 @@ export function requirePassphraseSource({
   env = process.env,
 }: Pick<ReadPassphraseParameters, 'source' | 'envVar' | 'flag' | 'env'>): void {
   if (source !== 'env') return
-  const present = env[envVar] !== undefined
-  delete env[envVar]
-  if (!present) throw new PassphraseRequiredError(envVar, flag)
+  const value = env[envVar]
+  if (value !== undefined && value !== '') {
+    delete env[envVar]
+    return
+  }
+  throw new PassphraseRequiredError(
+    `${envVar} is ${value === undefined ? 'not set' : 'empty, which counts as not set (as the node treats it)'} (${flag} env, the default)`,
+    flag,
+    envVar,
+  )
 }
 
 /** The real terminal: @inquirer/prompts' password prompt on stderr, nothing echoed. */
@@ -108,6 +160,7 @@ async function terminalIo(): Promise<PromptIo> {
   const isTTY = process.stdin.isTTY === true && process.stderr.isTTY === true
   return {
     isTTY,
+    say: (message) => process.stderr.write(`${message}\n`),
     ask: async (message) => {
       const { password } = await import('@inquirer/prompts')
       const { AbortedError } = await import('../errors.js')

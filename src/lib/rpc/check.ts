@@ -8,13 +8,14 @@
  */
 import { randomBytes } from 'node:crypto'
 import { lookup } from 'node:dns/promises'
+import type { RpcPlans } from './behaviours.js'
 import { type CallOutcome, openRpcConnection, type RpcConnection, type RpcTarget } from './connect.js'
 import { evaluateCheck } from './evaluate-check.js'
 import { createJwt } from './jwt.js'
 import { isLoopbackAddress, isWildcardAddress } from './loopback.js'
-import { inSpecOrder } from './namespaces.js'
+import { inProbeOrder } from './namespaces.js'
 import { probeTransport } from './probe.js'
-import type { AuthOutcome, RpcCheckReport, RpcPlan, TransportCheck, TransportName } from './types.js'
+import type { AuthOutcome, RpcBehaviour, RpcCheckReport, RpcPlan, TransportCheck, TransportName } from './types.js'
 
 export type CheckRpcEndpointsParameters = {
   http?: string | undefined
@@ -22,8 +23,13 @@ export type CheckRpcEndpointsParameters = {
   ipc?: string | undefined
   /** The node's JWT secret (normalised hex, see readJwtSecret), or null when none is known. */
   jwtSecretHex?: string | null
-  /** The plan of the flags the node is expected to run with (resolveRpcPlan), or null. */
-  expect?: RpcPlan | null
+  /**
+   * The plans of the flags the node is expected to run with, under both behaviours
+   * (resolveRpcPlans), or one plan (resolveRpcPlan), or null.
+   */
+  expect?: RpcPlans | RpcPlan | null
+  /** The behaviour to judge by when the answers fit both (default: the released node's). */
+  behaviour?: RpcBehaviour
   /** Per-call timeout, milliseconds. */
   timeoutMs?: number
 }
@@ -39,6 +45,7 @@ export async function checkRpcEndpoints({
   ipc,
   jwtSecretHex = null,
   expect = null,
+  behaviour,
   timeoutMs = 5000,
 }: CheckRpcEndpointsParameters): Promise<RpcCheckReport> {
   const targets: RpcTarget[] = []
@@ -49,7 +56,7 @@ export async function checkRpcEndpoints({
   const byName = (name: TransportName) => checks.find((c) => c.transport === name) ?? null
   return evaluateCheck(
     { http: byName('http'), ws: byName('ws'), ipc: byName('ipc') },
-    { expect, jwtSecretKnown: jwtSecretHex !== null },
+    { expect, jwtSecretKnown: jwtSecretHex !== null, ...(behaviour ? { behaviour } : {}) },
   )
 }
 
@@ -91,7 +98,7 @@ async function checkTransport(target: RpcTarget, secret: string | null, timeoutM
       auth: { tokenSent: useToken, withoutToken, wrongToken },
       rpcModules: probe.rpcModules,
       namespaces: probe.namespaces,
-      served: inSpecOrder(probe.namespaces.filter((n) => n.status === 'served').map((n) => n.namespace)),
+      served: inProbeOrder(probe.namespaces.filter((n) => n.status === 'served').map((n) => n.namespace)),
       subscriptions: probe.subscriptions,
       expected: null,
     }

@@ -2,6 +2,14 @@
  * Judges what `tnv rpc check` found, against the spec and, with an expected plan, against the
  * plan of the node's flags. Pure (no I/O), so every rule is testable with made-up findings.
  *
+ * First it tells which namespace behaviour the node shows (real-network/node.md §4): the
+ * released node's (rpc_modules without tn while tn_* answer, rpc_modules listing admin or
+ * txpool, IPC serving admin, txpool, debug or trace) or the specification's (rpc_modules
+ * listing tn); with the expected flags, also which release's plan the answers match (for
+ * example tn_* answering under --http.api none). Everything below is judged under that
+ * behaviour's plan (when the answers fit both, under --behaviour, by default the released
+ * node's: the one operators run).
+ *
  * Spec rules checked on every run:
  * - eth_subscribe works on WS and IPC (where eth is served) and not on HTTP;
  * - every transport that serves `rpc` returns the same `rpc_modules` list, with version `1.0`
@@ -11,11 +19,15 @@
  * - exposure: debug or trace answering without authentication on a non-loopback address
  *   (the URL's host, or the expected plan's listen address).
  */
+import type { RpcPlans } from './behaviours.js'
 import { isLoopbackAddress } from './loopback.js'
 import { hostPort } from './resolve.js'
 import {
+  type BehaviourVerdict,
   DEFAULT_NAMESPACES,
   type NetTransportPlan,
+  RETH_ONLY_MODULES,
+  type RpcBehaviour,
   type RpcCheckReport,
   type RpcPlan,
   type TransportCheck,
@@ -26,20 +38,34 @@ import {
 const LABEL: Record<TransportName, string> = { http: 'HTTP', ws: 'WS', ipc: 'IPC' }
 
 export type EvaluateCheckOptions = {
-  expect: RpcPlan | null
+  /** The plans of the expected flags under both behaviours (resolveRpcPlans), or one plan, or null. */
+  expect: RpcPlans | RpcPlan | null
+  /** The behaviour to judge by when the answers fit both (default: the released node's). */
+  behaviour?: RpcBehaviour
   /** A JWT secret was known (given, or taken from the expected flags), so the auth probes ran. */
   jwtSecretKnown: boolean
 }
 
 export function evaluateCheck(
   found: { http: TransportCheck | null; ws: TransportCheck | null; ipc: TransportCheck | null },
-  { expect, jwtSecretKnown }: EvaluateCheckOptions,
+  { expect: expected, jwtSecretKnown, behaviour: fallback }: EvaluateCheckOptions,
 ): RpcCheckReport {
   const mismatches: string[] = []
   const exposures: string[] = []
   const failures: string[] = []
   const notes: string[] = []
-  if (expect && !expect.ok) mismatches.push(`The expected flags would not start the node: ${expect.errors.join(' ')}`)
+  const candidates: RpcPlan[] =
+    expected === null ? [] : 'differences' in expected ? [expected.released, expected.spec] : [expected]
+  const verdict = detectBehaviour(found, candidates, fallback)
+  const expect = candidates.find((p) => p.behaviour === verdict.judgedAs) ?? null
+  if (candidates.length === 1 && verdict.detected !== 'undetermined' && verdict.detected !== verdict.judgedAs)
+    mismatches.push(
+      `The node shows ${verdict.detected === 'released' ? "the released node's" : "the specification's"} namespace behaviour (${verdict.evidence[0]}), but the expected plan follows ${verdict.judgedAs === 'released' ? "the released node's" : "the specification's"}.`,
+    )
+  if (expect && !expect.ok)
+    mismatches.push(
+      `The expected flags would not start ${expect.behaviour === 'released' ? 'the released node' : "the specification's release"}: ${expect.errors.join(' ')}`,
+    )
 
   const transports = {
     http: found.http && withExpected(found.http, expect, notes),
@@ -149,6 +175,14 @@ export function evaluateCheck(
     }
   }
 
+  const ipcAdmin = transports.ipc?.namespaces.filter(
+    (n) => (n.namespace === 'admin' || n.namespace === 'txpool') && n.status === 'served',
+  )
+  if (transports.ipc && ipcAdmin && ipcAdmin.length > 0)
+    notes.push(
+      `IPC ${transports.ipc.target} answers ${ipcAdmin.map((n) => n.method).join(' and ')} (the released node serves every reth module over IPC): any local process that can open the socket can call admin_* and txpool_*. Keep the socket's directory private, or start the node with --ipcdisable when nothing on this host needs IPC.`,
+    )
+
   // one rpc_modules list for every transport serving rpc (spec: built once)
   const lists = checks.filter((c) => c.rpcModules !== null)
   if (lists.length > 1 && lists.some((c) => !sameModules(c.rpcModules, lists[0]?.rpcModules ?? null))) {
@@ -165,7 +199,129 @@ export function evaluateCheck(
     failures,
     notes,
     expected: expect ? { ok: expect.ok, errors: expect.errors, warnings: expect.warnings } : null,
+    behaviour: verdict,
   }
+}
+
+/**
+ * Which behaviour the answers show. Intrinsic signs first (they need no flags); then, with the
+ * expected flags under both behaviours, which plan the answers match.
+ */
+export function detectBehaviour(
+  found: { http: TransportCheck | null; ws: TransportCheck | null; ipc: TransportCheck | null },
+  candidates: RpcPlan[],
+  chosen?: RpcBehaviour,
+): BehaviourVerdict {
+  const fallback: RpcBehaviour = chosen ?? 'released'
+  const checks = [found.http, found.ws, found.ipc].filter((c): c is TransportCheck => c?.reachable === true)
+  const released: string[] = []
+  const spec: string[] = []
+  // rpc_modules is built once, from the first transport serving rpc in the order HTTP, WS, IPC:
+  // that transport is known only when every transport before it was probed too.
+  const probed = { http: found.http, ws: found.ws, ipc: found.ipc }
+  const servesRpc = (c: TransportCheck | null) =>
+    c?.namespaces.some((n) => n.namespace === 'rpc' && n.status === 'served') === true
+  let source: TransportCheck | null = null
+  for (const t of ['http', 'ws', 'ipc'] as const) {
+    const c = probed[t]
+    if (c === null || !c.reachable) break // unknown whether this one serves rpc
+    if (servesRpc(c)) {
+      source = c
+      break
+    }
+  }
+  for (const c of checks) {
+    const where = `${LABEL[c.transport]} ${c.target}`
+    const modules = c.rpcModules ? Object.keys(c.rpcModules) : null
+    if (modules) {
+      const rethOnly = modules.filter((m) => (RETH_ONLY_MODULES as readonly string[]).includes(m))
+      if (rethOnly.length > 0)
+        released.push(
+          `${where}: rpc_modules lists ${rethOnly.join(', ')} (the released node's IPC serves every reth module)`,
+        )
+      if (modules.includes('tn')) spec.push(`${where}: rpc_modules lists tn (the released node's list never does)`)
+      else if (c === source && c.namespaces.some((n) => n.namespace === 'tn' && n.status === 'served'))
+        released.push(
+          `${where}: tn_* answer, but rpc_modules (built from this transport) does not list tn (the released node serves tn outside its module list)`,
+        )
+    }
+    if (c.transport === 'ipc') {
+      const extra = c.namespaces.filter(
+        (n) => ['admin', 'txpool', 'debug', 'trace'].includes(n.namespace) && n.status === 'served',
+      )
+      if (extra.length > 0)
+        released.push(
+          `${where}: IPC answers ${extra.map((n) => n.namespace).join(', ')} (the specification's IPC serves only eth, net, web3, rpc, tn; the released node's serves every module)`,
+        )
+    }
+  }
+  const pick = (detected: RpcBehaviour | 'undetermined', evidence: string[], judgedAs: RpcBehaviour) => ({
+    detected,
+    evidence,
+    judgedAs,
+  })
+  const fixed = candidates.length === 1 ? (candidates[0] as RpcPlan).behaviour : null
+  if (released.length > 0 && spec.length > 0)
+    return pick('undetermined', [...released, ...spec, 'these signs contradict each other'], fixed ?? fallback)
+  if (released.length > 0) return pick('released', released, fixed ?? 'released')
+  if (spec.length > 0) return pick('spec', spec, fixed ?? 'spec')
+  if (candidates.length === 2) {
+    const scored = candidates.map((plan) => ({ plan, differences: planDifferences(checks, plan) }))
+    const matching = scored.filter((x) => x.differences.length === 0)
+    const name = (b: RpcBehaviour) => (b === 'released' ? "the released node's" : "the specification's")
+    if (matching.length === 1) {
+      const hit = matching[0] as (typeof scored)[number]
+      const miss = scored.find((x) => x !== hit) as (typeof scored)[number]
+      return pick(
+        hit.plan.behaviour,
+        [
+          `the answers match ${name(hit.plan.behaviour)} plan of the expected flags, not ${name(miss.plan.behaviour)}: ${miss.differences[0]}`,
+        ],
+        hit.plan.behaviour,
+      )
+    }
+    if (matching.length === 2)
+      return pick('undetermined', ['both releases give the same answers for these flags'], fallback)
+    const best = [...scored].sort((a, b) => a.differences.length - b.differences.length)
+    const judged =
+      chosen ??
+      ((best[0] as (typeof scored)[number]).differences.length < (best[1] as (typeof scored)[number]).differences.length
+        ? (best[0] as (typeof scored)[number]).plan.behaviour
+        : fallback)
+    return pick(
+      'undetermined',
+      [
+        `the answers match neither release's plan of the expected flags (${scored.map((x) => `${name(x.plan.behaviour)}: ${x.differences.length} difference${x.differences.length === 1 ? '' : 's'}`).join('; ')})`,
+      ],
+      judged,
+    )
+  }
+  return pick(
+    'undetermined',
+    [
+      'nothing in the answers tells the two apart (give the node flags with --expect -- …, or probe IPC and a transport that serves rpc)',
+    ],
+    fixed ?? fallback,
+  )
+}
+
+/** How the namespaces found differ from a plan (per matched worker), one line each. */
+function planDifferences(checks: TransportCheck[], plan: RpcPlan): string[] {
+  const out: string[] = []
+  for (const c of checks) {
+    const w = withExpected(c, plan, [])
+    const tp = w.expected
+    if (!tp) continue
+    for (const n of w.namespaces) {
+      if (n.status !== 'served' && n.status !== 'not-served') continue
+      if ((n.status === 'served') !== n.expected)
+        out.push(`${LABEL[c.transport]} ${n.status === 'served' ? 'serves' : 'does not serve'} ${n.namespace}`)
+    }
+    const rpc = w.namespaces.find((n) => n.namespace === 'rpc')
+    if (rpc && (rpc.status === 'served' || rpc.status === 'not-served') && !sameModules(c.rpcModules, tp.rpcModules))
+      out.push(`${LABEL[c.transport]} rpc_modules is ${modulesText(c.rpcModules)}`)
+  }
+  return out
 }
 
 function netPlan(plan: RpcPlan, transport: 'http' | 'ws', worker: number): NetTransportPlan | undefined {
@@ -207,10 +363,16 @@ function withExpected(c: TransportCheck, expect: RpcPlan | null, notes: string[]
       worker: worker.index,
       enabled: tp.enabled,
       namespaces: tp.namespaces,
+      otherModules: tp.otherModules,
       rpcModules: tp.rpcModules,
       jwtRequired: c.transport !== 'ipc' && expect.jwt.required,
     },
-    namespaces: c.namespaces.map((n) => ({ ...n, expected: tp.enabled && tp.namespaces.includes(n.namespace) })),
+    namespaces: c.namespaces.map((n) => ({
+      ...n,
+      expected:
+        tp.enabled &&
+        ((tp.namespaces as readonly string[]).includes(n.namespace) || tp.otherModules.includes(n.namespace)),
+    })),
   }
 }
 

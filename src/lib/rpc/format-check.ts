@@ -46,8 +46,21 @@ function transportBlock(c: TransportCheck): string[] {
   return lines
 }
 
+const BEHAVIOUR_NAME = {
+  released: "the released node's (v0.14.0-adiri and main)",
+  spec: "the specification's",
+} as const
+
 export function formatCheck(report: RpcCheckReport): string {
   const lines: string[] = []
+  const b = report.behaviour
+  lines.push(
+    b.detected === 'undetermined'
+      ? `Namespace behaviour: not determined; judged by ${BEHAVIOUR_NAME[b.judgedAs]} rules.`
+      : `Namespace behaviour: ${BEHAVIOUR_NAME[b.detected]}.`,
+  )
+  for (const e of b.evidence) lines.push(`  - ${e}`)
+  lines.push('')
   for (const c of [report.transports.http, report.transports.ws, report.transports.ipc]) {
     if (c) lines.push(...transportBlock(c), '')
   }
@@ -62,8 +75,9 @@ export function formatCheck(report: RpcCheckReport): string {
   section('Exposure', report.exposures)
   section('Could not check', report.failures)
   section('Notes', report.notes)
+  const rules = b.judgedAs === 'released' ? "the released node's rules" : "the specification's rules"
   const verdict = report.ok
-    ? `OK: the node serves what the spec ${report.expected ? 'and the expected flags say' : 'says'}.`
+    ? `OK: the node serves what ${rules} ${report.expected ? 'and the expected flags say' : 'say'}.`
     : report.mismatches.length || report.exposures.length
       ? `FAILED: ${report.mismatches.length} mismatch(es), ${report.exposures.length} exposure(s).`
       : `NOT CHECKED: ${report.failures.length} endpoint(s) could not be checked.`

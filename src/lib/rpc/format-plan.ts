@@ -2,9 +2,16 @@
  * The human rendering of an RpcPlan (`tnv rpc plan` without --json) and the redaction every
  * printed plan goes through. Pure: returns text, prints nothing.
  */
+import { modules as modulesLine, type RpcPlans, served } from './behaviours.js'
 import { LIMIT_SPECS } from './limits.js'
 import { hostPort } from './resolve.js'
-import type { IpcTransportPlan, NetTransportPlan, RpcPlan, WorkerPlan } from './types.js'
+import type { IpcTransportPlan, NetTransportPlan, RpcBehaviour, RpcPlan, WorkerPlan } from './types.js'
+
+/** How tnv names the two behaviours in plans and checks. */
+export const BEHAVIOUR_LABEL: Record<RpcBehaviour, string> = {
+  released: 'the released node (v0.14.0-adiri and main)',
+  spec: "the specification's release (not released yet)",
+}
 
 /** What `jwtSecret` shows when the secret itself was given on the command line. */
 export const REDACTED = '<redacted>'
@@ -48,10 +55,10 @@ function row(cells: string[], widths: number[]): string {
 function transportRows(worker: WorkerPlan): string[][] {
   const net = (label: string, t: NetTransportPlan): string[] =>
     t.enabled
-      ? [label, hostPort(t.address, t.port), t.namespaces.join(' ') || '(nothing)', modulesText(t.rpcModules)]
+      ? [label, hostPort(t.address, t.port), served(t), modulesText(t.rpcModules)]
       : [label, `off (${hostPort(t.address, t.port)})`, '', '']
   const ipc = (t: IpcTransportPlan): string[] =>
-    t.enabled ? ['IPC', t.path, t.namespaces.join(' '), modulesText(t.rpcModules)] : ['IPC', `off (${t.path})`, '', '']
+    t.enabled ? ['IPC', t.path, served(t), modulesText(t.rpcModules)] : ['IPC', `off (${t.path})`, '', '']
   return [net('HTTP', worker.http), net('WS', worker.ws), ipc(worker.ipc)]
 }
 
@@ -67,7 +74,12 @@ function transportRows(worker: WorkerPlan): string[][] {
  */
 export function formatPlan(plan: RpcPlan): string {
   const lines: string[] = []
-  lines.push(plan.ok ? 'The node starts with these flags.' : 'The node REFUSES TO START with these flags (see Errors).')
+  const who = BEHAVIOUR_LABEL[plan.behaviour]
+  lines.push(
+    plan.ok
+      ? `Under the rules of ${who}: the node starts with these flags.`
+      : `Under the rules of ${who}: the node REFUSES TO START with these flags (see Errors).`,
+  )
   const header = ['transport', 'listens on', 'namespaces', 'rpc_modules']
   const tables = plan.workers.map((worker) => ({ worker, rows: [header, ...transportRows(worker)] }))
   // one set of column widths for every worker, so the tables line up
@@ -104,5 +116,93 @@ export function formatPlan(plan: RpcPlan): string {
   section('Advice (tnv)', plan.advice)
   if (plan.passthrough.length)
     lines.push('', `Other node flags (passed through untouched): ${plan.passthrough.join(' ')}`)
+  return lines.join('\n')
+}
+
+/**
+ * Both behaviours of one flag set, side by side where they differ (`tnv rpc plan` by default).
+ * A line that is the same on both releases is printed once, marked "both".
+ */
+export function formatPlans(plans: RpcPlans): string {
+  const { released, spec } = plans
+  const lines: string[] = []
+  const verdict = (p: RpcPlan) => (p.ok ? 'starts with these flags' : 'REFUSES TO START with these flags (see Errors)')
+  lines.push(`Released node (v0.14.0-adiri and main): ${verdict(released)}.`)
+  lines.push(`Specification's release (not released yet): ${verdict(spec)}.`)
+  const pair = (label: string, r: string, s: string) => {
+    if (r === s) lines.push(`    ${label.padEnd(12)} both: ${r}`)
+    else {
+      lines.push(`    ${label.padEnd(12)} released node: ${r}`)
+      lines.push(`    ${' '.repeat(12)} specification: ${s}`)
+    }
+  }
+  for (const [index, worker] of spec.workers.entries()) {
+    const rw = released.workers[index]
+    lines.push(
+      '',
+      `Worker ${index}${rw ? '' : ' (specification only: the released node runs one worker)'}${worker.sharedServer ? ' (HTTP and WS share one server)' : ''}`,
+    )
+    for (const t of ['http', 'ws', 'ipc'] as const) {
+      const s = worker[t]
+      const r = rw?.[t]
+      const where =
+        t === 'ipc'
+          ? (s as IpcTransportPlan).path
+          : hostPort((s as NetTransportPlan).address, (s as NetTransportPlan).port)
+      const label = t === 'http' ? 'HTTP' : t === 'ws' ? 'WS' : 'IPC'
+      if (!s.enabled && !r?.enabled) {
+        lines.push(`  ${label} off (${where})`)
+        continue
+      }
+      lines.push(`  ${label} ${where}`)
+      if (r) {
+        pair('namespaces', served(r), served(s))
+        pair('rpc_modules', modulesLine(r.rpcModules), modulesLine(s.rpcModules))
+      } else {
+        lines.push(`    ${'namespaces'.padEnd(12)} specification: ${served(s)}`)
+        lines.push(`    ${'rpc_modules'.padEnd(12)} specification: ${modulesLine(s.rpcModules)}`)
+      }
+    }
+  }
+  lines.push('', 'Access (both)')
+  lines.push(
+    `  JWT: ${spec.jwt.required ? `required on HTTP and WS (--rpc.jwtsecret, ${spec.jwt.source === 'file' ? 'NOT hex: refused' : 'hex secret'}); IPC needs none` : 'off (no --rpc.jwtsecret): HTTP and WS need no token'}`,
+  )
+  lines.push(`  HTTP CORS domains: ${spec.httpCorsDomain?.join(', ') || 'none'}`)
+  lines.push(`  WS origins: ${spec.wsOrigins?.join(', ') || 'none'}`)
+  lines.push('', 'Limits (both)')
+  const limitRows = LIMIT_SPECS.map((l) => {
+    const unit = l.unit ? ` ${l.unit}` : ''
+    const value = spec.limits[l.key]
+    const noLimit = l.min === 0 && value === 0
+    return [l.flag, noLimit ? '0' : `${value}${unit}`, noLimit ? '(no limit)' : `(default: ${l.defaultText}${unit})`]
+  })
+  const limitWidths = [0, 1].map((i) => Math.max(...limitRows.map((r) => (r[i] ?? '').length)))
+  for (const r of limitRows) lines.push(`  ${row(r, limitWidths)}`)
+  const grouped = (title: string, r: string[], s: string[]) => {
+    const both = r.filter((x) => s.includes(x))
+    const onlyR = r.filter((x) => !s.includes(x))
+    const onlyS = s.filter((x) => !r.includes(x))
+    if (both.length + onlyR.length + onlyS.length === 0) return
+    lines.push('', title)
+    for (const x of both) lines.push(`  - (both) ${x}`)
+    for (const x of onlyR) lines.push(`  - (released node) ${x}`)
+    for (const x of onlyS) lines.push(`  - (specification) ${x}`)
+  }
+  grouped('Errors (the node refuses to start)', released.errors, spec.errors)
+  grouped('Warnings (the node logs these at startup)', released.warnings, spec.warnings)
+  grouped('Advice (tnv)', released.advice, spec.advice)
+  if (plans.differences.length === 0) lines.push('', 'These flags mean the same on both releases.')
+  else {
+    lines.push('', `Where the two releases differ (${plans.differences.length})`)
+    for (const d of plans.differences)
+      lines.push(`  - ${d.topic}: released node ${d.released}; specification ${d.spec}`)
+    for (const e of plans.equivalents)
+      lines.push(
+        `  - ${e.flag} means different things on the two releases. To mean the same on both, write ${e.flag} ${e.releasedMeaning} (what the released node serves now)${e.specMeaning ? ` or ${e.flag} ${e.specMeaning} (what the specification's release serves now)` : "; what the specification's release serves now cannot be had on the released node, which always serves tn"}.`,
+      )
+  }
+  if (spec.passthrough.length)
+    lines.push('', `Other node flags (passed through untouched): ${spec.passthrough.join(' ')}`)
   return lines.join('\n')
 }

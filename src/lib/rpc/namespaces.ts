@@ -2,7 +2,7 @@
  * One namespace-selection value (`--http.api`, `--ws.api`) read per the spec's values table
  * and rules 1-5 (node-rpc-namespaces.md, "Namespace selection values"). Pure.
  */
-import { DEFAULT_NAMESPACES, NAMESPACES, type Namespace } from './types.js'
+import { DEFAULT_NAMESPACES, NAMESPACES, type Namespace, PROBED_NAMESPACES, type ProbedNamespace } from './types.js'
 
 export type NamespaceSelection = {
   /** `default`: flag not given; `all`/`none`: the first entry (any letter case); `list`: named namespaces. */
@@ -23,6 +23,12 @@ const isNamespace = (name: string): name is Namespace => (NAMESPACES as readonly
 export function inSpecOrder(names: Iterable<Namespace>): Namespace[] {
   const set = new Set(names)
   return NAMESPACES.filter((n) => set.has(n))
+}
+
+/** The same for probed names: the spec's order, then admin and txpool. */
+export function inProbeOrder(names: Iterable<ProbedNamespace>): ProbedNamespace[] {
+  const set = new Set(names)
+  return PROBED_NAMESPACES.filter((n) => set.has(n))
 }
 
 /**
@@ -60,4 +66,37 @@ export function parseNamespaceSelection(value: string | undefined, flag: string)
 export function suggestNamespace(name: string): Namespace | null {
   const lowered = name.toLowerCase()
   return isNamespace(lowered) ? lowered : null
+}
+
+/** The modules the released node keeps from a selection (TN `validate_rpc_modules`, ALL_MODULES). */
+const RELEASED_ALLOWED: readonly Namespace[] = ['eth', 'net', 'web3', 'rpc', 'debug', 'trace']
+/** The names the released node warns about when dropped (the others are dropped silently). */
+export const RELEASED_WARNED = ['admin', 'txpool'] as const
+
+/**
+ * One selection value read as the released node reads it (real-network/node.md §4; reth
+ * `RpcModuleSelection::from_str` and TN `validate_rpc_modules`): an empty value or a first
+ * entry `none` (any case) selects nothing; a first entry `all` (any case) selects eth, net,
+ * web3, debug, trace and rpc; a list keeps the exact, case-sensitive names among those six
+ * (duplicates and empty entries dropped, never an error); a missing flag is eth, net, web3.
+ * Then `tn` is added on every enabled transport, whatever the selection. Pure.
+ * @example parseReleasedSelection('none', '--http.api').namespaces // ['tn']
+ */
+export function parseReleasedSelection(value: string | undefined, _flag: string): NamespaceSelection {
+  const base = { unsupported: [] as string[], ignored: [] as string[], error: null }
+  const withTn = (names: Namespace[]) => inSpecOrder([...names, 'tn'])
+  if (value === undefined) return { ...base, kind: 'default', namespaces: withTn(['eth', 'net', 'web3']) }
+  if (value === '') return { ...base, kind: 'none', namespaces: withTn([]) }
+  const entries = value.split(',').map((e) => e.trim())
+  const [first, ...rest] = entries as [string, ...string[]]
+  const lowered = first.toLowerCase()
+  if (lowered === 'all') return { ...base, kind: 'all', namespaces: withTn([...RELEASED_ALLOWED]), ignored: rest }
+  if (lowered === 'none') return { ...base, kind: 'none', namespaces: withTn([]), ignored: rest }
+  const unsupported: string[] = []
+  const named: Namespace[] = []
+  for (const entry of entries) {
+    if ((RELEASED_ALLOWED as readonly string[]).includes(entry)) named.push(entry as Namespace)
+    else if (entry !== 'tn' && entry !== '' && !unsupported.includes(entry)) unsupported.push(entry)
+  }
+  return { ...base, kind: 'list', namespaces: withTn(named), unsupported }
 }

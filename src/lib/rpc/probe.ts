@@ -8,12 +8,22 @@
  * for a transaction hash of zeros, which no chain holds).
  */
 import type { CallOutcome, RpcConnection } from './connect.js'
-import { NAMESPACES, type Namespace, type NamespaceCheck, type ProbeStatus, type TransportCheck } from './types.js'
+import {
+  type NamespaceCheck,
+  PROBED_NAMESPACES,
+  type ProbedNamespace,
+  type ProbeStatus,
+  type TransportCheck,
+} from './types.js'
 
 const ZERO_HASH = `0x${'0'.repeat(64)}`
 
-/** The method called to probe each namespace (docs/decisions.md, "RPC"). */
-export const NAMESPACE_PROBES: Record<Namespace, { method: string; params: unknown[] }> = {
+/**
+ * The method called to probe each namespace (docs/decisions.md, "RPC"). admin and txpool are
+ * probed too: the released node serves them over IPC (every reth module), which tells its
+ * behaviour apart; both reads change nothing.
+ */
+export const NAMESPACE_PROBES: Record<ProbedNamespace, { method: string; params: unknown[] }> = {
   eth: { method: 'eth_chainId', params: [] },
   net: { method: 'net_version', params: [] },
   web3: { method: 'web3_clientVersion', params: [] },
@@ -21,6 +31,8 @@ export const NAMESPACE_PROBES: Record<Namespace, { method: string; params: unkno
   tn: { method: 'tn_getCurrentEpoch', params: [] },
   debug: { method: 'debug_getRawTransaction', params: [ZERO_HASH] },
   trace: { method: 'trace_transaction', params: [ZERO_HASH] },
+  admin: { method: 'admin_nodeInfo', params: [] },
+  txpool: { method: 'txpool_status', params: [] },
 }
 
 /** JSON-RPC 2.0 "Method not found": the answer for every method of a namespace not served. */
@@ -62,7 +74,7 @@ export type TransportProbe = {
 export async function probeTransport(conn: RpcConnection): Promise<TransportProbe> {
   const [probes, subscriptions] = await Promise.all([
     Promise.all(
-      NAMESPACES.map(async (namespace) => {
+      PROBED_NAMESPACES.map(async (namespace) => {
         const { method, params } = NAMESPACE_PROBES[namespace]
         return { namespace, method, outcome: await conn.call(method, params) }
       }),

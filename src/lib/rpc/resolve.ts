@@ -13,9 +13,16 @@
  * (and `ok` is false), so one run reports every problem at once.
  */
 import { availableParallelism } from 'node:os'
+import { checkNodeCommandLine, type NodeCommandLine } from '../node/released-flags.js'
 import { resolveLimits } from './limits.js'
 import { isLoopbackAddress, isWildcardAddress } from './loopback.js'
-import { type NamespaceSelection, parseNamespaceSelection, suggestNamespace } from './namespaces.js'
+import {
+  type NamespaceSelection,
+  parseNamespaceSelection,
+  parseReleasedSelection,
+  RELEASED_WARNED,
+  suggestNamespace,
+} from './namespaces.js'
 import { parseNodeFlags, type RpcValueFlag } from './node-flags.js'
 import {
   DEFAULT_NAMESPACES,
@@ -24,6 +31,8 @@ import {
   NAMESPACES,
   type Namespace,
   type NetTransportPlan,
+  RETH_ONLY_MODULES,
+  type RpcBehaviour,
   type RpcPlan,
   type WorkerPlan,
 } from './types.js'
@@ -43,6 +52,18 @@ export const RPC_MODULE_VERSION = '1.0'
 export type ResolveRpcPlanOptions = {
   /** CPU cores of the host the node will run on (default: this host's, os.availableParallelism()). */
   cpus?: number
+  /**
+   * Whose namespace rules to apply: `spec` (default: the specification, which tnv's reference
+   * node implements) or `released` (the node operators run today; real-network/node.md §4).
+   */
+  behaviour?: RpcBehaviour
+  /**
+   * Also check the node flags the resolver does not interpret (unknown flags, `--chain`
+   * values) against a node command line (src/lib/node/released-flags.ts): `true` = the one of
+   * `behaviour`, or `reference` for tnv's reference node (its devnet flags). Off by default:
+   * tnv's reference node reads its own extra flags from the passthrough list.
+   */
+  checkCommandLine?: boolean | NodeCommandLine
 }
 
 type NetName = 'http' | 'ws'
@@ -56,9 +77,21 @@ const SUPPORTED = NAMESPACES.join(', ')
  * plan.transports.ipc.rpcModules  // { eth: '1.0', net: '1.0', web3: '1.0', rpc: '1.0', tn: '1.0' }
  */
 export function resolveRpcPlan(argv: readonly string[], options: ResolveRpcPlanOptions = {}): RpcPlan {
+  const behaviour = options.behaviour ?? 'spec'
+  const released = behaviour === 'released'
   const parsed = parseNodeFlags(argv)
   const { values, switches } = parsed
   const errors = [...parsed.errors]
+  if (options.checkCommandLine)
+    errors.push(
+      ...checkNodeCommandLine(
+        parsed.passthrough,
+        options.checkCommandLine === true ? behaviour : options.checkCommandLine,
+      ),
+    )
+  // --workers is interpreted here (the specification's flag), so it is never in the passthrough
+  if (released && values['--workers'] !== undefined)
+    errors.push(...checkNodeCommandLine(['--workers', values['--workers']], 'released'))
   const warnings: string[] = []
   const advice: string[] = []
   const take = <T>(checked: Checked<T> | undefined, fallback: T): T => {
@@ -98,24 +131,45 @@ export function resolveRpcPlan(argv: readonly string[], options: ResolveRpcPlanO
     errors.push('--ipcpath is empty. Give the socket path, for example --ipcpath /tmp/tn.ipc, or leave the flag out.')
 
   // --- namespace selections (values table, rules 1-6; IPC: always the default set) -------
+  const select = released ? parseReleasedSelection : parseNamespaceSelection
   const selection = {
-    http: parseNamespaceSelection(given('--http.api'), '--http.api'),
-    ws: parseNamespaceSelection(given('--ws.api'), '--ws.api'),
+    http: select(given('--http.api'), '--http.api'),
+    ws: select(given('--ws.api'), '--ws.api'),
   }
   for (const sel of Object.values(selection)) if (sel.error) errors.push(sel.error)
   for (const name of ['http', 'ws'] as const) {
-    if (on[name]) describeSelection(name, selection[name], warnings, advice)
+    if (!on[name]) continue
+    if (released) describeReleasedSelection(name, selection[name], warnings, advice)
+    else describeSelection(name, selection[name], warnings, advice)
   }
   const served: Record<'http' | 'ws' | 'ipc', Namespace[]> = {
     http: on.http ? selection.http.namespaces : [],
     ws: on.ws ? selection.ws.namespaces : [],
-    ipc: on.ipc ? [...DEFAULT_NAMESPACES] : [],
+    // IPC: the spec's default set; the released node serves every reth module there (+ tn).
+    ipc: on.ipc ? (released ? [...NAMESPACES] : [...DEFAULT_NAMESPACES]) : [],
+  }
+  const otherModules: Record<'http' | 'ws' | 'ipc', string[]> = {
+    http: [],
+    ws: [],
+    ipc: on.ipc && released ? [...RETH_ONLY_MODULES] : [],
   }
   adviseFlagsWithoutTransport(values, on, advice)
+  if (released && on.ipc)
+    advice.push(
+      `IPC (${given('--ipcpath') ?? DEFAULT_IPC_PATH}) serves every reth module on the released node, admin, txpool, debug and trace included, to any local process that can open the socket: keep its directory private, or pass --ipcdisable when nothing on this host needs it.`,
+    )
 
   // --- rpc_modules: built once from the first transport serving rpc (HTTP, WS, IPC) ------
+  // The released node's list never contains tn (merged in outside reth's module registry).
   const source = (['http', 'ws', 'ipc'] as const).find((t) => served[t].includes('rpc'))
-  const modules = source ? Object.fromEntries(served[source].map((n) => [n, RPC_MODULE_VERSION])) : null
+  const modules = source
+    ? Object.fromEntries(
+        [...served[source].filter((n) => !(released && n === 'tn')), ...otherModules[source]].map((n) => [
+          n,
+          RPC_MODULE_VERSION,
+        ]),
+      )
+    : null
   const rpcModulesOf = (t: 'http' | 'ws' | 'ipc') => (served[t].includes('rpc') && modules ? { ...modules } : null)
 
   // --- one server for HTTP and WS on the same address and port (rules 7-8) --------------
@@ -151,10 +205,13 @@ export function resolveRpcPlan(argv: readonly string[], options: ResolveRpcPlanO
   const { limits } = resolvedLimits
 
   // --- workers -------------------------------------------------------------------------------
-  const workerCount = take(
-    mapDefined(given('--workers'), (v) => parseIntegerValue('--workers', v, 1, MAX_WORKERS)),
-    1,
-  )
+  // The released node has no --workers (an error above) and one RPC server.
+  const workerCount = released
+    ? 1
+    : take(
+        mapDefined(given('--workers'), (v) => parseIntegerValue('--workers', v, 1, MAX_WORKERS)),
+        1,
+      )
   const workers: WorkerPlan[] = []
   for (let index = 0; index < workerCount; index++) {
     const ports = workerPorts({ httpPort, wsPort, shared }, index)
@@ -164,6 +221,7 @@ export function resolveRpcPlan(argv: readonly string[], options: ResolveRpcPlanO
       address: httpAddress,
       port: ports.http,
       namespaces: [...served.http],
+      otherModules: [...otherModules.http],
       rpcModules: rpcModulesOf('http'),
     }
     const ws: NetTransportPlan = {
@@ -171,12 +229,14 @@ export function resolveRpcPlan(argv: readonly string[], options: ResolveRpcPlanO
       address: wsAddress,
       port: ports.ws,
       namespaces: [...served.ws],
+      otherModules: [...otherModules.ws],
       rpcModules: rpcModulesOf('ws'),
     }
     const ipc: IpcTransportPlan = {
       enabled: on.ipc,
       path,
       namespaces: [...served.ipc],
+      otherModules: [...otherModules.ipc],
       rpcModules: rpcModulesOf('ipc'),
     }
     for (const [name, plan] of [
@@ -234,6 +294,7 @@ export function resolveRpcPlan(argv: readonly string[], options: ResolveRpcPlanO
 
   const [first] = workers as [WorkerPlan]
   return {
+    behaviour,
     ok: errors.length === 0,
     errors,
     warnings,
@@ -337,6 +398,34 @@ function describeSelection(name: NetName, sel: NamespaceSelection, warnings: str
   }
 }
 
+/**
+ * The released node's startup warnings and tnv's advice for one transport's selection: the
+ * node warns only about admin and txpool ("Attempted to configure unsupported admin RPC
+ * module!"); every other dropped name (TN, ots, typos) goes silently, and naming debug or trace
+ * is not warned about at all.
+ */
+function describeReleasedSelection(name: NetName, sel: NamespaceSelection, warnings: string[], advice: string[]): void {
+  const flag = `--${name}.api`
+  const label = LABEL[name]
+  for (const entry of sel.unsupported) {
+    if ((RELEASED_WARNED as readonly string[]).includes(entry)) {
+      warnings.push(`${label}: Attempted to configure unsupported ${entry} RPC module! (${flag}; it is dropped)`)
+      continue
+    }
+    const suggestion = suggestNamespace(entry)
+    advice.push(
+      `${flag}: "${entry}" is dropped silently by the released node (no warning in its log)${suggestion && suggestion !== entry ? `; names are case-sensitive: write ${suggestion}` : entry.toLowerCase() === 'all' || entry.toLowerCase() === 'none' ? `; "${entry}" must be the whole value` : ''}.`,
+    )
+  }
+  for (const ns of sel.namespaces.filter(isTracing)) {
+    advice.push(
+      `${label} serves ${ns}${sel.kind === 'all' ? ` (the released node's "all" includes it)` : ''}: ${ns === 'debug' ? 'debug_trace*' : 'trace_*'} methods re-execute blocks, can take seconds of CPU time and return large responses. The released node logs no warning about it.`,
+    )
+  }
+  if (sel.ignored.length > 0)
+    advice.push(`${flag} "${sel.kind},${sel.ignored.join(',')}": everything after "${sel.kind}" is ignored.`)
+}
+
 /** Flags for a transport that is off have no effect: say so (the operator probably forgot --http or --ws). */
 function adviseFlagsWithoutTransport(
   values: Partial<Record<RpcValueFlag, string>>,
@@ -360,7 +449,12 @@ function adviseFlagsWithoutTransport(
 
 function describeJwtSecret(value: string | null, errors: string[]): JwtPlan {
   if (value === null) return { required: false, source: null, path: null }
-  if (!/^(0x)?[0-9a-fA-F]*$/.test(value)) return { required: true, source: 'file', path: value }
+  if (!/^(0x)?[0-9a-fA-F]*$/.test(value)) {
+    errors.push(
+      `--rpc.jwtsecret "${value}" is not hex: the node parses this flag as the 32-byte secret in hex (64 digits) and does not read a file, so it refuses to start. Keep the secret in a file and let tnv hand it over: \`tnv node start --jwt-secret-file ${value}\` (or TNV_JWT_SECRET).`,
+    )
+    return { required: true, source: 'file', path: value }
+  }
   const digits = value.replace(/^0x/, '').length
   if (digits !== 64) {
     errors.push(

@@ -13,6 +13,24 @@ export type Namespace = (typeof NAMESPACES)[number]
 /** The default set: flag not given, `all`, and always IPC. */
 export const DEFAULT_NAMESPACES: readonly Namespace[] = ['eth', 'net', 'web3', 'rpc', 'tn']
 
+/**
+ * Which release's namespace rules a plan follows (real-network/node.md §4):
+ * - `spec`: the specification (node-rpc-namespaces.md), not released yet;
+ * - `released`: the node operators run today (v0.14.0-adiri and main), which is the spec's
+ *   "earlier releases": `tn` on every enabled transport whatever the selection; `all` adds
+ *   debug and trace; HTTP/WS default eth, net, web3 (no rpc); IPC serves every reth module;
+ *   only admin and txpool are warned about.
+ */
+export type RpcBehaviour = 'spec' | 'released'
+export const RPC_BEHAVIOURS: readonly RpcBehaviour[] = ['released', 'spec']
+
+/** The modules of reth that the released node serves over IPC besides the seven above (node.md §4). */
+export const RETH_ONLY_MODULES = ['admin', 'txpool', 'reth', 'ots', 'flashbots', 'miner', 'mev', 'testing'] as const
+
+/** What `rpc check` probes: the seven namespaces, plus admin and txpool (served only over the released node's IPC). */
+export const PROBED_NAMESPACES = [...NAMESPACES, 'admin', 'txpool'] as const
+export type ProbedNamespace = (typeof PROBED_NAMESPACES)[number]
+
 export type TransportName = 'http' | 'ws' | 'ipc'
 
 export type NetTransportPlan = {
@@ -21,6 +39,8 @@ export type NetTransportPlan = {
   port: number
   /** Served namespaces, in the spec's order (eth, net, web3, rpc, tn, debug, trace). Empty when disabled. */
   namespaces: Namespace[]
+  /** Modules served besides those seven (only the released node's IPC: admin, txpool, reth, …); else empty. */
+  otherModules: string[]
   /** What `rpc_modules` returns here (name -> "1.0"), or null where `rpc` is not served (-32601). */
   rpcModules: Record<string, string> | null
 }
@@ -29,6 +49,8 @@ export type IpcTransportPlan = {
   enabled: boolean
   path: string
   namespaces: Namespace[]
+  /** Modules served besides the seven (the released node: every other reth module); else empty. */
+  otherModules: string[]
   rpcModules: Record<string, string> | null
 }
 
@@ -59,13 +81,18 @@ export type RpcLimits = {
 export type JwtPlan = {
   /** True when --rpc.jwtsecret is set: HTTP requests and WS upgrades need `Authorization: Bearer <JWT>`. IPC never does. */
   required: boolean
-  /** `hex`: the secret itself was given; `file`: a path to a file holding the hex secret; null: no JWT. */
+  /**
+   * `hex`: the secret itself was given; `file`: the value is not hex (a file path?), which the
+   * node refuses: it parses --rpc.jwtsecret as hex only (the plan then has an error); null: no JWT.
+   */
   source: 'hex' | 'file' | null
-  /** The file path when `source` is `file`, else null. */
+  /** The value when `source` is `file`, else null. */
   path: string | null
 }
 
 export type RpcPlan = {
+  /** Whose rules this plan follows: the specification's release or the released node. */
+  behaviour: RpcBehaviour
   /** False when the node would refuse to start (see `errors`). */
   ok: boolean
   /** Reasons the node refuses to start. */
@@ -101,7 +128,7 @@ export type RpcPlan = {
 export type ProbeStatus = 'served' | 'not-served' | 'unauthorized' | 'failed'
 
 export type NamespaceCheck = {
-  namespace: Namespace
+  namespace: ProbedNamespace
   /** The harmless method called to probe the namespace. */
   method: string
   status: ProbeStatus
@@ -135,8 +162,8 @@ export type TransportCheck = {
   /** The `rpc_modules` answer: the object, or null when not served or not answered. */
   rpcModules: Record<string, string> | null
   namespaces: NamespaceCheck[]
-  /** The namespaces found served, in the spec's order. */
-  served: Namespace[]
+  /** The namespaces found served, in the spec's order (then admin, txpool). */
+  served: ProbedNamespace[]
   /** eth_subscribe: `works` (a subscription id came back), `refused` (a JSON-RPC error), `failed`. */
   subscriptions: { status: 'works' | 'refused' | 'failed'; detail: string | null }
   /** What the expected plan says about this endpoint (matched by port or path), or null without --expect. */
@@ -144,9 +171,20 @@ export type TransportCheck = {
     worker: number
     enabled: boolean
     namespaces: Namespace[]
+    otherModules: string[]
     rpcModules: Record<string, string> | null
     jwtRequired: boolean
   } | null
+}
+
+/** Which namespace behaviour a live node shows (`rpc check`). */
+export type BehaviourVerdict = {
+  /** `released` or `spec` when the answers show it; `undetermined` when they fit both. */
+  detected: RpcBehaviour | 'undetermined'
+  /** What showed it (or why nothing did). */
+  evidence: string[]
+  /** The behaviour the report judges the node by (detected, else --behaviour, else the released node's). */
+  judgedAs: RpcBehaviour
 }
 
 export type RpcCheckReport = {
@@ -161,6 +199,8 @@ export type RpcCheckReport = {
   failures: string[]
   /** Facts worth knowing that are not failures. */
   notes: string[]
-  /** The expected plan's verdict (--expect), or null. */
+  /** The expected plan's verdict (--expect) under the behaviour judged, or null. */
   expected: { ok: boolean; errors: string[]; warnings: string[] } | null
+  /** Which behaviour the node shows, and which one the findings are judged by. */
+  behaviour: BehaviourVerdict
 }

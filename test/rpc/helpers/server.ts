@@ -4,8 +4,9 @@
  * serving exactly its plan's namespaces (-32601 `Method not found` for the rest), the plan's
  * `rpc_modules`, subscriptions on WS and IPC only, and JWT (HS256, iat ±60 s) on HTTP and WS
  * when the plan has --rpc.jwtsecret. Faults make it break one rule at a time, so the tests
- * prove `rpc check` notices. The reference node (src/devnet/node) replaces it as the target
- * once it exists.
+ * prove `rpc check` notices. With `behaviour: 'released'` it serves the plan of the released
+ * node's rules (real-network/node.md §4: tn everywhere, IPC with every reth module, rpc_modules
+ * without tn), so `rpc check` can be tested against both behaviours.
  */
 import { rmSync } from 'node:fs'
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http'
@@ -14,7 +15,7 @@ import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
 import { verifyAuthorizationHeader } from '../../../src/lib/rpc/jwt.js'
 import { resolveRpcPlan } from '../../../src/lib/rpc/resolve.js'
-import type { IpcTransportPlan, NetTransportPlan, RpcPlan } from '../../../src/lib/rpc/types.js'
+import type { IpcTransportPlan, NetTransportPlan, RpcBehaviour, RpcPlan } from '../../../src/lib/rpc/types.js'
 
 export type ServerFaults = {
   /** Answer eth_subscribe over HTTP (the spec says it must not work there). */
@@ -27,6 +28,8 @@ export type ServerFaults = {
   rpcModules?: { transport: 'http' | 'ws' | 'ipc'; value: Record<string, string> }
   /** Refuse eth_subscribe on WS and IPC. */
   noSubscriptions?: boolean
+  /** Whose namespace rules to serve (default: the specification's). */
+  behaviour?: RpcBehaviour
 }
 
 export type TestRpcServer = {
@@ -41,7 +44,7 @@ const CHAIN_ID = '0x7e1'
 
 /** Starts every worker's servers of the plan of `argv` (which must be ok). */
 export async function startTestRpcServer(argv: string[], faults: ServerFaults = {}): Promise<TestRpcServer> {
-  const plan = resolveRpcPlan(argv, { cpus: 4 })
+  const plan = resolveRpcPlan(argv, { cpus: 4, behaviour: faults.behaviour ?? 'spec' })
   if (!plan.ok) throw new Error(`test server: the plan is not ok: ${plan.errors.join(' ')}`)
   const closers: (() => Promise<void>)[] = []
   let subscriptionId = 0
@@ -53,7 +56,8 @@ export async function startTestRpcServer(argv: string[], faults: ServerFaults = 
     if (typeof req.method !== 'string')
       return { jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid request' } }
     const namespace = req.method.split('_')[0] ?? ''
-    if (!(transport.namespaces as string[]).includes(namespace)) return notFound
+    if (!(transport.namespaces as string[]).includes(namespace) && !transport.otherModules.includes(namespace))
+      return notFound
     switch (req.method) {
       case 'eth_chainId':
         return ok(CHAIN_ID)
@@ -68,6 +72,10 @@ export async function startTestRpcServer(argv: string[], faults: ServerFaults = 
       case 'debug_getRawTransaction':
       case 'trace_transaction':
         return ok(null)
+      case 'admin_nodeInfo':
+        return ok({ name: 'tnv-test-server' })
+      case 'txpool_status':
+        return ok({ pending: '0x0', queued: '0x0' })
       case 'eth_subscribe':
         if (kind === 'http' && !faults.subscribeOverHttp) return notFound
         if (kind !== 'http' && faults.noSubscriptions)
