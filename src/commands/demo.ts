@@ -9,7 +9,11 @@ export default class Demo extends BaseCommand {
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json']
   static override flags = {
     keep: Flags.boolean({ summary: 'Keep the temporary directory (keys, devnet state, logs) and print where it is.' }),
-    'epoch-blocks': Flags.integer({ summary: 'Blocks per epoch on the demo devnet.', default: 5, min: 2 }),
+    'epoch-seconds': Flags.integer({
+      summary: 'Epoch length on the demo devnet, in seconds (a rehearsal setting; the registry says a day).',
+      default: 5,
+      min: 1,
+    }),
   }
 
   async run(): Promise<DemoReturnType> {
@@ -18,7 +22,7 @@ export default class Demo extends BaseCommand {
     const { renderDemoSummary } = await import('../lib/demo/summary.js')
     const r = await runDemo({
       keep: flags.keep,
-      epochBlocks: flags['epoch-blocks'],
+      epochSeconds: flags['epoch-seconds'],
       // progress always goes to stderr (also with --json, where stdout carries only the result)
       onEvent: (e) => process.stderr.write(`${e.line}\n`),
     })

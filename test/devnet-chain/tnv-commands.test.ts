@@ -1,30 +1,18 @@
 /**
  * The lifecycle through tnv's OWN commands on both shipped genesis files, judged by chain state
- * (read through the devnet node's tn_* methods). The rehearsal's own commands (devnet start,
- * governance mint routed to the rehearsal mint, advance-epoch) must pass now. The registry client
- * does not speak the real registries yet (issue 12): the steps that go through it are expected
- * failures (`todo`), kept and asserting the right chain state, never deleted and never asserting
- * the wrong behaviour. Each todo step first brings the chain to the state the step needs (by
- * rehearsal governance or a raw call from the fact sheets) when an earlier todo step did not.
+ * (read through the devnet node's tn_* methods): the rehearsal's own commands (devnet start,
+ * governance mint routed to the rehearsal mint, advance-epoch) and the registry client's
+ * (validator status, stake, activate, exit, unstake, rewards claim, delegation sign and stake).
+ * The steps run in order, each on the state the previous one left.
  */
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { type Address, createWalletClient, encodeFunctionData, type Hex, http } from 'viem'
+import type { Address, Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { adiriProofOfPossession } from '../../src/devnet/chain/adiri-pop.js'
-import { openBlsKey } from '../../src/lib/keys/open-key.js'
-import { readNodeInfo } from '../../src/lib/nodeinfo/read.js'
-import { registryAbis } from '../../src/lib/registry/generations/detect.js'
 import { call, freePorts } from '../devnet-node/helpers.js'
 import { type CliResult, parseJson, runCli, tempDir } from '../helpers/cli.js'
-
-const ISSUE_12 = { todo: 'issue 12: registry client for both generations' }
-/** Expected to fail on these generations until issue 12 lands (measured: the others pass today). */
-const failsOn = (generations: readonly string[], generation: string) =>
-  generations.includes(generation) ? ISSUE_12 : {}
-const REGISTRY = '0x07E17e17E17e17E17e17E17E17E17e17e17E17e1' as const
 
 for (const generation of ['next', 'adiri'] as const) {
   describe(`the lifecycle through tnv's commands on the ${generation} genesis`, { timeout: 300_000 }, () => {
@@ -41,12 +29,6 @@ for (const generation of ['next', 'adiri'] as const) {
       ((await call(rpcUrl, 'tn_getValidator', [a])) as { currentStatus: string; exitEpoch: number }).currentStatus
     const epoch = async () => (await call(rpcUrl, 'tn_getCurrentEpoch')) as number
     const advance = async () => assert.equal((await tnv(['devnet', 'advance-epoch', '--datadir', devnetDir])).code, 0)
-    /** A raw registry call from the validator (fact sheets), to reach the state a todo step needs. */
-    async function raw(functionName: string, args: readonly unknown[], value = 0n, from = account) {
-      const wallet = createWalletClient({ account: privateKeyToAccount(from.privateKey), transport: http(rpcUrl) })
-      const data = encodeFunctionData({ abi: registryAbis[generation], functionName, args } as never)
-      await wallet.sendTransaction({ chain: null, to: REGISTRY, data, value })
-    }
 
     before(async () => {
       const [port] = await freePorts(1)
@@ -102,35 +84,20 @@ for (const generation of ['next', 'adiri'] as const) {
       assert.equal(await status(), 'Undefined', 'minted, not staked: the all-zero record')
     })
 
-    it('validator status reads the real registry', failsOn(['next', 'adiri'], generation), async () => {
+    it('validator status reads the real registry', async () => {
       const r = await tnv(['validator', 'status', '--address', account.address, '--json'])
       assert.equal(r.code, 0, `${r.stdout}${r.stderr}`)
       assert.equal(parseJson<{ whitelisted: boolean }>(r).whitelisted, true)
     })
 
-    it('stake from node-info.yaml', failsOn(['next', 'adiri'], generation), async () => {
+    it('stake from node-info.yaml', async () => {
       const r = await tnv(['stake', '--datadir', keys, '--through', 'staked', '--yes', '--non-interactive', '--json'])
       assert.equal(r.code, 0, `${r.stdout}${r.stderr}`)
       assert.equal(await status(), 'Staked')
     })
 
     it('activate, then Active at the epoch boundary', async () => {
-      if ((await status()) === 'Undefined') {
-        // the stake step did not happen: stake by hand so this step is judged on its own
-        const { info } = await readNodeInfo(keys)
-        const key = `0x${Buffer.from(info.blsPublicKey).toString('hex')}`
-        if (generation === 'next') {
-          await raw(
-            'stake',
-            [key, { signature: `0x${Buffer.from(info.proofOfPossession).toString('hex')}` }],
-            10n ** 24n,
-          )
-        } else {
-          const { secret } = await openBlsKey({ datadir: keys, source: 'no-passphrase' })
-          const { uncompressedPubkey, uncompressedSignature } = adiriProofOfPossession(secret, account.address)
-          await raw('stake', [key, { uncompressedPubkey, uncompressedSignature }], 10n ** 24n)
-        }
-      }
+      assert.equal(await status(), 'Staked', 'the stake step left the validator Staked')
       const r = await tnv(['activate', '--yes', '--json'])
       assert.equal(r.code, 0, `${r.stdout}${r.stderr}`)
       assert.equal(await status(), 'PendingActivation')
@@ -138,22 +105,18 @@ for (const generation of ['next', 'adiri'] as const) {
       assert.equal(await status(), 'Active')
     })
 
-    it(
-      'exit, then Exited over the node rule, then unstake pays the stake back and retires',
-      failsOn(['adiri'], generation),
-      async () => {
-        const r = await tnv(['exit', '--yes', '--json'])
-        assert.equal(r.code, 0, `${r.stdout}${r.stderr}`)
-        assert.equal(await status(), 'PendingExit')
-        for (let i = 0; i < 6 && (await status()) === 'PendingExit'; i++) await advance()
-        assert.equal(await status(), 'Exited')
-        await advance()
-        const u = await tnv(['unstake', '--yes', '--json'])
-        assert.equal(u.code, 0, `${u.stdout}${u.stderr}`)
-        assert.equal(await status(), 'Any')
-        assert.equal(await call(rpcUrl, 'tn_isRetired', [account.address]), true)
-      },
-    )
+    it('exit, then Exited over the node rule, then unstake pays the stake back and retires', async () => {
+      const r = await tnv(['exit', '--yes', '--json'])
+      assert.equal(r.code, 0, `${r.stdout}${r.stderr}`)
+      assert.equal(await status(), 'PendingExit')
+      for (let i = 0; i < 6 && (await status()) === 'PendingExit'; i++) await advance()
+      assert.equal(await status(), 'Exited')
+      await advance()
+      const u = await tnv(['unstake', '--yes', '--json'])
+      assert.equal(u.code, 0, `${u.stdout}${u.stderr}`)
+      assert.equal(await status(), 'Any')
+      assert.equal(await call(rpcUrl, 'tn_isRetired', [account.address]), true)
+    })
 
     it('rewards claim after governance funds the pool (unsigned, for the most rewarded genesis validator)', async () => {
       assert.equal((await tnv(['devnet', 'governance', 'fund', '100000', '--datadir', devnetDir])).code, 0)
@@ -176,44 +139,40 @@ for (const generation of ['next', 'adiri'] as const) {
       assert.equal(parseJson<{ outcome: string }>(r).outcome, 'unsigned')
     })
 
-    it(
-      'delegated stake signed by the validator (delegation sign, then delegation stake)',
-      failsOn(['next', 'adiri'], generation),
-      async () => {
-        const v = (await (await import('viem/accounts')).generatePrivateKey()) as Hex
-        const validator = { privateKey: v, address: privateKeyToAccount(v).address }
-        const vKeys = join(tmp.dir, 'delegated')
-        assert.equal(
-          (
-            await tnv([
-              'keytool',
-              'generate',
-              'validator',
-              '--datadir',
-              vKeys,
-              '--address',
-              validator.address,
-              '--bls-passphrase-source',
-              'no-passphrase',
-            ])
-          ).code,
-          0,
-        )
-        assert.equal((await tnv(['devnet', 'governance', 'mint', validator.address, '--datadir', devnetDir])).code, 0)
-        const file = join(tmp.dir, 'delegation.json')
-        const sign = await tnv(
-          ['delegation', 'sign', '--delegator', delegator.address, '--datadir', vKeys, '--out', file, '--json'],
-          { TN_PRIVATE_KEY: validator.privateKey },
-        )
-        assert.equal(sign.code, 0, `${sign.stdout}${sign.stderr}`)
-        const stake = await tnv(['delegation', 'stake', '--signature', file, '--datadir', vKeys, '--yes', '--json'], {
-          TN_PRIVATE_KEY: delegator.privateKey,
-        })
-        assert.equal(stake.code, 0, `${stake.stdout}${stake.stderr}`)
-        assert.equal(await status(validator.address), 'Staked')
-        assert.equal(await call(rpcUrl, 'tn_isDelegated', [validator.address]), true)
-      },
-    )
+    it('delegated stake signed by the validator (delegation sign, then delegation stake)', async () => {
+      const v = (await (await import('viem/accounts')).generatePrivateKey()) as Hex
+      const validator = { privateKey: v, address: privateKeyToAccount(v).address }
+      const vKeys = join(tmp.dir, 'delegated')
+      assert.equal(
+        (
+          await tnv([
+            'keytool',
+            'generate',
+            'validator',
+            '--datadir',
+            vKeys,
+            '--address',
+            validator.address,
+            '--bls-passphrase-source',
+            'no-passphrase',
+          ])
+        ).code,
+        0,
+      )
+      assert.equal((await tnv(['devnet', 'governance', 'mint', validator.address, '--datadir', devnetDir])).code, 0)
+      const file = join(tmp.dir, 'delegation.json')
+      const sign = await tnv(
+        ['delegation', 'sign', '--delegator', delegator.address, '--datadir', vKeys, '--out', file, '--json'],
+        { TN_PRIVATE_KEY: validator.privateKey },
+      )
+      assert.equal(sign.code, 0, `${sign.stdout}${sign.stderr}`)
+      const stake = await tnv(['delegation', 'stake', '--signature', file, '--datadir', vKeys, '--yes', '--json'], {
+        TN_PRIVATE_KEY: delegator.privateKey,
+      })
+      assert.equal(stake.code, 0, `${stake.stdout}${stake.stderr}`)
+      assert.equal(await status(validator.address), 'Staked')
+      assert.equal(await call(rpcUrl, 'tn_isDelegated', [validator.address]), true)
+    })
 
     it('epoch advances through the devnet command, judged by the chain', async () => {
       const before = await epoch()

@@ -1,6 +1,7 @@
 /**
  * A reference devnet per test file (`tnv devnet start --detach` in a temp TNV_DEVNET_DIR,
- * HTTP on a free port, 1 s blocks, short epochs), and the `tnv` runner bound to it.
+ * HTTP on a free port, short epochs (a rehearsal setting), the Issuance pool funded by rehearsal
+ * governance as it must be before rewards are paid), and the `tnv` runner bound to it.
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -21,7 +22,7 @@ export type TestDevnet = {
   stop(): Promise<void>
 }
 
-export async function startTestDevnet(prefix: string, { epochBlocks = 5 } = {}): Promise<TestDevnet> {
+export async function startTestDevnet(prefix: string, { epochSeconds = 5 } = {}): Promise<TestDevnet> {
   const { dir, cleanup } = tempDir(prefix)
   const devnetDir = join(dir, 'devnet')
   const env = {
@@ -42,8 +43,8 @@ export async function startTestDevnet(prefix: string, { epochBlocks = 5 } = {}):
     '--detach',
     '--datadir',
     devnetDir,
-    '--epoch-blocks',
-    String(epochBlocks),
+    '--epoch-seconds',
+    String(epochSeconds),
     '--',
     '--http',
     '--http.port',
@@ -51,6 +52,8 @@ export async function startTestDevnet(prefix: string, { epochBlocks = 5 } = {}):
   ])
   if (started.code !== 0) throw new Error(`devnet start failed: ${started.stdout}\n${started.stderr}`)
   const info = JSON.parse(readFileSync(join(devnetDir, 'devnet.json'), 'utf8')) as DevnetRuntimeInfo
+  const funded = await tnv(['devnet', 'governance', 'fund', '1000000', '--datadir', devnetDir])
+  if (funded.code !== 0) throw new Error(`devnet governance fund failed: ${funded.stdout}\n${funded.stderr}`)
   return {
     dir,
     devnetDir,

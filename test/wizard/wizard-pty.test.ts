@@ -97,10 +97,8 @@ describe('the stake and exit wizards on a terminal', { skip }, () => {
     const s = await status()
     assert.equal(s.status, 'Undefined')
     assert.equal(s.whitelisted, true)
-    assert.deepEqual(
-      journal().entries.map((e) => [e.step, e.outcome]),
-      [['mint', 'success']],
-    )
+    // the mint is the devnet's rehearsal (it impersonates the registry owner), not a tnv transaction
+    assert.ok(!existsSync(join(datadir, JOURNAL_FILE)), 'nothing was sent by tnv, so no journal')
   })
 
   it('second run: continues at the stake, starts the node, waits for sync, activates and follows to Active', async () => {
@@ -125,7 +123,6 @@ describe('the stake and exit wizards on a terminal', { skip }, () => {
     assert.deepEqual(
       journal().entries.map((e) => [e.step, e.outcome]),
       [
-        ['mint', 'success'],
         ['stake', 'success'],
         ['activate', 'success'],
       ],

@@ -55,12 +55,14 @@ export default class ValidatorStatusCommand extends BaseCommand {
     support.noteRegistry(s.registry, (line) => this.note(line))
     const yesNo = (b: boolean) => (b ? 'yes' : 'no')
     const tel = (wei: string | null, missing: string) => (wei === null ? missing : formatTelAndWei(BigInt(wei)))
+    const length =
+      s.epochSecondsSource === 'rehearsal'
+        ? `epochs of ${s.epochSeconds} s: a devnet rehearsal setting; the registry says ${s.epochDuration} s`
+        : `epochs of ${s.epochDuration} s`
     const epochLine =
-      s.blocksToNextEpoch !== null
-        ? `${s.currentEpoch} (block ${s.blockNumber}; next epoch in ${s.blocksToNextEpoch} blocks, at block ${s.nextEpochBlock})`
-        : s.nextEpochTime !== null
-          ? `${s.currentEpoch} (started at block ${s.epochStartBlock}; next epoch due ${new Date(s.nextEpochTime * 1000).toISOString()}, epochs of ${s.epochDuration} s)`
-          : `${s.currentEpoch} (started at block ${s.epochStartBlock})`
+      s.nextEpochTime !== null
+        ? `${s.currentEpoch} (started at block ${s.epochStartBlock}; next epoch due ${new Date(s.nextEpochTime * 1000).toISOString()}, ${length})`
+        : `${s.currentEpoch} (started at block ${s.epochStartBlock}; ${length})`
     const unstakeLine =
       s.status === 'Retired'
         ? 'done (retired)'

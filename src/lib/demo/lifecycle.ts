@@ -35,8 +35,8 @@ export type DemoReturnType = {
 export type RunDemoParameters = {
   onEvent?: (e: DemoEvent) => void
   keep?: boolean
-  epochBlocks?: number
-  blockTime?: number
+  /** Rehearsal epoch length in seconds. */
+  epochSeconds?: number
 }
 
 type TxJson = { outcome: 'sent' | 'already-done' | 'unsigned'; txHash?: string; message?: string }
@@ -47,7 +47,7 @@ type StatusJson = {
   exitEpoch: number
   unstakeEpoch: number | null
   canUnstake: boolean
-  blocksToNextEpoch: number | null
+  secondsToNextEpoch: number | null
   stakeAmount: string
   rewards: string
 }
@@ -64,8 +64,7 @@ const PASSPHRASE = 'demo passphrase: public, for this rehearsal only'
 export async function runDemo({
   onEvent = () => {},
   keep = false,
-  epochBlocks = 5,
-  blockTime = 1,
+  epochSeconds = 5,
 }: RunDemoParameters = {}): Promise<DemoReturnType> {
   const started = Date.now()
   const dir = await mkdtemp(join(tmpdir(), 'tnv-demo-'))
@@ -91,7 +90,7 @@ export async function runDemo({
     for (;;) {
       const s = await status(address)
       if (done(s)) return s
-      const line = `  waiting for ${label}: status ${s.status}, epoch ${s.currentEpoch}${s.blocksToNextEpoch !== null ? `, ${s.blocksToNextEpoch} block(s) to the next epoch` : ''}`
+      const line = `  waiting for ${label}: status ${s.status}, epoch ${s.currentEpoch}${s.secondsToNextEpoch !== null ? `, next epoch in about ${s.secondsToNextEpoch} s` : ''}`
       if (line !== last) onEvent({ type: 'wait', line })
       last = line
       await new Promise((r) => setTimeout(r, 700))
@@ -100,19 +99,11 @@ export async function runDemo({
 
   try {
     // 1. The devnet: the reference node on an embedded chain, short epochs for the rehearsal.
-    cmd(`devnet start --detach --epoch-blocks ${epochBlocks} --block-time ${blockTime}`)
+    cmd(
+      `devnet start --detach --epoch-seconds ${epochSeconds}   (real next-generation registry code; short epochs are a rehearsal setting)`,
+    )
     await runTnvJson(
-      [
-        'devnet',
-        'start',
-        '--detach',
-        '--datadir',
-        devnetDir,
-        '--epoch-blocks',
-        String(epochBlocks),
-        '--block-time',
-        String(blockTime),
-      ],
+      ['devnet', 'start', '--detach', '--datadir', devnetDir, '--epoch-seconds', String(epochSeconds)],
       env,
     )
     devnetUp = true

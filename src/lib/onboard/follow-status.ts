@@ -22,15 +22,13 @@ export type FollowStatusParameters = {
   pollMs?: number
 }
 
-/** `PendingActivation, epoch 3: [#####-----] 3/6 blocks to epoch 4` */
+/** `epoch 3: [#####-----] 30/60 s, epoch 4 due in about 30 s` */
 export function epochProgress(s: ValidatorStatus): string {
-  if (s.blocksToNextEpoch === null)
-    return s.secondsToNextEpoch === null
-      ? `epoch ${s.currentEpoch}; the next epoch boundary is on the network's clock`
-      : `epoch ${s.currentEpoch}; the next epoch is due in about ${formatSeconds(s.secondsToNextEpoch)} (the network closes it)`
-  // the boundary block itself may count on top of the epoch's length
-  const total = Math.max(s.epochDuration, s.blocksToNextEpoch)
-  return `epoch ${s.currentEpoch}: ${progressBar(total - s.blocksToNextEpoch, total)} blocks, ${s.blocksToNextEpoch} to epoch ${s.currentEpoch + 1}`
+  if (s.secondsToNextEpoch === null) return `epoch ${s.currentEpoch}; the next epoch boundary is on the network's clock`
+  const total = Math.max(s.epochSeconds, s.secondsToNextEpoch)
+  const elapsed = total - s.secondsToNextEpoch
+  const bar = total <= 3600 ? `${progressBar(elapsed, total)} s, ` : ''
+  return `epoch ${s.currentEpoch}: ${bar}epoch ${s.currentEpoch + 1} due in about ${formatSeconds(s.secondsToNextEpoch)} (the network closes it)`
 }
 
 function formatSeconds(s: number): string {
@@ -64,8 +62,8 @@ export async function followStatus(
               status: s.status,
               epoch: s.currentEpoch,
               blockNumber: s.blockNumber,
-              blocksToNextEpoch: s.blocksToNextEpoch,
-              epochDuration: s.epochDuration,
+              secondsToNextEpoch: s.secondsToNextEpoch,
+              epochSeconds: s.epochSeconds,
             })
           last = line
         }

@@ -13,7 +13,6 @@ import { dirname } from 'node:path'
 import type { Address, Hex } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
 import type { ChainFlagValues, SignerFlagValues } from '../chain/flags.js'
-import type { Signer } from '../chain/signer.js'
 import type { UnsignedTransaction } from '../chain/transaction.js'
 import { formatTelAndWei } from '../chain/units.js'
 import { errorMessage } from '../errors.js'
@@ -85,7 +84,6 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
     { readValidatorStatus },
     { stake },
     { activate },
-    { mint },
     { identityView, formatIdentity },
     { adiriProofSigner },
   ] = await Promise.all([
@@ -93,7 +91,6 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
     import('../registry/read-validator-status.js'),
     import('../registry/stake.js'),
     import('../registry/activate.js'),
-    import('../registry/mint.js'),
     import('../keys/identity.js'),
     import('../registry/adiri-proof-signer.js'),
   ])
@@ -208,7 +205,7 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
   // 6. whitelist, 7. stake
   if (status.status === 'Undefined') {
     if (!status.whitelisted) {
-      steps.push(...(await whitelist(io, ctx, { validator, keysPath: keys.path, info, p, timeoutMs, mint })))
+      steps.push(...(await whitelist(io, ctx, { validator, keysPath: keys.path, info, p })))
     }
     io.emit(
       { event: 'stake-amount', stakeVersion: status.stakeVersion, stakeAmount: status.stakeAmount },
@@ -347,15 +344,11 @@ async function whitelist(
     keysPath,
     info,
     p,
-    timeoutMs,
-    mint,
   }: {
     validator: Address
     keysPath: string
     info: NodeInfo
     p: StakeFlowParameters
-    timeoutMs: number
-    mint: typeof import('../registry/mint.js').mint
   },
 ): Promise<StepRecord[]> {
   if (ctx.target.devnet && p.rehearsalMint) {

@@ -72,12 +72,15 @@ export type ValidatorStatus = {
   epochStartBlock: string
   /** Length of an epoch as the registry states it (seconds: the node closes an epoch at its start time + epochDuration). */
   epochDuration: number
-  /** When the next epoch is due (start block's time + epochDuration), Unix seconds; null when the start block is not out yet. */
+  /**
+   * The epoch length in force: the registry's, or on the devnet a rehearsal setting
+   * (`tnv devnet start --epoch-seconds`) that overrides it.
+   */
+  epochSeconds: number
+  epochSecondsSource: 'registry' | 'rehearsal'
+  /** When the next epoch is due (start block's time + epochSeconds), Unix seconds; null when the start block is not out yet. */
   nextEpochTime: number | null
   secondsToNextEpoch: number | null
-  /** First block of the next epoch, when epochs are counted in blocks (the project's own former devnet registry); else null. */
-  nextEpochBlock: string | null
-  blocksToNextEpoch: number | null
 }
 
 export type ReadValidatorStatusParameters = { address: Address }
@@ -186,10 +189,9 @@ export async function readValidatorStatus(
     status === 'Staked' ? currentEpoch : status === 'Exited' && exitEpoch !== null ? exitEpoch + 1 : null
   const canUnstake = unstakeEpoch !== null && currentEpoch >= unstakeEpoch
   const blockNumber = latest.number
-  // the project's own former devnet registry (not a real generation) counted epochs in blocks
-  const inBlocks = chain.chainId === DEVNET_CHAIN_ID && adapter === null
-  const nextEpochBlock = inBlocks ? epoch.blockHeight + BigInt(epoch.epochDuration) : null
-  const nextEpochTime = epochStart ? Number(epochStart.timestamp) + epoch.epochDuration : null
+  const rehearsal = target.devnet?.epochSeconds ?? null
+  const epochSeconds = rehearsal ?? epoch.epochDuration
+  const nextEpochTime = epochStart ? Number(epochStart.timestamp) + epochSeconds : null
   return {
     chain,
     registry: info,
@@ -218,10 +220,10 @@ export async function readValidatorStatus(
     blockTime: Number(latest.timestamp),
     epochStartBlock: epoch.blockHeight.toString(),
     epochDuration: epoch.epochDuration,
+    epochSeconds,
+    epochSecondsSource: rehearsal === null ? 'registry' : 'rehearsal',
     nextEpochTime,
     secondsToNextEpoch: nextEpochTime === null ? null : Math.max(0, nextEpochTime - Number(latest.timestamp)),
-    nextEpochBlock: nextEpochBlock === null ? null : nextEpochBlock.toString(),
-    blocksToNextEpoch: nextEpochBlock === null ? null : Math.max(0, Number(nextEpochBlock - blockNumber)),
   }
 }
 
