@@ -9,7 +9,6 @@
  */
 import type { Address, Hex } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
-import { DEVNET_CHAIN_ID } from '../chain/presets.js'
 import { readFirstBatch } from './first-batch.js'
 import { nextRegistryAbi } from './generations/abi-next.js'
 import { type SharedFunctionName, sharedRegistryAbi } from './generations/shared-abi.js'
