@@ -67,7 +67,7 @@ describe('error codes', () => {
     const text = walk(dist, '.js')
       .map((f) => readFileSync(f, 'utf8'))
       .join('\n')
-    const inDist = new Set([...text.matchAll(/(?<![.\w])code = "([A-Za-z]+)"/g)].map((m) => m[1]))
+    const inDist = new Set([...text.matchAll(/(?<![.\w])code = "([A-Za-z]+)"/g)].map((m) => m[1] as string))
     const inSource = new Set(errors.map((c) => c.code as string))
     // every class reachable from a command is bundled; none may be missing or differ
     const missing = [...inSource].filter((c) => !inDist.has(c))

@@ -8,8 +8,8 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freeLoopbackPort } from '../../devnet/chain/free-port.js'
 import { formatTel as formatTelWei } from '../chain/units.js'
+import { freeLoopbackPort } from '../net/free-port.js'
 import { runTnv, runTnvJson } from './tnv-cli.js'
 
 export type DemoEvent =
