@@ -1,5 +1,5 @@
 import { devnetDirFlag } from '../../devnet/node/cli-flags.js'
-import { BaseCommand } from '../../lib/base-command.js'
+import { BaseCommand } from '../../cli/base-command.js'
 
 export type DevnetStopResult = {
   datadir: string

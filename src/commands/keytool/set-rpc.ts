@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 import { UsageError } from '../../lib/errors.js'
-import { datadirFlag, passphraseFlags, quietFlag } from '../../lib/flags.js'
-import { KeytoolCommand } from '../../lib/keys/keytool-command.js'
-import { nodeInfoFormFlag } from '../../lib/keys/keytool-flags.js'
+import { datadirFlag, passphraseFlags, quietFlag } from '../../cli/flags/common.js'
+import { KeytoolCommand } from '../../cli/keytool-command.js'
+import { nodeInfoFormFlag } from '../../cli/flags/keytool.js'
 import type { NodeInfoForm, RpcEndpoints } from '../../lib/nodeinfo/types.js'
 
 export type SetRpcResult = {
@@ -63,7 +63,7 @@ export default class SetRpc extends KeytoolCommand {
       ? null
       : (checkRpcEndpoints({ http: flags.http, ws: flags.ws }, { http: '--http', ws: '--ws' }) ?? null)
     const r = await setWorkerRpc({
-      datadir: flags.datadir,
+      datadir: (await this.lockDatadir(flags.datadir), flags.datadir),
       worker: flags.worker,
       rpc,
       ...(flags['node-info-form'] ? { form: flags['node-info-form'] } : {}),

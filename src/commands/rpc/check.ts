@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import { BaseCommand } from '../../lib/base-command.js'
+import { BaseCommand } from '../../cli/base-command.js'
 import { ExitCode } from '../../lib/errors.js'
 import type { RpcPlans } from '../../lib/rpc/behaviours.js'
 import {
@@ -8,7 +8,7 @@ import {
   NodeFlagsWithoutSeparatorError,
   NoRpcEndpointError,
 } from '../../lib/rpc/errors.js'
-import { jwtSecretFlags, timeoutFlags } from '../../lib/rpc/flags.js'
+import { jwtSecretFlags, timeoutFlags } from '../../cli/flags/rpc.js'
 import { splitNodeArgs, strayFlags } from '../../lib/rpc/node-args.js'
 import type { RpcCheckReport } from '../../lib/rpc/types.js'
 

@@ -146,3 +146,30 @@ export class DatadirNotCreatableError extends BadInputError {
     })
   }
 }
+
+/** node-keys/ holds another key than the one node-info.yaml records: staking it would register a key nobody holds. */
+export class KeyOnDiskMismatchError extends KeyError {
+  override readonly code: string = 'KeyOnDiskMismatch'
+  constructor(params: { datadir: string; nodeInfoKey: Uint8Array; onDisk: Uint8Array; keyFile: string }) {
+    super(
+      `node-info.yaml in ${params.datadir} records BLS public key ${bs58.encode(params.nodeInfoKey)}, but ${params.keyFile} holds the key of ${bs58.encode(params.onDisk)}: the two are from different \`keytool generate\` runs, and staking would register a key whose secret is not the one in node-keys/. Nothing was sent.`,
+      {
+        fix: `Put back the pair that belongs together: every file tnv replaced is kept in a backup-<time>/ directory in ${params.datadir} (node-info.yaml and node-keys/ of the same time), then check it with \`tnv keytool verify --datadir ${params.datadir}\` and run the command again.`,
+      },
+    )
+  }
+}
+
+/** bls.kw without tnv's record of its public key, and no passphrase to open it: the check cannot be made. */
+export class KeyOnDiskUncheckedError extends KeyError {
+  override readonly code: string = 'KeyOnDiskUnchecked'
+  constructor(params: { datadir: string; keyFile: string }) {
+    super(
+      `tnv cannot tell whether ${params.keyFile} holds the key that node-info.yaml records without opening it (the file was not written by tnv, or was changed since), and no passphrase was given. Nothing was sent.`,
+      {
+        fix: `Run \`tnv keytool verify --datadir ${params.datadir}\` once (it opens the key, checks it and records which public key the file holds), or give the passphrase (TN_BLS_PASSPHRASE, --bls-passphrase-source stdin or ask) so this command can check it.`,
+        exitCode: ExitCode.Usage,
+      },
+    )
+  }
+}

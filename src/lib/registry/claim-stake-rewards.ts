@@ -17,7 +17,8 @@ import { nextRegistryAbi } from './generations/abi-next.js'
 import { sharedRegistryAbi } from './generations/shared-abi.js'
 import { withRpcErrors } from './reads.js'
 import type { RegistryInfo } from './registry-guard.js'
-import { submit } from './submit.js'
+import type { StepRun } from '../tx/run-step.js'
+import { registryStep, submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
 export type ClaimStakeRewardsParameters = OperationOptions & {
@@ -39,10 +40,13 @@ export type ClaimStakeRewardsReturnType = TxOutcome & {
 /**
  * @example const r = await claimStakeRewards(ctx, { signer }); r.rewards
  */
-export async function claimStakeRewards(
+export async function claimStakeRewards(ctx: RegistryContext, params: ClaimStakeRewardsParameters): Promise<ClaimStakeRewardsReturnType> {
+  return registryStep(ctx, 'claimStakeRewards', params, (run) => claimStakeRewardsStep(ctx, params, run))
+}
+
+async function claimStakeRewardsStep(
   ctx: RegistryContext,
-  { signer, validator: validatorParam, report, confirm }: ClaimStakeRewardsParameters,
-): Promise<ClaimStakeRewardsReturnType> {
+  { signer, validator: validatorParam, report, confirm }: ClaimStakeRewardsParameters, run: StepRun): Promise<ClaimStakeRewardsReturnType> {
   const { client, target } = ctx
   const validator = validatorParam ?? signer.address
   const registry = { address: target.registry, abi: sharedRegistryAbi } as const
@@ -93,6 +97,7 @@ export async function claimStakeRewards(
     revert: { validator, shortfall: { rewards, pool } },
     report,
     confirm,
+    run,
   })
   let claimed = rewards
   if (receipt) {

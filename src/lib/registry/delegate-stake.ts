@@ -40,7 +40,8 @@ import { orNullOnRevert, withRpcErrors } from './reads.js'
 import type { RegistryInfo } from './registry-guard.js'
 import { readStakeAmount } from './stake.js'
 import { checkStakeKeyMaterial, resolveStakeProof, type SignAdiriProof, type StakeKeyMaterial } from './stake-checks.js'
-import { submit } from './submit.js'
+import type { StepRun } from '../tx/run-step.js'
+import { registryStep, submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
 export type DelegationAuthority =
@@ -75,10 +76,13 @@ export type DelegateStakeReturnType = TxOutcome & {
 /**
  * @example await delegateStake(ctx, { signer: delegator, authority: { kind: 'signature', file } })
  */
-export async function delegateStake(
+export async function delegateStake(ctx: RegistryContext, params: DelegateStakeParameters): Promise<DelegateStakeReturnType> {
+  return registryStep(ctx, 'delegateStake', params, (run) => delegateStakeStep(ctx, params, run))
+}
+
+async function delegateStakeStep(
   ctx: RegistryContext,
-  { signer, authority, report, confirm }: DelegateStakeParameters,
-): Promise<DelegateStakeReturnType> {
+  { signer, authority, report, confirm }: DelegateStakeParameters, run: StepRun): Promise<DelegateStakeReturnType> {
   const { client, target } = ctx
   const delegator = signer.address
   const validator = authority.kind === 'signature' ? authority.file.validator : authority.validator
@@ -259,6 +263,7 @@ export async function delegateStake(
     revert: { validator, stakeAmount },
     report,
     confirm,
+    run,
   })
   return { ...base, stakeAmount: stakeAmount.toString(), ...outcome }
 }

@@ -312,8 +312,11 @@ export class UnknownRevertError extends TnvError {
 /** An irreversible step without --yes and without a terminal to confirm on. */
 export class ConfirmationRequiredError extends UsageError {
   override readonly code: string = 'ConfirmationRequired'
-  constructor(action: string) {
-    super(`${action} cannot be undone, and there is no terminal to confirm on.`, { fix: 'Pass --yes to confirm it.' })
+  constructor(action: string, kind: 'money' | 'irreversible' = 'irreversible') {
+    super(
+      `${action} ${kind === 'money' ? 'sends your TEL' : 'cannot be undone'}, and there is no terminal to confirm on.`,
+      { fix: 'Pass --yes to confirm it.' },
+    )
   }
 }
 

@@ -15,7 +15,8 @@ import { nextRegistryAbi } from './generations/abi-next.js'
 import { sharedRegistryAbi } from './generations/shared-abi.js'
 import { readDelegationNonce } from './read-delegation-nonce.js'
 import type { RegistryInfo } from './registry-guard.js'
-import { submit } from './submit.js'
+import type { StepRun } from '../tx/run-step.js'
+import { registryStep, submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
 export type IncreaseNonceParameters = OperationOptions & { signer: Signer }
@@ -37,10 +38,13 @@ export const ADIRI_REVOKE_EXPLANATION =
 /**
  * @example await increaseNonce(ctx, { signer })
  */
-export async function increaseNonce(
+export async function increaseNonce(ctx: RegistryContext, params: IncreaseNonceParameters): Promise<IncreaseNonceReturnType> {
+  return registryStep(ctx, 'increaseNonce', params, (run) => increaseNonceStep(ctx, params, run))
+}
+
+async function increaseNonceStep(
   ctx: RegistryContext,
-  { signer, report, confirm }: IncreaseNonceParameters,
-): Promise<IncreaseNonceReturnType> {
+  { signer, report, confirm }: IncreaseNonceParameters, run: StepRun): Promise<IncreaseNonceReturnType> {
   const { client, target } = ctx
   const validator = signer.address
   const registry = { address: target.registry, abi: sharedRegistryAbi } as const
@@ -62,6 +66,19 @@ export async function increaseNonce(
     )
   const nonce = await readDelegationNonce(ctx, { adapter, chain, validator, stakeVersion: version })
   if (nonce === null) throw new NotWhitelistedError(validator)
+  // each call revokes once more: a revoke an earlier run sent (killed before it saw the
+  // receipt) that has now succeeded IS this command's revoke; never send a second one for it
+  const earlier = run.resumed.find((r) => r.step === 'increaseNonce' && r.outcome === 'success')
+  if (earlier)
+    return {
+      chain,
+      registry: info,
+      validator,
+      previousNonce: (nonce - 1n).toString(),
+      newNonce: nonce.toString(),
+      outcome: 'already-done',
+      message: `The revoke an earlier run sent (${earlier.hash}) succeeded: the delegation nonce of ${validator} is now ${nonce}; nothing more was sent.`,
+    }
   report?.({
     type: 'step',
     message: `delegation nonce of ${validator} is ${nonce} (read through the registry's digest)`,
@@ -79,6 +96,7 @@ export async function increaseNonce(
     revert: { validator },
     report,
     confirm,
+    run,
   })
   let newNonce = nonce + 1n
   if (receipt) {

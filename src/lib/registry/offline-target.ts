@@ -4,7 +4,7 @@
  */
 import type { Address } from 'viem'
 import { parseAddressFlag } from '../chain/address.js'
-import type { ChainFlagValues } from '../chain/flags.js'
+import type { ChainFlagValues } from '../options.js'
 import { networkOf, PRESETS, REGISTRY_ADDRESS } from '../chain/presets.js'
 import { UsageError } from '../errors.js'
 
