@@ -80,7 +80,7 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
         : undefined
 
     // the data directory is this command's until its keys are committed
-    await this.lockDatadir(flags.datadir, { create: true })
+    await this.lockDatadir(flags.datadir)
     const r = await generateNodeKeys({
       datadir: flags.datadir,
       address,

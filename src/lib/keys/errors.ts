@@ -152,7 +152,7 @@ export class KeyOnDiskMismatchError extends KeyError {
   override readonly code: string = 'KeyOnDiskMismatch'
   constructor(params: { datadir: string; nodeInfoKey: Uint8Array; onDisk: Uint8Array; keyFile: string }) {
     super(
-      `node-info.yaml in ${params.datadir} records BLS public key ${bs58.encode(params.nodeInfoKey)}, but ${params.keyFile} holds the key of ${bs58.encode(params.onDisk)}: the two are from different \`keytool generate\` runs, and staking would register a key whose secret is not the one in node-keys/. Nothing was sent.`,
+      `node-info.yaml in ${params.datadir} records BLS public key ${bs58.encode(params.nodeInfoKey)}, but ${params.keyFile} holds the key of ${bs58.encode(params.onDisk)}: the two are from different \`keytool generate\` runs, and staking them would register a key whose secret is not the one in node-keys/. tnv does not use them (nothing was sent or printed).`,
       {
         fix: `Put back the pair that belongs together: every file tnv replaced is kept in a backup-<time>/ directory in ${params.datadir} (node-info.yaml and node-keys/ of the same time), then check it with \`tnv keytool verify --datadir ${params.datadir}\` and run the command again.`,
       },
