@@ -2,12 +2,13 @@
  * The shared command of `keytool generate validator` and `keytool generate observer`: both
  * write the same files (an observer's keys follow the same formats; it simply never stakes).
  */
+
+import type { IdentityView } from '../lib/keys/identity.js'
+import type { Hex, NodeInfoForm } from '../lib/nodeinfo/types.js'
 import { chainFlags } from './flags/chain.js'
 import { datadirFlag, passphraseFlags, quietFlag } from './flags/common.js'
-import type { Hex, NodeInfoForm } from '../lib/nodeinfo/types.js'
-import type { IdentityView } from '../lib/keys/identity.js'
-import { KeytoolCommand } from './keytool-command.js'
 import { addressFlag, generateFlags, p2pAddressFlags } from './flags/keytool.js'
+import { KeytoolCommand } from './keytool-command.js'
 
 export type GenerateResult = IdentityView & {
   role: 'validator' | 'observer'

@@ -5,9 +5,9 @@
  * Standard input is the session's one line reader; prompts are the session's.
  */
 
+import type { StdinLines } from '../lib/passphrase/stdin-lines.js'
 import { BaseCommand } from './base-command.js'
 import type { PassphraseSource } from './flags/common.js'
-import type { StdinLines } from '../lib/passphrase/stdin-lines.js'
 
 export abstract class KeytoolCommand extends BaseCommand {
   protected quiet = false
@@ -70,5 +70,4 @@ export abstract class KeytoolCommand extends BaseCommand {
       )
     return key
   }
-
 }

@@ -2,8 +2,8 @@ import type { Interfaces } from '@oclif/core'
 import { BaseCommand } from '../cli/base-command.js'
 import { chainFlags, signerFlags, txFlags } from '../cli/flags/chain.js'
 import { datadirFlag } from '../cli/flags/common.js'
-import type { ExitFlowReturnType } from '../lib/onboard/exit-flow.js'
 import { exitFlowFlags } from '../cli/flags/onboard.js'
+import type { ExitFlowReturnType } from '../lib/onboard/exit-flow.js'
 import type { BeginExitReturnType } from '../lib/registry/begin-exit.js'
 
 export default class Exit extends BaseCommand {
@@ -70,7 +70,11 @@ Resumable and safe to repeat: each run reads the chain first; transactions are r
       signer,
       report: this.session.reporter(),
       confirm: this.session.confirm({ yes: flags.yes }),
-      journal: cli.stepJournal(this.session, { from: signer.address, datadir: journalDir, timeoutSeconds: flags.timeout }),
+      journal: cli.stepJournal(this.session, {
+        from: signer.address,
+        datadir: journalDir,
+        timeoutSeconds: flags.timeout,
+      }),
     })
     for (const line of support.outcomeLines(
       result,

@@ -4,8 +4,8 @@ import { chainFlags, signerFlags, txFlags } from '../cli/flags/chain.js'
 import { passphraseFlags } from '../cli/flags/common.js'
 import { p2pAddressFlags } from '../cli/flags/keytool.js'
 import { stakeFlowFlags } from '../cli/flags/onboard.js'
-import type { StakeFlowReturnType } from '../lib/onboard/stake-flow.js'
 import { keyMaterialFlags } from '../cli/flags/registry.js'
+import type { StakeFlowReturnType } from '../lib/onboard/stake-flow.js'
 import type { StakeReturnType } from '../lib/registry/stake.js'
 
 export default class Stake extends BaseCommand {
@@ -51,7 +51,9 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     onInterrupt(io)
     // the data directory is this run's until the stake is settled: no key commit can slip in
     // between the key check and the stake (released by the flow once staked)
-    const dir = await this.session.openDatadir(flags['node-info'] === undefined ? flags.datadir : await keyDirOf(flags['node-info']))
+    const dir = await this.session.openDatadir(
+      flags['node-info'] === undefined ? flags.datadir : await keyDirOf(flags['node-info']),
+    )
     if (dir.recovered.action !== 'none') this.note(recoveredNote(dir.recovered, dir.datadir))
     const { runStakeFlow } = await import('../lib/onboard/stake-flow.js')
     if (flags['bls-pubkey'] !== undefined)
@@ -124,8 +126,15 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     const keys = await keyMaterialFromFlags(flags)
     if (keys.nodeInfoPath) note(`Key material from ${keys.nodeInfoPath} (execution address ${keys.executionAddress}).`)
     const ctx = await support.openRegistryContext(flags)
-    const signer = await cli.signerFromFlags(this.session, flags, { action: 'stake', defaultFrom: keys.executionAddress })
-    const passphrase = { source: flags['bls-passphrase-source'], stdin: this.session.stdin(), io: this.session.passphraseIo() }
+    const signer = await cli.signerFromFlags(this.session, flags, {
+      action: 'stake',
+      defaultFrom: keys.executionAddress,
+    })
+    const passphrase = {
+      source: flags['bls-passphrase-source'],
+      stdin: this.session.stdin(),
+      io: this.session.passphraseIo(),
+    }
     if (keys.nodeInfoPath) {
       const { assertKeyOnDisk } = await import('../lib/keys/key-binding.js')
       const how = await assertKeyOnDisk({

@@ -29,7 +29,11 @@ export async function startNodeProxy(upstream: string): Promise<NodeProxy> {
   const held: { end: () => void }[] = []
   const forward = async (body: unknown) =>
     (await (
-      await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      await fetch(upstream, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
     ).json()) as unknown
   const proxy: NodeProxy = {
     url: '',
@@ -79,7 +83,10 @@ export async function startNodeProxy(upstream: string): Promise<NodeProxy> {
 }
 
 /** Spawns the built CLI (no TTY) with the test's state directory. */
-export function spawnCli(args: string[], env: Record<string, string | undefined> = {}): ChildProcess & { result: Promise<CliResult & { signal: NodeJS.Signals | null }> } {
+export function spawnCli(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): ChildProcess & { result: Promise<CliResult & { signal: NodeJS.Signals | null }> } {
   const merged: Record<string, string> = {}
   for (const [k, v] of Object.entries({ ...process.env, TNV_STATE_DIR: testStateDir(), ...env }))
     if (v !== undefined) merged[k] = v

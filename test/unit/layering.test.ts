@@ -55,6 +55,13 @@ describe('layering', () => {
     )
   })
 
+  it('src/lib never imports the terminal and CLI libraries (oclif, inquirer, ora): it takes interfaces', () => {
+    assert.deepEqual(
+      offenders((_target, spec) => /^(@oclif\/|@inquirer\/|ora$)/.test(spec)),
+      [],
+    )
+  })
+
   it('the detector sees a violation (self-check)', () => {
     assert.deepEqual(specifiers("import { x } from '../../devnet/paths.js'\nconst y = await import('ora')"), [
       '../../devnet/paths.js',

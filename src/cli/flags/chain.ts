@@ -16,7 +16,6 @@ export {
   type SignerFlagValues,
 } from '../../lib/options.js'
 
-
 export const chainFlags = {
   chain: Flags.option({
     options: CHAIN_NAMES,
@@ -63,7 +62,6 @@ export const chainFlags = {
       "Without it, tnv reads such code (with a note) but refuses to build calldata or sign for it (exit 12). The hash is printed by that refusal; compare it with the network operator's published registry build before accepting it.",
   }),
 }
-
 
 export const signerFlags = {
   'private-key': Flags.string({

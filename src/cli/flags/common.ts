@@ -19,7 +19,6 @@ export const datadirFlag = {
   }),
 }
 
-
 export const passphraseFlags = {
   'bls-passphrase-source': Flags.option({
     options: PASSPHRASE_SOURCES,

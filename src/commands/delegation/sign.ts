@@ -2,8 +2,8 @@ import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { chainFlags, signerFlags } from '../../cli/flags/chain.js'
 import { passphraseFlags } from '../../cli/flags/common.js'
-import type { DelegationSignatureFile } from '../../lib/registry/delegation-file.js'
 import { keyMaterialFlags } from '../../cli/flags/registry.js'
+import type { DelegationSignatureFile } from '../../lib/registry/delegation-file.js'
 
 export type DelegationSignResult = {
   /** Where the file was written; null when printed to stdout. */
@@ -121,10 +121,11 @@ The signature stops working when the stake version changes (the next epoch after
           fix: 'Set TN_PRIVATE_KEY or pass --keystore FILE with the key of the validator (execution) address, or sign the digest elsewhere and pass --external-signature.',
         })
       const { signerFromFlags } = await import('../../cli/registry-step.js')
-      const local = await signerFromFlags(this.session, flags, { action: 'the delegation signature' })
-        .catch((err: unknown) => {
+      const local = await signerFromFlags(this.session, flags, { action: 'the delegation signature' }).catch(
+        (err: unknown) => {
           throw err instanceof SignerRequiredError ? noKey() : err
-        })
+        },
+      )
       if (local.type !== 'local') throw noKey()
       if (keys.executionAddress !== undefined && keys.executionAddress !== local.address)
         throw new SignerMismatchError({ signer: local.address, executionAddress: keys.executionAddress })

@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { chainFlags, signerFlags, txFlags } from '../../cli/flags/chain.js'
-import type { DelegateStakeReturnType } from '../../lib/registry/delegate-stake.js'
 import { keyMaterialFlags } from '../../cli/flags/registry.js'
+import type { DelegateStakeReturnType } from '../../lib/registry/delegate-stake.js'
 
 export default class DelegationStake extends BaseCommand {
   static override summary = "Stake for a validator as its delegator: delegateStake with the validator's signature."

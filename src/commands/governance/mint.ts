@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
-import type { GovernanceResult } from '../../devnet/chain/governance.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { chainFlags, signerFlags, txFlags } from '../../cli/flags/chain.js'
+import type { GovernanceResult } from '../../devnet/chain/governance.js'
 import type { MintReturnType } from '../../lib/registry/mint.js'
 
 /** The devnet path: REHEARSAL-ONLY, the devnet node impersonates the registry owner. */

@@ -1,6 +1,6 @@
 import { datadirFlag, passphraseFlags, quietFlag } from '../../cli/flags/common.js'
-import { KeytoolCommand } from '../../cli/keytool-command.js'
 import { newPassphraseFlag } from '../../cli/flags/keytool.js'
+import { KeytoolCommand } from '../../cli/keytool-command.js'
 
 export type ChangePassphraseResult = { keyFile: string; previousKeyFile: string; backupDir?: string }
 

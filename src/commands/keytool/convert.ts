@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import { datadirFlag, passphraseFlags, quietFlag } from '../../cli/flags/common.js'
-import type { ConvertNodeInfoReturnType } from '../../lib/keys/convert-node-info.js'
 import { KeytoolCommand } from '../../cli/keytool-command.js'
+import type { ConvertNodeInfoReturnType } from '../../lib/keys/convert-node-info.js'
 import { NODE_INFO_FORMS } from '../../lib/nodeinfo/types.js'
 
 export default class Convert extends KeytoolCommand {

@@ -1,9 +1,9 @@
 import { Flags } from '@oclif/core'
 import { REGISTRY_GENERATION_NAMES } from '../../cli/flags/chain.js'
-import { CHAIN_NAMES } from '../../lib/chain/presets.js'
-import { UsageError } from '../../lib/errors.js'
 import { datadirFlag, passphraseFlags, quietFlag } from '../../cli/flags/common.js'
 import { KeytoolCommand } from '../../cli/keytool-command.js'
+import { CHAIN_NAMES } from '../../lib/chain/presets.js'
+import { UsageError } from '../../lib/errors.js'
 import type { Hex } from '../../lib/nodeinfo/types.js'
 
 /** Exactly what the real keytool's --json prints (node.md §1), in that order. */

@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
-import { UsageError } from '../../lib/errors.js'
 import { datadirFlag, passphraseFlags, quietFlag } from '../../cli/flags/common.js'
-import { KeytoolCommand } from '../../cli/keytool-command.js'
 import { nodeInfoFormFlag } from '../../cli/flags/keytool.js'
+import { KeytoolCommand } from '../../cli/keytool-command.js'
+import { UsageError } from '../../lib/errors.js'
 import type { NodeInfoForm, RpcEndpoints } from '../../lib/nodeinfo/types.js'
 
 export type SetRpcResult = {

@@ -1,6 +1,6 @@
 import { datadirFlag, passphraseFlags, quietFlag } from '../../cli/flags/common.js'
-import type { DescribeNodeReturnType } from '../../lib/keys/describe-node.js'
 import { KeytoolCommand } from '../../cli/keytool-command.js'
+import type { DescribeNodeReturnType } from '../../lib/keys/describe-node.js'
 
 export default class Show extends KeytoolCommand {
   static override summary =

@@ -26,12 +26,13 @@ export default class RewardsClaim extends BaseCommand {
 
   async run(): Promise<ClaimStakeRewardsReturnType> {
     const { flags } = await this.parse(RewardsClaim)
-    const [{ claimStakeRewards }, { runRegistryCommand }, { parseAddressFlag }, { formatTelAndWei }] = await Promise.all([
-      import('../../lib/registry/claim-stake-rewards.js'),
-      import('../../cli/registry-step.js'),
-      import('../../lib/chain/address.js'),
-      import('../../lib/chain/units.js'),
-    ])
+    const [{ claimStakeRewards }, { runRegistryCommand }, { parseAddressFlag }, { formatTelAndWei }] =
+      await Promise.all([
+        import('../../lib/registry/claim-stake-rewards.js'),
+        import('../../cli/registry-step.js'),
+        import('../../lib/chain/address.js'),
+        import('../../lib/chain/units.js'),
+      ])
     const validator = flags.validator === undefined ? undefined : parseAddressFlag(flags.validator, '--validator')
     return runRegistryCommand({
       session: this.session,

@@ -6,10 +6,10 @@
  */
 import type { Address, LocalAccount } from 'viem'
 import { UsageError } from '../errors.js'
-import { parseAddressFlag } from './address.js'
-import { InvalidPrivateKeyError, KeystorePasswordRequiredError, SignerRequiredError } from './errors.js'
 import type { Prompter } from '../io/prompter.js'
 import type { KeystorePasswordSource } from '../options.js'
+import { parseAddressFlag } from './address.js'
+import { InvalidPrivateKeyError, KeystorePasswordRequiredError, SignerRequiredError } from './errors.js'
 import { decryptKeystore, readKeystoreFile } from './keystore.js'
 
 export type Signer =
@@ -145,7 +145,9 @@ async function keystorePassword(
     if (line === undefined)
       throw new UsageError(
         `Standard input ended before it gave the password of the keystore ${path} (--keystore-password-source stdin reads one line).`,
-        { fix: "Pipe it in, e.g. `printf '%s\\n' \"$PASSWORD\" | tnv …`; when a BLS passphrase comes from stdin too, it is the next line." },
+        {
+          fix: 'Pipe it in, e.g. `printf \'%s\\n\' "$PASSWORD" | tnv …`; when a BLS passphrase comes from stdin too, it is the next line.',
+        },
       )
     return line.replace(/\r$/, '')
   }

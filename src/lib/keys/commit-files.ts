@@ -22,15 +22,7 @@ import { randomBytes } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { TnvError } from '../errors.js'
-import {
-  ensureDir,
-  faultPoint,
-  fileTimestamp,
-  fsyncDir,
-  killPoint,
-  pathExists,
-  writeFileAtomic,
-} from '../fs/atomic.js'
+import { ensureDir, faultPoint, fileTimestamp, fsyncDir, killPoint, pathExists, writeFileAtomic } from '../fs/atomic.js'
 
 export type FileReplacement =
   /** Create or replace a file with a staged one (see stageFile). */

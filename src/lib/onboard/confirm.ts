@@ -4,8 +4,9 @@
  * terminal it asks (default No for stake and anything irreversible, Yes for activate); without
  * one a step that moves money or cannot be undone needs --yes, any other proceeds.
  */
-import { createConfirm } from '../tx/confirm-policy.js'
+
 import type { ConfirmFn } from '../registry/types.js'
+import { createConfirm } from '../tx/confirm-policy.js'
 import type { WizardIo } from '../wizard/io.js'
 
 export function wizardConfirm(io: WizardIo, { yes }: { yes: boolean }): ConfirmFn {

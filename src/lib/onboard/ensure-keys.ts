@@ -7,10 +7,10 @@
 import { join } from 'node:path'
 import type { Address } from 'viem'
 import { AbortedError, MissingInputError } from '../errors.js'
-import type { PassphraseSource } from '../options.js'
 import { pathExists } from '../fs/atomic.js'
 import { readNodeInfo } from '../nodeinfo/read.js'
 import { NODE_INFO_FILE, type NodeInfo } from '../nodeinfo/types.js'
+import type { PassphraseSource } from '../options.js'
 import type { WizardIo } from '../wizard/io.js'
 
 /** The conventional p2p ports (spec: Prerequisites). */

@@ -30,7 +30,14 @@ export type AdiriProofSignerParameters = {
 /**
  * @example await stake(ctx, { ..., signAdiriProof: adiriProofSigner({ datadir, source: 'env', note }) })
  */
-export function adiriProofSigner({ datadir, source, note, env, stdin, io }: AdiriProofSignerParameters): SignAdiriProof {
+export function adiriProofSigner({
+  datadir,
+  source,
+  note,
+  env,
+  stdin,
+  io,
+}: AdiriProofSignerParameters): SignAdiriProof {
   return async ({ validator, blsPubkey }) => {
     note(
       `The adiri registry checks a proof of possession over its own 218-byte message (with the uncompressed public key), which node-info.yaml does not hold: tnv opens the BLS key in ${datadir} to sign it for ${validator} (passphrase source: ${source}).`,

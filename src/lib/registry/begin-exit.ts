@@ -7,11 +7,11 @@
 import { type Address, encodeFunctionData } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
 import type { Signer } from '../chain/signer.js'
+import type { StepRun } from '../tx/run-step.js'
 import { NotWhitelistedError, WrongStatusError } from './errors.js'
 import { sharedRegistryAbi } from './generations/shared-abi.js'
 import { readOwnValidator } from './read-own-validator.js'
 import type { RegistryInfo } from './registry-guard.js'
-import type { StepRun } from '../tx/run-step.js'
 import { registryStep, submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
@@ -33,7 +33,9 @@ export async function beginExit(ctx: RegistryContext, params: BeginExitParameter
 
 async function beginExitStep(
   ctx: RegistryContext,
-  { signer, report, confirm }: BeginExitParameters, run: StepRun): Promise<BeginExitReturnType> {
+  { signer, report, confirm }: BeginExitParameters,
+  run: StepRun,
+): Promise<BeginExitReturnType> {
   const validator = signer.address
   const { chain, registry, adapter, nft, record, status, epoch, account } = await readOwnValidator(
     ctx,

@@ -9,11 +9,11 @@ import type { ChainInfo } from '../chain/check-chain-id.js'
 import { readAccountState } from '../chain/read-account-state.js'
 import type { Signer } from '../chain/signer.js'
 import { formatTelAndWei } from '../chain/units.js'
+import type { StepRun } from '../tx/run-step.js'
 import { readFirstBatch } from './first-batch.js'
 import { nextRegistryAbi } from './generations/abi-next.js'
 import { withRpcErrors } from './reads.js'
 import type { RegistryInfo } from './registry-guard.js'
-import type { StepRun } from '../tx/run-step.js'
 import { registryStep, submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
@@ -36,7 +36,9 @@ export async function claimRefund(ctx: RegistryContext, params: ClaimRefundParam
 
 async function claimRefundStep(
   ctx: RegistryContext,
-  { signer, report, confirm }: ClaimRefundParameters, run: StepRun): Promise<ClaimRefundReturnType> {
+  { signer, report, confirm }: ClaimRefundParameters,
+  run: StepRun,
+): Promise<ClaimRefundReturnType> {
   const { client, target } = ctx
   const recipient = signer.address
   const {

@@ -9,13 +9,13 @@ import { type Address, parseEventLogs } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
 import { readAccountState } from '../chain/read-account-state.js'
 import type { Signer } from '../chain/signer.js'
+import type { StepRun } from '../tx/run-step.js'
 import { NotInThisGenerationError, NotWhitelistedError } from './errors.js'
 import { readFirstBatch } from './first-batch.js'
 import { nextRegistryAbi } from './generations/abi-next.js'
 import { sharedRegistryAbi } from './generations/shared-abi.js'
 import { readDelegationNonce } from './read-delegation-nonce.js'
 import type { RegistryInfo } from './registry-guard.js'
-import type { StepRun } from '../tx/run-step.js'
 import { registryStep, submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
@@ -38,13 +38,18 @@ export const ADIRI_REVOKE_EXPLANATION =
 /**
  * @example await increaseNonce(ctx, { signer })
  */
-export async function increaseNonce(ctx: RegistryContext, params: IncreaseNonceParameters): Promise<IncreaseNonceReturnType> {
+export async function increaseNonce(
+  ctx: RegistryContext,
+  params: IncreaseNonceParameters,
+): Promise<IncreaseNonceReturnType> {
   return registryStep(ctx, 'increaseNonce', params, (run) => increaseNonceStep(ctx, params, run))
 }
 
 async function increaseNonceStep(
   ctx: RegistryContext,
-  { signer, report, confirm }: IncreaseNonceParameters, run: StepRun): Promise<IncreaseNonceReturnType> {
+  { signer, report, confirm }: IncreaseNonceParameters,
+  run: StepRun,
+): Promise<IncreaseNonceReturnType> {
   const { client, target } = ctx
   const validator = signer.address
   const registry = { address: target.registry, abi: sharedRegistryAbi } as const

@@ -7,11 +7,11 @@ import { type Address, encodeFunctionData } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
 import { readAccountState } from '../chain/read-account-state.js'
 import type { Signer } from '../chain/signer.js'
+import type { StepRun } from '../tx/run-step.js'
 import { AddressRetiredError, NotRegistryOwnerError } from './errors.js'
 import { readFirstBatch } from './first-batch.js'
 import { sharedRegistryAbi } from './generations/shared-abi.js'
 import type { RegistryInfo } from './registry-guard.js'
-import type { StepRun } from '../tx/run-step.js'
 import { registryStep, submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
@@ -36,7 +36,9 @@ export async function mint(ctx: RegistryContext, params: MintParameters): Promis
 
 async function mintStep(
   ctx: RegistryContext,
-  { signer, validator, report, confirm }: MintParameters, run: StepRun): Promise<MintReturnType> {
+  { signer, validator, report, confirm }: MintParameters,
+  run: StepRun,
+): Promise<MintReturnType> {
   const { client, target } = ctx
   const registry = { address: target.registry, abi: sharedRegistryAbi } as const
   const {

@@ -13,6 +13,7 @@ import type { ChainInfo } from '../chain/check-chain-id.js'
 import { readAccountState } from '../chain/read-account-state.js'
 import type { Signer } from '../chain/signer.js'
 import { formatTelAndWei } from '../chain/units.js'
+import type { StepRun } from '../tx/run-step.js'
 import {
   AddressRetiredError,
   NotRecipientError,
@@ -28,7 +29,6 @@ import { UNSET_EPOCH } from './generations/status.js'
 import { statusOf } from './read-own-validator.js'
 import { orNullOnRevert, withRpcErrors } from './reads.js'
 import type { RegistryInfo } from './registry-guard.js'
-import type { StepRun } from '../tx/run-step.js'
 import { registryStep, submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
@@ -68,7 +68,9 @@ export async function unstake(ctx: RegistryContext, params: UnstakeParameters): 
 
 async function unstakeStep(
   ctx: RegistryContext,
-  { signer, validator: validatorParam, acceptRewardShortfall = false, report, confirm }: UnstakeParameters, run: StepRun): Promise<UnstakeReturnType> {
+  { signer, validator: validatorParam, acceptRewardShortfall = false, report, confirm }: UnstakeParameters,
+  run: StepRun,
+): Promise<UnstakeReturnType> {
   const { client, target } = ctx
   const validator = validatorParam ?? signer.address
   const registry = { address: target.registry, abi: sharedRegistryAbi } as const

@@ -179,7 +179,8 @@ async function settleEntry(
     await client.sendRawTransaction({ serializedTransaction: entry.raw })
     return await wait()
   } catch (err) {
-    if (err instanceof TransactionDroppedError) return dropped(client, entry, 'its nonce was used by another transaction')
+    if (err instanceof TransactionDroppedError)
+      return dropped(client, entry, 'its nonce was used by another transaction')
     const kind = classifyRpcError(err)
     if (kind === 'already-known') return wait()
     if (TRANSIENT.has(kind)) throw explainRpcError(err, rpcUrl) ?? err
@@ -220,7 +221,12 @@ export type SendJournaledResult =
 export async function sendJournaled(
   client: ChainClient,
   run: StepRun,
-  { account, tx, rpcUrl, report }: { account: LocalAccount; tx: PreparedTransaction; rpcUrl: string; report?: Reporter },
+  {
+    account,
+    tx,
+    rpcUrl,
+    report,
+  }: { account: LocalAccount; tx: PreparedTransaction; rpcUrl: string; report?: Reporter },
 ): Promise<SendJournaledResult> {
   const raw = await signTransaction(account, tx)
   const hash = keccak256(raw)
@@ -260,7 +266,11 @@ export async function sendJournaled(
           reason: `the node refused it when it was sent (${(err as Error).message.split('\n')[0]})`,
         })
         if (kind === 'underpriced')
-          throw new PendingTransactionConflictError({ from: tx.from, nonce: tx.nonce, reason: 'replacement underpriced' })
+          throw new PendingTransactionConflictError({
+            from: tx.from,
+            nonce: tx.nonce,
+            reason: 'replacement underpriced',
+          })
         throw explainRpcError(err, rpcUrl) ?? err
       }
     }

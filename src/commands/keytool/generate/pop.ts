@@ -1,7 +1,7 @@
 import { datadirFlag, passphraseFlags, quietFlag } from '../../../cli/flags/common.js'
-import type { IdentityView } from '../../../lib/keys/identity.js'
-import { KeytoolCommand } from '../../../cli/keytool-command.js'
 import { addressFlag, nodeInfoFormFlag } from '../../../cli/flags/keytool.js'
+import { KeytoolCommand } from '../../../cli/keytool-command.js'
+import type { IdentityView } from '../../../lib/keys/identity.js'
 import type { Hex, NodeInfoForm } from '../../../lib/nodeinfo/types.js'
 
 export type GeneratePopResult = IdentityView & {
