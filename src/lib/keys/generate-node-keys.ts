@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { BadInputError, UsageError } from '../errors.js'
-import { ensureDir, pathExists, writeFileAtomic } from '../fs/atomic.js'
+import { ensureDir, killPoint, pathExists, writeFileAtomic } from '../fs/atomic.js'
 import { InvalidMultiaddrError } from '../nodeinfo/errors.js'
 import { parseP2pAddress, withPeerId } from '../nodeinfo/multiaddr.js'
 import type { Hex, NodeInfo, NodeInfoForm, RpcEndpoints, WorkerInfo } from '../nodeinfo/types.js'
@@ -236,6 +236,7 @@ export async function generateNodeKeys({
       throw err
     }
 
+    killPoint('generate:staged')
     // 4. Swap it all in (with a backup of what was there); a kill on the way is finished or
     // undone by the next command that opens the data directory (commit-files.ts).
     const { backupDir } = await commitFiles({
