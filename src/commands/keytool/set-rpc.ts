@@ -62,8 +62,9 @@ export default class SetRpc extends KeytoolCommand {
     const rpc = flags.clear
       ? null
       : (checkRpcEndpoints({ http: flags.http, ws: flags.ws }, { http: '--http', ws: '--ws' }) ?? null)
+    await this.lockDatadir(flags.datadir)
     const r = await setWorkerRpc({
-      datadir: (await this.lockDatadir(flags.datadir), flags.datadir),
+      datadir: flags.datadir,
       worker: flags.worker,
       rpc,
       ...(flags['node-info-form'] ? { form: flags['node-info-form'] } : {}),

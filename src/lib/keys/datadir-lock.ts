@@ -40,7 +40,7 @@ export async function openDatadir(
 ): Promise<DatadirHandle> {
   const dir = resolve(datadir)
   const stat = await fs.stat(dir).catch(() => undefined)
-  if (!stat || !stat.isDirectory()) {
+  if (!stat?.isDirectory()) {
     if (!create || stat) return { datadir: dir, recovered: { action: 'none' }, locked: false, release: async () => {} }
     await ensureDir(dir, 0o700)
   }

@@ -315,7 +315,7 @@ export async function settleJournal({
   journal: StepJournal | undefined
   report?: Reporter | undefined
 }): Promise<Resumed[]> {
-  if (!journal || !journal.journals.some((j) => j.open(from).length > 0)) return []
+  if (!journal?.journals.some((j) => j.open(from).length > 0)) return []
   const releases: ReleaseLock[] = []
   try {
     for (const j of [...journal.journals].sort((a, b) => a.path.localeCompare(b.path)))
