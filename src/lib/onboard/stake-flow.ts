@@ -271,7 +271,6 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
       journal,
     })
     steps.push(stepRecord('stake', result, resumedOf(resumed, 'stake')))
-    await p.releaseDatadir?.()
     if (result.outcome === 'unsigned') {
       io.emit(
         { event: 'unsigned', step: 'stake', transaction: result.unsigned },
@@ -293,6 +292,8 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
     io.emit({ event: 'staked', validator }, `${validator} is Staked.`)
     status = await readValidatorStatus(ctx, { address: validator })
   }
+  // staked (now or before): the keys are bound on chain, the rest of the flow only waits
+  await p.releaseDatadir?.()
   if (through === 'staked' || status.status === 'Undefined') return done(status, null)
 
   // 8. node, synced; 9. activate
