@@ -36,6 +36,6 @@ export const quietFlag = {
 export const yesFlag = {
   yes: Flags.boolean({
     char: 'y',
-    summary: 'Skip the confirmation prompt (needed without a TTY for irreversible steps).',
+    summary: 'Skip the confirmation prompt (needed without a TTY for steps that move your TEL or cannot be undone).',
   }),
 }
