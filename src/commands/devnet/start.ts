@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
+import { BaseCommand } from '../../cli/base-command.js'
 import { devnetDirFlag } from '../../devnet/node/cli-flags.js'
 import type { DevnetRuntimeInfo } from '../../devnet/paths.js'
-import { BaseCommand } from '../../lib/base-command.js'
 
 const EXAMPLE = 'tnv devnet start -- --http --http.port 8545 --http.api eth,net,web3,rpc,tn'
 

@@ -54,7 +54,9 @@ export type AnvilProcess = {
 }
 
 /** The port was taken between choosing it and anvil binding it. */
-export class AnvilPortInUseError extends AnvilStartError {}
+export class AnvilPortInUseError extends AnvilStartError {
+  override readonly code: string = 'AnvilPortInUse'
+}
 
 const TAIL_BYTES = 4096
 const SETPRIV_PATHS = ['/usr/bin/setpriv', '/bin/setpriv']

@@ -1,9 +1,9 @@
 import { Args, Flags } from '@oclif/core'
+import { BaseCommand } from '../../../cli/base-command.js'
+import { passphraseFlags } from '../../../cli/flags/common.js'
 import type { GovernanceResult } from '../../../devnet/chain/governance.js'
 import { devnetDirFlag } from '../../../devnet/node/cli-flags.js'
 import { GOVERNANCE_DESCRIPTION_TAIL } from '../../../devnet/node/governance-flags.js'
-import { BaseCommand } from '../../../lib/base-command.js'
-import { passphraseFlags } from '../../../lib/flags.js'
 
 export default class DevnetGovernanceDelegate extends BaseCommand {
   static override summary =
