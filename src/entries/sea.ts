@@ -96,6 +96,9 @@ export function ensureExtracted(index: SeaIndex, getAsset: (key: string) => Arra
       chmodSync(target, f.mode)
     }
     writeFileSync(join(tmp, COMPLETE), `${index.key}\n`, { mode: 0o600 })
+    // a directory without the marker was left by a damaged cache (the marker is written before
+    // the rename, so a finished extraction always has it): replace it
+    if (existsSync(dir) && !existsSync(join(dir, COMPLETE))) rmSync(dir, { recursive: true, force: true })
     try {
       renameSync(tmp, dir)
     } catch (err) {
@@ -112,6 +115,9 @@ export function ensureExtracted(index: SeaIndex, getAsset: (key: string) => Arra
 }
 
 export async function runSea(commands: SeaCommands): Promise<void> {
+  const args = process.argv.slice(2)
+  // `--version` needs no file: answered before anything is extracted
+  if (isVersionRequest(args)) return printVersion(args, 'single-executable')
   let root: string
   try {
     root = ensureExtracted(__TNV_SEA_INDEX__, (key) => getAsset(key))
@@ -124,7 +130,6 @@ export async function runSea(commands: SeaCommands): Promise<void> {
   // the devnet's anvil is the one inside this executable unless the operator names another
   if (!process.env.TNV_ANVIL_BINARY) process.env.TNV_ANVIL_BINARY = join(root, 'bin', 'anvil')
 
-  const args = process.argv.slice(2)
   if (args[0] === join(root, 'bin', 'tnv-node.js')) {
     const { main } = await import('./node-main.js')
     return main(args.slice(1))

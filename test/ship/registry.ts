@@ -51,9 +51,9 @@ export async function startLocalRegistry(packages: Served[]): Promise<LocalRegis
     const integrity = `sha512-${createHash('sha512').update(p.tarball).digest('base64')}`
     const file = `${p.name.split('/').pop()}-${p.version}.tgz`
     const version = { ...p.manifest, dist: { tarball: `${base}${p.name}/-/${file}`, shasum, integrity } }
-    res.writeHead(200, { 'content-type': 'application/json' }).end(
-      JSON.stringify({ name: p.name, 'dist-tags': { latest: p.version }, versions: { [p.version]: version } }),
-    )
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ name: p.name, 'dist-tags': { latest: p.version }, versions: { [p.version]: version } }))
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
