@@ -11,6 +11,9 @@
  * bundle's `import.meta.url` is that directory's `dist/entries/cli.js`, so the library finds
  * every file there exactly as it does in an npm install.
  *
+ * This module is the executable's main bundle: src/entries/sea-loader.ts (the executable's
+ * entry) compiles it only when a command needs it, with a code cache made at packaging.
+ *
  * One executable, three modes, chosen by the first argument:
  * - `<cache>/bin/tnv-node.js node …`: the reference node (tnv starts its node as
  *   `process.execPath <reference node path> node …`, and process.execPath is this executable);
@@ -114,13 +117,17 @@ export function ensureExtracted(index: SeaIndex, getAsset: (key: string) => Arra
   return dir
 }
 
-export async function runSea(commands: SeaCommands): Promise<void> {
+/**
+ * Runs the executable's CLI or reference node for process.argv. `root` (scripts/package.mjs's
+ * code-cache training run, outside any executable) is an already extracted directory.
+ */
+export async function runSea(commands: SeaCommands, { root: given }: { root?: string } = {}): Promise<void> {
   const args = process.argv.slice(2)
   // `--version` needs no file: answered before anything is extracted
   if (isVersionRequest(args)) return printVersion(args, 'single-executable')
   let root: string
   try {
-    root = ensureExtracted(__TNV_SEA_INDEX__, (key) => getAsset(key))
+    root = given ?? ensureExtracted(__TNV_SEA_INDEX__, (key) => getAsset(key))
   } catch (err) {
     process.stderr.write(`Error: ${(err as Error).message}\n`)
     process.exitCode = err instanceof SeaCacheError ? 3 : 1

@@ -15,6 +15,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { parseJson, ROOT, runCli, tempDir } from '../helpers/cli.js'
+import { freePort } from '../helpers/ports.js'
 import { type LocalRegistry, packInstalled, startLocalRegistry } from './registry.js'
 import { runBare } from './sea.js'
 
@@ -199,6 +200,8 @@ describe('npm install --global from the tarball', { timeout: 600_000 }, () => {
       devnet,
       '--',
       '--http',
+      '--http.port',
+      String(await freePort()),
       '--ipcdisable',
     ])
     assert.equal(start.code, 0, start.stderr)

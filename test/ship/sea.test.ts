@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { KNOWN_REGISTRY_CODE } from '../../src/lib/registry/generations/detect.js'
 import { parseJson, runCli, tempDir } from '../helpers/cli.js'
+import { freePort } from '../helpers/ports.js'
 import { ensureSea, runBare, SEA_NAME } from './sea.js'
 
 const ADDRESS = '0x1111111111111111111111111111111111111111'
@@ -131,8 +132,12 @@ describe('the single executable, with an empty environment and no Node.js on PAT
     const npm = await runCli(args)
     assert.equal(sea.code, npm.code, sea.stderr)
     assert.deepEqual(JSON.parse(sea.stdout), JSON.parse(npm.stdout))
-    const ok = await tnv(['rpc', 'plan', '--json', '--', '--http', '--http.api', 'eth,net,web3,rpc,tn'])
+    // the code cache made at packaging is the one V8 uses (not rejected, not recompiled)
+    const ok = await tnv(['rpc', 'plan', '--json', '--', '--http', '--http.api', 'eth,net,web3,rpc,tn'], {
+      env: { TNV_DEBUG_SEA: '1' },
+    })
     assert.equal(ok.code, 0, ok.stderr)
+    assert.match(ok.stderr, /^tnv: bundle code cache used$/m)
   })
 
   it('a stake on the devnet: devnet start, governance mint, stake, all through the executable', async () => {
@@ -150,6 +155,8 @@ describe('the single executable, with an empty environment and no Node.js on PAT
         '0',
         '--',
         '--http',
+        '--http.port',
+        String(await freePort()),
         '--ipcdisable',
       ],
       {
