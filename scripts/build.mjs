@@ -5,7 +5,7 @@
 // Then the oclif manifest is regenerated (fast start-up: oclif reads the manifest instead
 // of importing every command), and the Solidity contracts are compiled when they changed.
 import { execFileSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as esbuild from 'esbuild'

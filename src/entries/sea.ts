@@ -60,7 +60,7 @@ class SeaCacheError extends Error {
 
 /** Where this build's files live: `$XDG_CACHE_HOME/tnv/sea/<key>`, else `~/.cache/tnv/sea/<key>`. */
 export function seaCacheDir(index: SeaIndex, env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.startsWith('/') ? env.XDG_CACHE_HOME : join(homedir(), '.cache')
+  const base = env.XDG_CACHE_HOME?.startsWith('/') ? env.XDG_CACHE_HOME : join(homedir(), '.cache')
   return join(base, 'tnv', 'sea', index.key)
 }
 

@@ -44,7 +44,8 @@ export async function ensureSea(): Promise<string> {
       break
     } catch {
       // another test file is building it; a lock older than 10 minutes is left over from a crash
-      if (Date.now() - statSync(lock, { throwIfNoEntry: false })!.mtimeMs > 600_000) rmSync(lock, { recursive: true })
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now())
+      if (age > 600_000) rmSync(lock, { recursive: true, force: true })
       await sleep(500)
     }
   }
