@@ -1,6 +1,6 @@
 /**
  * Start-up of the commands an operator runs most, as ratios to baselines measured in the SAME
- * run (issue 19), for the npm build (`node bin/run.js`) and the single executable
+ * run (issue 19), for the npm build (bin/tnv.cjs, the installed `tnv`) and the single executable
  * (release/tnv-<version>-<platform>-<arch>, built first when missing):
  * - `tnv --version` and `tnv rpc plan` against `node -e 0` (target ≤ 1.3×);
  * - `keytool export-staking-args --calldata` (the proof of possession is checked) against
@@ -90,7 +90,8 @@ const forms = (name: string, run: string[]): Cmd[] => [
 const commands: Cmd[] = [
   { label: 'node -e 0', argv: () => [process.execPath, '-e', '0'] },
   { label: 'KDF-only process', argv: () => [process.execPath, '-e', KDF] },
-  ...forms('npm', [process.execPath, BIN]),
+  // the installed CLI's entry (package.json "bin")
+  ...forms('npm', [process.execPath, join(ROOT, 'bin', 'tnv.cjs')]),
   ...forms('sea', [SEA]),
 ]
 

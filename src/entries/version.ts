@@ -38,9 +38,11 @@ export const KNOWN_NODE_RELEASES: VersionInfo['nodeReleases'] = [
 
 async function buildInfo(): Promise<NonNullable<typeof __TNV_BUILD_INFO__>> {
   if (typeof __TNV_BUILD_INFO__ !== 'undefined' && __TNV_BUILD_INFO__) return __TNV_BUILD_INFO__
-  // Running from source (tsx): read the same facts directly.
+  // Running from source (tsx): read the same facts directly. The module path is a variable so
+  // that no bundle carries the registry code tables for this branch it never takes.
   const { readFileSync } = await import('node:fs')
-  const { KNOWN_REGISTRY_CODE } = await import('../lib/registry/generations/detect.js')
+  const detect: string = '../lib/registry/generations/detect.js'
+  const { KNOWN_REGISTRY_CODE } = (await import(detect)) as typeof import('../lib/registry/generations/detect.js')
   const pjson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
   return {
     version: pjson.version,

@@ -17,7 +17,7 @@ import { after, before, describe, it } from 'node:test'
 import { parseJson, ROOT, runCli, tempDir } from '../helpers/cli.js'
 import { freePort } from '../helpers/ports.js'
 import { type LocalRegistry, packInstalled, startLocalRegistry } from './registry.js'
-import { runBare } from './sea.js'
+import { removeDir, runBare } from './sea.js'
 
 type PackResult = { filename: string; files: { path: string; size: number }[]; unpackedSize: number }
 
@@ -64,7 +64,7 @@ function productionClosure(): string[] {
 
 describe('the npm tarball', () => {
   const tmp = tempDir('tnv-pack-')
-  after(() => tmp.cleanup())
+  after(() => removeDir(tmp.dir))
 
   it('holds what the installed CLI reads, and nothing secret, huge or from the source tree', () => {
     const r = pack(tmp.dir, tmp.dir, true)
@@ -124,7 +124,7 @@ describe('npm install --global from the tarball', { timeout: 600_000 }, () => {
   })
   after(async () => {
     await registry?.close()
-    tmp.cleanup()
+    removeDir(tmp.dir)
   })
 
   it('installs tnv with only its runtime dependencies, all from the registry it was given', () => {

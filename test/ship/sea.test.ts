@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test'
 import { KNOWN_REGISTRY_CODE } from '../../src/lib/registry/generations/detect.js'
 import { parseJson, runCli, tempDir } from '../helpers/cli.js'
 import { freePort } from '../helpers/ports.js'
-import { ensureSea, runBare, SEA_NAME } from './sea.js'
+import { ensureSea, removeDir, runBare, SEA_NAME } from './sea.js'
 
 const ADDRESS = '0x1111111111111111111111111111111111111111'
 const PASSPHRASE = 'correct horse battery staple'
@@ -29,7 +29,7 @@ describe('the single executable, with an empty environment and no Node.js on PAT
   before(async () => {
     exe = await ensureSea()
   })
-  after(() => tmp.cleanup())
+  after(() => removeDir(tmp.dir))
 
   it('sits beside its SHA-256 checksum file, in sha256sum format, and matches it', () => {
     const line = readFileSync(`${exe}.sha256`, 'utf8')

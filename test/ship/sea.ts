@@ -92,3 +92,8 @@ export function runBare(
     child.stdin.end(input ?? '')
   })
 }
+
+/** Removes a test's directory; a node that was just stopped may still be closing files in it. */
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 })
+}

@@ -14,7 +14,7 @@ import { basename, join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { parse } from 'yaml'
 import { ROOT, tempDir } from '../helpers/cli.js'
-import { ensureSea, type Run, runBare } from './sea.js'
+import { ensureSea, type Run, removeDir, runBare } from './sea.js'
 
 type Step = {
   name?: string
@@ -114,7 +114,7 @@ describe('the documented GitHub Actions workflow, run as written', { timeout: 90
       await runBare(tnv, ['node', 'stop', '--datadir', join(runnerTemp, 'validator')], { env: { HOME: home } })
       await runBare(tnv, ['devnet', 'stop'], { env: { HOME: home } })
     }
-    tmp.cleanup()
+    removeDir(tmp.dir)
   })
 
   it('every step of the rehearse job succeeds, Stop included', () => {
