@@ -28,7 +28,7 @@ function walk(dir, out = []) {
 // scripts/package.mjs, nor modules only imported by other entries), and the commands of
 // @oclif/plugin-autocomplete bundled as tnv's own `autocomplete` commands (one oclif instance,
 // no plugin to load at start-up; the manifest lists them like any other command).
-const SKIP_ENTRIES = new Set(['sea.ts', 'node-main.ts', 'version.ts'])
+const SKIP_ENTRIES = new Set(['sea.ts', 'sea-loader.ts', 'node-main.ts', 'version.ts'])
 const entryPoints = {}
 for (const file of [...walk(join(root, 'src/commands')), ...walk(join(root, 'src/entries'))]) {
   if (file.includes(`${join('src', 'entries')}/`) && SKIP_ENTRIES.has(file.split('/').pop())) continue
