@@ -119,8 +119,9 @@ describe('the documented GitHub Actions workflow, run as written', { timeout: 90
 
   it('every step of the rehearse job succeeds, Stop included', () => {
     const job = workflow.jobs.rehearse as Job
-    assert.equal(results.length, job.steps.length, 'every step ran')
+    // a failed step first, with its output: it is why later steps did not run
     for (const { step, run } of results) assert.equal(run?.code ?? 0, 0, `${step}:\n${run?.stdout}\n${run?.stderr}`)
+    assert.equal(results.length, job.steps.length, 'every step ran')
   })
 
   it('the onboarding went from nothing to Active, and the second run sent nothing', () => {
