@@ -116,8 +116,11 @@ Exit codes (for monitors, as Nagios-style checks): 0 all ok, 1 a warning, 2 a fa
         else this.render(last)
         if (stop) break
         await new Promise<void>((resolve) => {
-          wake = resolve
-          setTimeout(resolve, (flags.watch as number) * 1000).unref()
+          const timer = setTimeout(resolve, (flags.watch as number) * 1000)
+          wake = () => {
+            clearTimeout(timer)
+            resolve()
+          }
         })
       }
     } finally {

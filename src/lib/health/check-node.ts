@@ -9,7 +9,7 @@
  */
 import type { Address } from 'viem'
 import { createRpcCounter } from '../chain/rpc-counter.js'
-import { TnvError } from '../errors.js'
+import { ExitCode, TnvError } from '../errors.js'
 import { isNodeProcess, readNodeState } from '../node/state.js'
 import type { NodeInfo } from '../nodeinfo/types.js'
 import type { ChainFlagValues } from '../options.js'
@@ -92,7 +92,7 @@ export async function checkNode({
   }
   const readValidator = async (): Promise<{
     facts: ValidatorFacts | null
-    problem: { message: string; fix: string | null } | null
+    problem: { message: string; fix: string | null; unreachable?: boolean } | null
   }> => {
     if (!ctx) return { facts: null, problem: null }
     if (validatorAddress === null)
@@ -107,7 +107,8 @@ export async function checkNode({
       const { facts } = await readValidatorHealth(ctx, { address: validatorAddress })
       return { facts: { ...facts, reputationScore: null }, problem: null }
     } catch (err) {
-      return { facts: null, problem: problemOf(err) }
+      const unreachable = err instanceof TnvError && err.exitCode === ExitCode.RpcUnreachable
+      return { facts: null, problem: { ...problemOf(err), unreachable } }
     }
   }
   const readExposure = async (): Promise<{ report: RpcCheckReport | null; problem: string | null }> => {

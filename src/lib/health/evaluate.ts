@@ -54,7 +54,8 @@ export type EvaluateParameters = {
   /** The network produces blocks only on demand (an idle devnet): old commits are not stale there. */
   idleNetwork: boolean
   validator: ValidatorFacts | null
-  validatorProblem: { message: string; fix: string | null } | null
+  /** Why the registry could not be read; `unreachable` (the endpoint did not answer) warns, anything else (wrong chain, unknown code) fails. */
+  validatorProblem: { message: string; fix: string | null; unreachable?: boolean } | null
   host: HostFacts
   exposure: RpcCheckReport | null
   exposureProblem: string | null
@@ -278,7 +279,13 @@ export function evaluate(p: EvaluateParameters): EvaluateReturnType {
   // ---- validator in the registry, and the node mode that goes with it
   const v = p.validator
   if (p.validatorProblem)
-    add('validator.registry', 'validator', 'fail', p.validatorProblem.message, p.validatorProblem.fix)
+    add(
+      'validator.registry',
+      'validator',
+      p.validatorProblem.unreachable ? 'warn' : 'fail',
+      p.validatorProblem.message,
+      p.validatorProblem.fix,
+    )
   else if (v) {
     const rewards = BigInt(v.rewards)
     if (!v.whitelisted && v.status === 'Undefined')
