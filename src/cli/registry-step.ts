@@ -73,6 +73,8 @@ export async function runRegistryCommand<R extends TxOutcome>({
   step,
   sentLine,
 }: RunRegistryCommandParameters<R>): Promise<R> {
+  const { assertSafeFormat, writeSafeBatch } = await import('./safe-output.js')
+  const safe = assertSafeFormat(flags)
   const ctx = await openRegistryContext(flags)
   const signer = await signerFromFlags(session, flags, { action, defaultFrom })
   const result = await step(ctx, {
@@ -81,6 +83,20 @@ export async function runRegistryCommand<R extends TxOutcome>({
     confirm: session.confirm({ yes: flags.yes }),
     journal: stepJournal(session, { from: signer.address }),
   })
+  if (safe && result.outcome === 'unsigned') {
+    const { chainId } = result.unsigned
+    const batch = await writeSafeBatch({
+      ctx,
+      flags,
+      chainId,
+      safe: signer.address,
+      unsigned: [result.unsigned],
+      name: `tnv ${action}`,
+      out,
+      note: (line) => process.stderr.write(`${line}\n`),
+    })
+    return { ...result, safe: batch }
+  }
   for (const line of outcomeLines(result, (sent) => sentLine(result, sent))) out(line)
   return result
 }

@@ -42,7 +42,8 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
   async run(): Promise<StakeReturnType | StakeFlowReturnType> {
     const { flags } = await this.parse(Stake)
     const { interactive } = this.session
-    if (!interactive && flags.through === undefined) return this.stakeOnly(flags)
+    // --format safe: the stake (and with --through active the activate after it) as one Safe batch
+    if ((!interactive && flags.through === undefined) || flags.format === 'safe') return this.stakeOnly(flags)
 
     this.jsonLines = this.jsonEnabled()
     this.session.output = this.jsonLines ? 'json-lines' : 'human'
@@ -114,6 +115,8 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
         import('../lib/registry/adiri-proof-signer.js'),
       ])
     const note = (line: string) => this.note(line)
+    const { assertSafeFormat, writeSafeBatch } = await import('../cli/safe-output.js')
+    const safe = assertSafeFormat(flags)
     // key material from node-info.yaml: its data directory is locked (and a half-finished key
     // commit repaired) before it is read, and held until the stake is settled
     const fromNodeInfo = flags['bls-pubkey'] === undefined
@@ -160,6 +163,40 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
         timeoutSeconds: flags.timeout,
       }),
     })
+    if (safe) {
+      // the onboarding as the Safe executes it: stake, then (--through active) activate
+      const { encodeFunctionData } = await import('viem')
+      const { registryAbis } = await import('../lib/registry/generations/detect.js')
+      const txs = result.outcome === 'unsigned' ? [result.unsigned] : []
+      if (result.outcome === 'already-done') note(result.message)
+      if (flags.through === 'active')
+        txs.push({
+          ...(txs[0] ?? { from: signer.address, chainId: result.chain.chainId }),
+          to: ctx.target.registry,
+          value: '0',
+          data: encodeFunctionData({ abi: registryAbis.next, functionName: 'activate' }),
+        } as (typeof txs)[number])
+      if (txs.length === 0) {
+        this.out(`Nothing to put in a batch: ${result.validator} is staked already.`)
+        return result
+      }
+      const batch = await writeSafeBatch({
+        ctx,
+        flags,
+        chainId: result.chain.chainId,
+        safe: signer.address,
+        unsigned: txs,
+        name:
+          txs.length > 1
+            ? 'tnv onboarding: stake, then activate'
+            : result.outcome === 'unsigned'
+              ? 'tnv stake'
+              : 'tnv activate',
+        out: (line) => this.out(line),
+        note,
+      })
+      return Object.assign(result, { safe: batch })
+    }
     for (const line of support.outcomeLines(
       result,
       (sent) =>

@@ -38,6 +38,10 @@ export type SignerFlagValues = {
   'keystore-password-source'?: KeystorePasswordSource | undefined
   unsigned?: boolean | undefined
   from?: string | undefined
+  /** With --unsigned: `safe` = a Safe Transaction Builder batch file (src/lib/safe). */
+  format?: 'tx' | 'safe' | undefined
+  /** With --format safe: the batch file to write. */
+  out?: string | undefined
 }
 
 export type KeyMaterialFlagValues = {

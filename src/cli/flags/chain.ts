@@ -95,6 +95,17 @@ export const signerFlags = {
     helpValue: '<address>',
     summary: 'Sender of an --unsigned transaction (nonce and gas are prepared for it).',
   }),
+  format: Flags.option({
+    options: ['tx', 'safe'] as const,
+    helpGroup: 'SIGNER',
+    summary:
+      'With --unsigned: tx (default) prints the transaction and a cast line; safe writes a Safe Transaction Builder batch (for a validator address that is a Safe).',
+  })(),
+  out: Flags.string({
+    helpGroup: 'SIGNER',
+    helpValue: '<file>',
+    summary: 'With --format safe: write the batch file here (atomically) instead of printing it.',
+  }),
 }
 
 /** Every state-changing command: --yes (and --json, which BaseCommand adds). */
