@@ -44,6 +44,9 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     const { interactive } = this.session
     // --format safe: the stake (and with --through active the activate after it) as one Safe batch
     if ((!interactive && flags.through === undefined) || flags.format === 'safe') return this.stakeOnly(flags)
+    // the wizard, for a validator address that is a contract (a Safe): no key can sign for it
+    const safeFlags = interactive ? await this.offerSafeBatch(flags) : null
+    if (safeFlags) return this.stakeOnly(safeFlags)
 
     this.jsonLines = this.jsonEnabled()
     this.session.output = this.jsonLines ? 'json-lines' : 'human'
@@ -101,6 +104,47 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     if (result.through === 'staked' && result.status === 'Staked')
       this.note('Next: once the node is synced, run `tnv stake --through active` (or `tnv activate`).')
     return result
+  }
+
+  /**
+   * When node-info's execution address holds code, no private key can sign for it: the wizard
+   * says what it is (a Safe: version, threshold) and offers the onboarding as a Safe
+   * Transaction Builder batch instead of asking for a key. Null: not a contract, or declined.
+   */
+  private async offerSafeBatch(
+    flags: Interfaces.InferredFlags<typeof Stake.flags>,
+  ): Promise<Interfaces.InferredFlags<typeof Stake.flags> | null> {
+    if (flags.unsigned || flags['private-key'] !== undefined || flags.keystore !== undefined) return null
+    const [{ readNodeInfo }, support, { readAccountKind }] = await Promise.all([
+      import('../lib/nodeinfo/read.js'),
+      import('../lib/registry/command-support.js'),
+      import('../lib/safe/account-kind.js'),
+    ])
+    const address = await readNodeInfo(flags['node-info'] ?? flags.datadir).then(
+      (r) => r.info.executionAddress,
+      () => null,
+    )
+    if (address === null) return null
+    const kind = await support
+      .openRegistryContext(flags)
+      .then((ctx) => readAccountKind(ctx.client, address))
+      .catch(() => null)
+    if (kind?.kind !== 'contract') return null
+    this.note(
+      kind.safe
+        ? `${address} is a Safe ${kind.safe.version} (${kind.safe.threshold} of ${kind.safe.owners.length} owners confirm): no private key signs for it.`
+        : `${address} is a contract, not an account: no private key signs for it.`,
+    )
+    const prompter = this.session.prompter
+    if (
+      !(await prompter.confirm(
+        'Write the onboarding (stake, then activate) as a Safe Transaction Builder batch for its owners?',
+        true,
+      ))
+    )
+      return null
+    const out = await prompter.input('Batch file', { default: 'tnv-onboarding.safe.json' })
+    return { ...flags, unsigned: true, format: 'safe', through: 'active', out: out.trim() }
   }
 
   /** The plain `tnv stake` (no terminal, no --through): stake, then stop. Journaled. */

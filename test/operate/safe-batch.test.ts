@@ -29,6 +29,7 @@ import { readAccountKind } from '../../src/lib/safe/account-kind.js'
 import { serializeForChecksum } from '../../src/lib/safe/checksum.js'
 import { registrySafeBatch } from '../../src/lib/safe/registry-batch.js'
 import { parseJson, ROOT, runCli, tempDir } from '../helpers/cli.js'
+import { ENTER, PYTHON, spawnPty } from '../wizard/pty.js'
 
 const NEXT_ABI = JSON.parse(readFileSync(join(ROOT, 'networks/abi/consensus-registry-next.json'), 'utf8')) as Abi
 const REGISTRY = '0x07E17e17E17e17E17e17E17E17E17e17e17E17e1'
@@ -329,6 +330,60 @@ describe('tnv … --unsigned --format safe on the devnet (real next-generation r
         /Call 1 of the Safe batch \(activate\) reverts/.test(err.message),
     )
     assert.equal(existsSync(out), false)
+  })
+
+  it('the wizard: a validator address that is a contract is recognised, and the Safe batch is offered instead of a key', async (t) => {
+    if (!PYTHON) return t.skip('python3 (for the terminal) is missing')
+    const devnet = parseJson<{ accounts: { address: Hex }[] }>(
+      await runCli(['devnet', 'status', '--json', '--datadir', devnetDir], { env }),
+    )
+    const safe = devnet.accounts[1]?.address as Hex
+    const dir = join(tmp.dir, 'safe-validator')
+    assert.equal(
+      (
+        await runCli(
+          [
+            'keytool',
+            'generate',
+            'validator',
+            '--datadir',
+            dir,
+            '--address',
+            safe,
+            '--bls-passphrase-source',
+            'no-passphrase',
+          ],
+          { env },
+        )
+      ).code,
+      0,
+    )
+    assert.equal((await cli(['governance', 'mint', safe, '--yes'])).code, 0)
+    // code at the address, on the devnet's engine (a contract that only stops: no Safe)
+    const { engine } = JSON.parse(readFileSync(join(devnetDir, 'devnet.json'), 'utf8')) as {
+      engine: { httpUrl: string }
+    }
+    await fetch(engine.httpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setCode', params: [safe, '0x00'] }),
+    })
+    const file = join(tmp.dir, 'wizard.safe.json')
+    const w = spawnPty(['stake', '--datadir', dir, '--chain', 'devnet'], env)
+    await w.expect(`${safe} is a contract, not an account: no private key signs for it.`)
+    await w.expect('as a Safe Transaction Builder batch for its owners?')
+    w.type(ENTER)
+    await w.expect('Batch file')
+    w.type(`${file}${ENTER}`)
+    await w.expect('Safe Transaction Builder batch written to')
+    assert.equal(await w.exited, 0, w.screen())
+    assert.doesNotMatch(w.screen(), /Private key/)
+    const batch = JSON.parse(readFileSync(file, 'utf8')) as Batch
+    assert.deepEqual(
+      batch.transactions.map((x) => x.contractMethod.name),
+      ['stake', 'activate'],
+    )
+    assert.ok(checksumValid(batch))
   })
 
   it('tells a contract from an account (the registry is a contract but no Safe; a dev account is an account)', async () => {
