@@ -7,7 +7,7 @@
  */
 import type { Address } from 'viem'
 import { resolveSigner, type Signer } from '../lib/chain/signer.js'
-import type { ChainFlagValues, PassphraseSource, SignerFlagValues } from '../lib/options.js'
+import { type ChainFlagValues, hardwareOf, type PassphraseSource, type SignerFlagValues } from '../lib/options.js'
 import { openRegistryContext, outcomeLines } from '../lib/registry/command-support.js'
 import type { ConfirmFn, RegistryContext, Reporter, TxOutcome } from '../lib/registry/types.js'
 import { journalsFor } from '../lib/tx/journal.js'
@@ -28,6 +28,7 @@ export async function signerFromFlags(
     from: flags.from,
     defaultFrom,
     prompter: session.prompter,
+    hardware: hardwareOf(flags),
   })
   for (const w of warnings) process.stderr.write(`${w}\n`)
   return signer

@@ -6,7 +6,7 @@
  */
 import type { Address } from 'viem'
 import { resolveSigner, type Signer } from '../chain/signer.js'
-import type { SignerFlagValues } from '../options.js'
+import { hardwareOf, type SignerFlagValues } from '../options.js'
 import type { WizardIo } from '../wizard/io.js'
 
 export type PickSignerParameters = {
@@ -25,6 +25,8 @@ export async function pickSigner(
     flags['private-key'] !== undefined ||
     flags.keystore !== undefined ||
     flags.unsigned === true ||
+    flags.ledger === true ||
+    flags.trezor === true ||
     (env.TN_PRIVATE_KEY !== undefined && env.TN_PRIVATE_KEY !== '')
   const warn = (lines: string[]) => {
     for (const w of lines) io.emit({ event: 'warning', message: w }, w)
@@ -38,6 +40,7 @@ export async function pickSigner(
       unsigned: flags.unsigned,
       from: flags.from,
       defaultFrom,
+      hardware: hardwareOf(flags),
       env,
     })
     warn(warnings)
