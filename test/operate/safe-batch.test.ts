@@ -309,6 +309,36 @@ describe('tnv … --unsigned --format safe on the devnet (real next-generation r
     assert.equal(after.status, 'PendingActivation')
   })
 
+  it('any single step: governance mint from the registry owner (governance is a Safe on the networks) as a batch, decoded back', async () => {
+    const { owner } = JSON.parse(readFileSync(join(devnetDir, 'devnet.json'), 'utf8')) as { owner: Hex }
+    const newcomer = '0x000000000000000000000000000000000000bEEF'
+    const file = join(tmp.dir, 'mint.safe.json')
+    const r = await cli([
+      'governance',
+      'mint',
+      newcomer,
+      '--unsigned',
+      '--format',
+      'safe',
+      '--from',
+      owner,
+      '--out',
+      file,
+    ])
+    assert.equal(r.code, 0, r.stderr)
+    const batch = JSON.parse(readFileSync(file, 'utf8')) as Batch
+    assert.ok(validateBatch(batch), JSON.stringify(validateBatch.errors))
+    assert.ok(checksumValid(batch))
+    assert.equal(batch.meta.createdFromSafeAddress.toLowerCase(), owner.toLowerCase())
+    const [tx] = batch.transactions
+    const call = decodeFunctionData({ abi: NEXT_ABI, data: tx?.data as Hex })
+    assert.deepEqual(
+      [call.functionName, String(call.args?.[0]).toLowerCase(), tx?.value],
+      ['mint', newcomer.toLowerCase(), '0'],
+    )
+    assert.deepEqual(tx?.contractInputsValues, { validatorAddress: newcomer })
+  })
+
   it('a batch in the wrong order is refused by the in-order simulation, and no file is written', async () => {
     const client = createChainClient({ rpcUrl })
     const out = join(tmp.dir, 'wrong.json')
