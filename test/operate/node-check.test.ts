@@ -180,13 +180,15 @@ describe('tnv node check against the reference devnet node', () => {
   })
 
   it('human output: one line per finding and the next step; exit code the same', async () => {
-    const r = await runCli(
-      ['node', 'check', '--datadir', seat, '--chain', 'devnet', '--min-free-gib', '0', '--no-exposure'],
-      { env },
-    )
+    // no --chain: the network is the one of the local node's chain id
+    const r = await runCli(['node', 'check', '--datadir', seat, '--min-free-gib', '0', '--no-exposure'], { env })
     assert.equal(r.code, 0, r.stdout)
     assert.match(r.stdout, /^ok {4}node\.sync +in step: block \d+, network \d+$/m)
     assert.match(r.stdout, /^OK: Healthy/m)
+    assert.match(
+      r.stdout,
+      /network\.rpc +the network endpoint \S+ answers \(network: devnet, from the local node's chain id 911329\)$/m,
+    )
     assert.match(r.stderr, /5 round trips \(local 1, network 1, registry 3\) \+ 0 exposure probes, \d+ ms/)
   })
 

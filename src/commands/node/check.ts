@@ -10,7 +10,7 @@ export default class NodeCheckCommand extends BaseCommand {
     'Is this validator healthy, and what next? One check of the node, the validator and the host.'
   static override description =
     `The local node (the one tnv started for --datadir, or --node-url): reachable, chain id, execution height against the network's endpoint (lag in blocks and seconds; when behind, a second read tells catching up from stalled), tn_latestConsensusHeader number and age (over 60 s is stale unless the network is idle too), tn_nodeMode, tn_info against node-info.yaml, and the RPC exposure findings of \`tnv rpc check\` on the endpoints it was started with.
-The validator (from the network's endpoint: --chain / --rpc-url): whitelisted, status, epochs, committee seat now and next epoch, its reputation score in the latest consensus header, rewards.
+The network is --chain / --rpc-url; when neither is given (nor TN_CHAIN / TN_RPC_URL), the one of the local node's chain id (2017 testnet, 487 mainnet, the devnet's). The validator (from the network's endpoint): whitelisted, status, epochs, committee seat now and next epoch, its reputation score in the latest consensus header, rewards.
 The host: free disk in the data directory, the p2p UDP ports of node-info.yaml bound by the node process, the process tnv started.
 
 Each finding has a level (ok, warn, fail; skip = not checked here, with the reason) and a fix. Nothing unreachable is an error: it is a finding.

@@ -8,6 +8,7 @@
  * unreachable throws: it becomes a finding. Judged by ./evaluate.ts.
  */
 import type { Address } from 'viem'
+import { presetForChainId } from '../chain/presets.js'
 import { createRpcCounter } from '../chain/rpc-counter.js'
 import { ExitCode, TnvError } from '../errors.js'
 import { isNodeProcess, readNodeState } from '../node/state.js'
@@ -68,23 +69,35 @@ export async function checkNode({
   const localEndpoint = nodeUrl ?? (liveState ? (liveState.rpc.http ?? liveState.rpc.ipc) : null)
   const validatorAddress = address ?? nodeInfo?.executionAddress ?? null
 
-  // ---- the network: resolved from the chain flags (a failure is a finding)
-  const registryCounter = createRpcCounter()
-  let ctx: RegistryContext | null = null
-  let networkProblem: string | null = null
-  try {
-    ctx = await openRegistryContext(chain, { fetchFn: registryCounter.fetch })
-  } catch (err) {
-    networkProblem = problemOf(err).message
-  }
-  const networkEndpoint = ctx?.target.rpcUrl ?? null
   const headers = await authHeaders(localEndpoint, jwtSecretHex)
-
   const readLocal = async (): Promise<EndpointSnapshot | null> => {
     if (localEndpoint === null) return null
     trips.local++
     return readEndpoint({ endpoint: localEndpoint, withInfo: true, timeoutMs, ...(headers ? { headers } : {}) })
   }
+  // no network named (no --chain, --rpc-url, TN_CHAIN): the one the local node is on, when tnv knows it
+  let chainFlags = chain
+  let chosenBy: string | null = null
+  let localFirst: EndpointSnapshot | null | undefined
+  if (chain.chain === undefined && chain['rpc-url'] === undefined) {
+    localFirst = await readLocal()
+    const preset = localFirst?.chainId != null ? presetForChainId(localFirst.chainId) : null
+    if (preset) {
+      chainFlags = { ...chain, chain: preset.name }
+      chosenBy = `${preset.name}, from the local node's chain id ${preset.chainId}`
+    }
+  }
+
+  // ---- the network: resolved from the chain flags (a failure is a finding)
+  const registryCounter = createRpcCounter()
+  let ctx: RegistryContext | null = null
+  let networkProblem: string | null = null
+  try {
+    ctx = await openRegistryContext(chainFlags, { fetchFn: registryCounter.fetch })
+  } catch (err) {
+    networkProblem = problemOf(err).message
+  }
+  const networkEndpoint = ctx?.target.rpcUrl ?? null
   const readNetwork = async (): Promise<EndpointSnapshot | null> => {
     if (networkEndpoint === null) return null
     trips.network++
@@ -146,7 +159,7 @@ export async function checkNode({
   }
 
   const [local, network, validator, host, exposed] = await Promise.all([
-    readLocal(),
+    localFirst !== undefined ? localFirst : readLocal(),
     readNetwork(),
     readValidator(),
     readHost({ datadir, nodeInfo, state }),
@@ -205,6 +218,8 @@ export async function checkNode({
     exposureProblem: exposed.problem,
     thresholds,
   })
+  if (chosenBy)
+    for (const f of judged.findings) if (f.id === 'network.rpc') f.message = `${f.message} (network: ${chosenBy})`
   const exposureProbes = exposed.report
     ? Object.values(exposed.report.transports).reduce((n, t) => n + (t ? t.namespaces.length + 1 : 0), 0)
     : 0
