@@ -4,7 +4,7 @@
  * member's public key: the devnet's registry says Active and seated, its node says CvvActive), not
  * whitelisted / not in the committee, wrong chain, unreachable, stalled (a node on a second,
  * idle devnet far behind the first) and lagging while it catches up (the same node while that
- * devnet mines). Every --json report is validated against docs/schemas/node-check.schema.json;
+ * devnet mines). Every --json report is validated against docs/node-check.schema.json;
  * the Prometheus file is parsed back; --watch is interrupted like a service manager does.
  */
 import assert from 'node:assert/strict'
@@ -19,7 +19,7 @@ import type { NodeCheckReport } from '../../src/lib/health/types.js'
 import { BIN, parseJson, ROOT, runCli, tempDir } from '../helpers/cli.js'
 import { freePort } from '../helpers/ports.js'
 
-const schema = JSON.parse(readFileSync(join(ROOT, 'docs/schemas/node-check.schema.json'), 'utf8'))
+const schema = JSON.parse(readFileSync(join(ROOT, 'docs/node-check.schema.json'), 'utf8'))
 const validate = new Ajv({ allErrors: true, strict: true }).compile(schema)
 
 function valid(report: unknown): NodeCheckReport {

@@ -29,7 +29,7 @@ import { readAccountKind } from '../../src/lib/safe/account-kind.js'
 import { serializeForChecksum } from '../../src/lib/safe/checksum.js'
 import { registrySafeBatch } from '../../src/lib/safe/registry-batch.js'
 import { parseJson, ROOT, runCli, tempDir } from '../helpers/cli.js'
-import { ENTER, PYTHON, spawnPty } from '../wizard/pty.js'
+import { DOWN, ENTER, PYTHON, spawnPty } from '../wizard/pty.js'
 
 const NEXT_ABI = JSON.parse(readFileSync(join(ROOT, 'networks/abi/consensus-registry-next.json'), 'utf8')) as Abi
 const REGISTRY = '0x07E17e17E17e17E17e17E17E17E17e17e17E17e1'
@@ -178,7 +178,13 @@ describe('tnv … --unsigned --format safe on the devnet (real next-generation r
   const cli = (args: string[]) => runCli([...args, '--chain', 'devnet'], { env })
 
   before(async () => {
-    const d = await runCli(['devnet', 'start', '--detach', '--json', '--datadir', devnetDir], { env })
+    // long epochs: the status read after the batch must not race an epoch boundary
+    const d = await runCli(
+      ['devnet', 'start', '--detach', '--json', '--datadir', devnetDir, '--epoch-seconds', '100000'],
+      {
+        env,
+      },
+    )
     assert.equal(d.code, 0, d.stderr)
     const devnet = parseJson<{ rpcUrl: string; accounts: { address: Hex; privateKey: Hex }[] }>(d)
     rpcUrl = devnet.rpcUrl
@@ -414,6 +420,41 @@ describe('tnv … --unsigned --format safe on the devnet (real next-generation r
       ['stake', 'activate'],
     )
     assert.ok(checksumValid(batch))
+  })
+
+  it('the wizard offers a Ledger and a Trezor too: the device is asked for its address, and without one the wizard stops with the one clear error', async (t) => {
+    if (!PYTHON) return t.skip('python3 (for the terminal) is missing')
+    const devnet = parseJson<{ accounts: { address: Hex }[] }>(
+      await runCli(['devnet', 'status', '--json', '--datadir', devnetDir], { env }),
+    )
+    const dir = join(tmp.dir, 'ledger-validator')
+    const address = devnet.accounts[2]?.address as Hex
+    assert.equal(
+      (
+        await runCli(
+          [
+            'keytool',
+            'generate',
+            'validator',
+            '--datadir',
+            dir,
+            '--address',
+            address,
+            '--bls-passphrase-source',
+            'no-passphrase',
+          ],
+          { env },
+        )
+      ).code,
+      0,
+    )
+    const w = spawnPty(['stake', '--datadir', dir, '--chain', 'devnet'], env)
+    await w.expect('Who signs the transactions?')
+    w.type(`${DOWN}${DOWN}${DOWN}${ENTER}`)
+    await w.expect('Account index on the Ledger')
+    w.type(ENTER)
+    await w.expect("No Ledger answered for the account at m/44'/60'/0'/0/0")
+    assert.equal(await w.exited, 4, w.screen())
   })
 
   it('tells a contract from an account (the registry is a contract but no Safe; a dev account is an account)', async () => {

@@ -52,9 +52,22 @@ export async function pickSigner(
       { value: 'key', name: 'a private key (typed at a hidden prompt)' },
       { value: 'keystore', name: 'a keystore file (Ethereum V3 JSON) and its password' },
       { value: 'unsigned', name: 'nobody here: print unsigned transactions for another wallet' },
+      { value: 'ledger', name: 'a Ledger (through foundry’s cast; the address is read from the device)' },
+      { value: 'trezor', name: 'a Trezor (through foundry’s cast; the address is read from the device)' },
     ],
     'key',
   )
+  if (kind === 'ledger' || kind === 'trezor') {
+    const index = await io.input(
+      `Account index on the ${kind === 'ledger' ? 'Ledger' : 'Trezor'} (m/44'/60'/0'/0/<index>)`,
+      {
+        default: '0',
+        validate: (v) => (/^[0-9]{1,9}$/.test(v.trim()) ? true : 'A whole number, 0 for the first account'),
+      },
+    )
+    return (await resolveSigner({ action, defaultFrom, hardware: { device: kind, index: Number(index.trim()) }, env }))
+      .signer
+  }
   if (kind === 'key') {
     const key = await io.secret('Private key of the validator address (hidden)')
     return (await resolveSigner({ action, defaultFrom, env: { TN_PRIVATE_KEY: key } })).signer
