@@ -19,6 +19,8 @@ export async function signerFromFlags(
   flags: SignerFlagValues,
   { action, defaultFrom }: { action: string; defaultFrom?: Address | undefined },
 ): Promise<Signer> {
+  // --format safe without --unsigned is refused before any signer is opened
+  ;(await import('./safe-output.js')).assertSafeFormat(flags)
   const { signer, warnings } = await resolveSigner({
     action,
     privateKey: flags['private-key'],
@@ -74,8 +76,8 @@ export async function runRegistryCommand<R extends TxOutcome>({
   step,
   sentLine,
 }: RunRegistryCommandParameters<R>): Promise<R> {
-  const { assertSafeFormat, writeSafeBatch } = await import('./safe-output.js')
-  const safe = assertSafeFormat(flags)
+  const { assertSafeFormat, safeBatchOfStep } = await import('./safe-output.js')
+  assertSafeFormat(flags)
   const ctx = await openRegistryContext(flags)
   const signer = await signerFromFlags(session, flags, { action, defaultFrom })
   const result = await step(ctx, {
@@ -84,20 +86,12 @@ export async function runRegistryCommand<R extends TxOutcome>({
     confirm: session.confirm({ yes: flags.yes }),
     journal: stepJournal(session, { from: signer.address }),
   })
-  if (safe && result.outcome === 'unsigned') {
-    const { chainId } = result.unsigned
-    const batch = await writeSafeBatch({
-      ctx,
-      flags,
-      chainId,
-      safe: signer.address,
-      unsigned: [result.unsigned],
-      name: `tnv ${action}`,
-      out,
-      note: (line) => process.stderr.write(`${line}\n`),
-    })
-    return { ...result, safe: batch }
-  }
+  const batch = await safeBatchOfStep(ctx, flags, result, {
+    name: `tnv ${action}`,
+    out,
+    note: (line) => process.stderr.write(`${line}\n`),
+  })
+  if (batch) return { ...result, safe: batch }
   for (const line of outcomeLines(result, (sent) => sentLine(result, sent))) out(line)
   return result
 }

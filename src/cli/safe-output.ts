@@ -71,3 +71,26 @@ export async function writeSafeBatch({
   else out(JSON.stringify(r.batch, null, 2))
   return r
 }
+
+/**
+ * After a one-transaction step: with `--unsigned --format safe`, its transaction as a Safe batch
+ * (written or printed here), else null and the command prints its usual lines.
+ */
+export async function safeBatchOfStep(
+  ctx: RegistryContext,
+  flags: SignerFlagValues,
+  result: { outcome: string; unsigned?: UnsignedTransaction },
+  { name, out, note }: { name: string; out: (line: string) => void; note: (line: string) => void },
+): Promise<RegistrySafeBatchReturnType | null> {
+  if (flags.format !== 'safe' || result.outcome !== 'unsigned' || !result.unsigned) return null
+  return writeSafeBatch({
+    ctx,
+    flags,
+    chainId: result.unsigned.chainId,
+    safe: result.unsigned.from,
+    unsigned: [result.unsigned],
+    name,
+    out,
+    note,
+  })
+}

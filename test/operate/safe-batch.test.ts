@@ -221,6 +221,12 @@ describe('tnv … --unsigned --format safe on the devnet (real next-generation r
     assert.equal(existsSync(out), false)
   })
 
+  it('exit --through with --format safe: refused with the two batches to make instead', async () => {
+    const r = await cli(['exit', '--unsigned', '--format', 'safe', '--through', 'unstaked', '--from', validator])
+    assert.equal(r.code, 2)
+    assert.match(r.stderr, /Propose the exit with `tnv exit --unsigned --format safe`/)
+  })
+
   it('one step: the stake alone as a batch on stdout (--json: in the result)', async () => {
     const r = await cli(['stake', '--datadir', datadir, '--unsigned', '--format', 'safe', '--json'])
     assert.equal(r.code, 0, r.stderr)
