@@ -473,7 +473,7 @@ export function evaluate(p: EvaluateParameters): EvaluateReturnType {
     : findings.some((f) => f.level === 'warn')
       ? 'warn'
       : 'ok'
-  return { findings, next: nextStep(findings, v, p), level, exitCode: EXIT[level] }
+  return { findings, next: nextStep(findings, v), level, exitCode: EXIT[level] }
 }
 
 function lagOf(
@@ -492,7 +492,7 @@ export function lagFigures(local: EndpointSnapshot | null, network: EndpointSnap
 }
 
 /** The first failure's fix, else the first warning's, else what the validator's status calls for. */
-function nextStep(findings: Finding[], v: ValidatorFacts | null, p: EvaluateParameters): string {
+function nextStep(findings: Finding[], v: ValidatorFacts | null): string {
   for (const level of ['fail', 'warn'] as const) {
     const f = findings.find((x) => x.level === level && x.fix)
     if (f?.fix) return f.fix
@@ -500,7 +500,7 @@ function nextStep(findings: Finding[], v: ValidatorFacts | null, p: EvaluatePara
   if (!v) return 'Nothing to do.'
   switch (v.status) {
     case 'Staked':
-      return `The node is in step: activate (tnv activate${p.datadir ? '' : ''}).`
+      return 'The node is in step: activate the validator (tnv activate).'
     case 'PendingActivation':
       return `Wait for the next epoch${v.secondsToNextEpoch !== null ? ` (about ${v.secondsToNextEpoch} s)` : ''}: the validator becomes Active then.`
     case 'PendingExit':
