@@ -30,7 +30,17 @@ Resumable and safe to repeat: each run reads the chain first; transactions are r
     const { interactive } = this.session
     // the journal lives in an existing data directory only: tnv exit creates none
     const journalDir = (await pathExists(flags.datadir)) ? flags.datadir : null
-    if (!interactive && flags.through === undefined) return this.beginExitOnly(flags, journalDir)
+    if (flags.format === 'safe' && flags.through !== undefined) {
+      const { UsageError } = await import('../lib/errors.js')
+      throw new UsageError(
+        '--format safe writes the one step that can be proposed now; --through waits across epochs.',
+        {
+          fix: 'Propose the exit with `tnv exit --unsigned --format safe`, and once `tnv validator status` shows canUnstake, the unstake with `tnv unstake --unsigned --format safe`.',
+        },
+      )
+    }
+    if ((!interactive && flags.through === undefined) || flags.format === 'safe')
+      return this.beginExitOnly(flags, journalDir)
 
     this.jsonLines = this.jsonEnabled()
     this.session.output = this.jsonLines ? 'json-lines' : 'human'
@@ -76,6 +86,13 @@ Resumable and safe to repeat: each run reads the chain first; transactions are r
         timeoutSeconds: flags.timeout,
       }),
     })
+    const { safeBatchOfStep } = await import('../cli/safe-output.js')
+    const batch = await safeBatchOfStep(ctx, flags, result, {
+      name: 'tnv exit (beginExit)',
+      out: (line) => this.out(line),
+      note: (line) => this.note(line),
+    })
+    if (batch) return Object.assign(result, { safe: batch })
     for (const line of support.outcomeLines(
       result,
       (sent) =>

@@ -44,7 +44,11 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
   async run(): Promise<StakeReturnType | StakeFlowReturnType> {
     const { flags } = await this.parse(Stake)
     const { interactive } = this.session
-    if (!interactive && flags.through === undefined) return this.stakeOnly(flags)
+    // --format safe: the stake (and with --through active the activate after it) as one Safe batch
+    if ((!interactive && flags.through === undefined) || flags.format === 'safe') return this.stakeOnly(flags)
+    // the wizard, for a validator address that is a contract (a Safe): no key can sign for it
+    const safeFlags = interactive ? await this.offerSafeBatch(flags) : null
+    if (safeFlags) return this.stakeOnly(safeFlags)
 
     this.jsonLines = this.jsonEnabled()
     this.session.output = this.jsonLines ? 'json-lines' : 'human'
@@ -104,6 +108,47 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     return result
   }
 
+  /**
+   * When node-info's execution address holds code, no private key can sign for it: the wizard
+   * says what it is (a Safe: version, threshold) and offers the onboarding as a Safe
+   * Transaction Builder batch instead of asking for a key. Null: not a contract, or declined.
+   */
+  private async offerSafeBatch(
+    flags: Interfaces.InferredFlags<typeof Stake.flags>,
+  ): Promise<Interfaces.InferredFlags<typeof Stake.flags> | null> {
+    if (flags.unsigned || flags['private-key'] !== undefined || flags.keystore !== undefined) return null
+    const [{ readNodeInfo }, support, { readAccountKind }] = await Promise.all([
+      import('../lib/nodeinfo/read.js'),
+      import('../lib/registry/command-support.js'),
+      import('../lib/safe/account-kind.js'),
+    ])
+    const address = await readNodeInfo(flags['node-info'] ?? flags.datadir).then(
+      (r) => r.info.executionAddress,
+      () => null,
+    )
+    if (address === null) return null
+    const kind = await support
+      .openRegistryContext(flags)
+      .then((ctx) => readAccountKind(ctx.client, address))
+      .catch(() => null)
+    if (kind?.kind !== 'contract') return null
+    this.note(
+      kind.safe
+        ? `${address} is a Safe ${kind.safe.version} (${kind.safe.threshold} of ${kind.safe.owners.length} owners confirm): no private key signs for it.`
+        : `${address} is a contract, not an account: no private key signs for it.`,
+    )
+    const prompter = this.session.prompter
+    if (
+      !(await prompter.confirm(
+        'Write the onboarding (stake, then activate) as a Safe Transaction Builder batch for its owners?',
+        true,
+      ))
+    )
+      return null
+    const out = await prompter.input('Batch file', { default: 'tnv-onboarding.safe.json' })
+    return { ...flags, unsigned: true, format: 'safe', through: 'active', out: out.trim() }
+  }
+
   /** The plain `tnv stake` (no terminal, no --through): stake, then stop. Journaled. */
   private async stakeOnly(flags: Interfaces.InferredFlags<typeof Stake.flags>): Promise<StakeReturnType> {
     const [{ stake }, support, cli, { keyMaterialFromFlags }, { formatTelAndWei }, { adiriProofSigner }] =
@@ -116,6 +161,8 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
         import('../lib/registry/adiri-proof-signer.js'),
       ])
     const note = (line: string) => this.note(line)
+    const { assertSafeFormat, writeSafeBatch } = await import('../cli/safe-output.js')
+    const safe = assertSafeFormat(flags)
     // key material from node-info.yaml: its data directory is locked (and a half-finished key
     // commit repaired) before it is read, and held until the stake is settled
     const fromNodeInfo = flags['bls-pubkey'] === undefined
@@ -162,6 +209,40 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
         timeoutSeconds: flags.timeout,
       }),
     })
+    if (safe) {
+      // the onboarding as the Safe executes it: stake, then (--through active) activate
+      const { encodeFunctionData } = await import('viem')
+      const { registryAbis } = await import('../lib/registry/generations/detect.js')
+      const txs = result.outcome === 'unsigned' ? [result.unsigned] : []
+      if (result.outcome === 'already-done') note(result.message)
+      if (flags.through === 'active')
+        txs.push({
+          ...(txs[0] ?? { from: signer.address, chainId: result.chain.chainId }),
+          to: ctx.target.registry,
+          value: '0',
+          data: encodeFunctionData({ abi: registryAbis.next, functionName: 'activate' }),
+        } as (typeof txs)[number])
+      if (txs.length === 0) {
+        this.out(`Nothing to put in a batch: ${result.validator} is staked already.`)
+        return result
+      }
+      const batch = await writeSafeBatch({
+        ctx,
+        flags,
+        chainId: result.chain.chainId,
+        safe: signer.address,
+        unsigned: txs,
+        name:
+          txs.length > 1
+            ? 'tnv onboarding: stake, then activate'
+            : result.outcome === 'unsigned'
+              ? 'tnv stake'
+              : 'tnv activate',
+        out: (line) => this.out(line),
+        note,
+      })
+      return Object.assign(result, { safe: batch })
+    }
     for (const line of support.outcomeLines(
       result,
       (sent) =>

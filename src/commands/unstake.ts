@@ -52,6 +52,13 @@ The address is retired for good: governance can never whitelist it again. Asks f
       confirm: this.session.confirm({ yes: flags.yes }),
       journal: cli.stepJournal(this.session, { from: signer.address }),
     })
+    const { safeBatchOfStep } = await import('../cli/safe-output.js')
+    const batch = await safeBatchOfStep(ctx, flags, result, {
+      name: 'tnv unstake',
+      out: (line) => this.out(line),
+      note: (line) => this.note(line),
+    })
+    if (batch) return Object.assign(result, { safe: batch })
     for (const line of support.outcomeLines(result, (sent) => {
       const paidRewards = BigInt(result.rewards) - BigInt(result.rewardsForfeited)
       return `Unstaked ${result.validator}: stake ${formatTelAndWei(BigInt(result.stakeAmount))} and rewards ${formatTelAndWei(paidRewards)} paid to ${result.recipient ?? 'the delegator'}${BigInt(result.rewardsForfeited) > 0n ? ` (${formatTelAndWei(BigInt(result.rewardsForfeited))} of rewards forfeited)` : ''}; the address is retired. Transaction ${sent.txHash} in block ${sent.blockNumber}.`

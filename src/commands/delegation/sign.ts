@@ -74,10 +74,16 @@ The signature stops working when the stake version changes (the next epoch after
     'private-key': signerFlags['private-key'],
     keystore: signerFlags.keystore,
     'keystore-password-source': signerFlags['keystore-password-source'],
+    ledger: signerFlags.ledger,
+    trezor: signerFlags.trezor,
   }
 
   async run(): Promise<DelegationSignResult> {
     const { flags } = await this.parse(DelegationSign)
+    if (flags.ledger || flags.trezor) {
+      const { HardwareCannotSignDigestError } = await import('../../lib/signers/errors.js')
+      throw new HardwareCannotSignDigestError(flags.ledger ? 'ledger' : 'trezor')
+    }
     const [
       { signDelegation },
       support,

@@ -6,7 +6,7 @@
  */
 import type { Address } from 'viem'
 import { resolveSigner, type Signer } from '../chain/signer.js'
-import type { SignerFlagValues } from '../options.js'
+import { hardwareOf, type SignerFlagValues } from '../options.js'
 import type { WizardIo } from '../wizard/io.js'
 
 export type PickSignerParameters = {
@@ -25,6 +25,8 @@ export async function pickSigner(
     flags['private-key'] !== undefined ||
     flags.keystore !== undefined ||
     flags.unsigned === true ||
+    flags.ledger === true ||
+    flags.trezor === true ||
     (env.TN_PRIVATE_KEY !== undefined && env.TN_PRIVATE_KEY !== '')
   const warn = (lines: string[]) => {
     for (const w of lines) io.emit({ event: 'warning', message: w }, w)
@@ -38,6 +40,7 @@ export async function pickSigner(
       unsigned: flags.unsigned,
       from: flags.from,
       defaultFrom,
+      hardware: hardwareOf(flags),
       env,
     })
     warn(warnings)
@@ -49,9 +52,22 @@ export async function pickSigner(
       { value: 'key', name: 'a private key (typed at a hidden prompt)' },
       { value: 'keystore', name: 'a keystore file (Ethereum V3 JSON) and its password' },
       { value: 'unsigned', name: 'nobody here: print unsigned transactions for another wallet' },
+      { value: 'ledger', name: 'a Ledger (through foundry’s cast; the address is read from the device)' },
+      { value: 'trezor', name: 'a Trezor (through foundry’s cast; the address is read from the device)' },
     ],
     'key',
   )
+  if (kind === 'ledger' || kind === 'trezor') {
+    const index = await io.input(
+      `Account index on the ${kind === 'ledger' ? 'Ledger' : 'Trezor'} (m/44'/60'/0'/0/<index>)`,
+      {
+        default: '0',
+        validate: (v) => (/^[0-9]{1,9}$/.test(v.trim()) ? true : 'A whole number, 0 for the first account'),
+      },
+    )
+    return (await resolveSigner({ action, defaultFrom, hardware: { device: kind, index: Number(index.trim()) }, env }))
+      .signer
+  }
   if (kind === 'key') {
     const key = await io.secret('Private key of the validator address (hidden)')
     return (await resolveSigner({ action, defaultFrom, env: { TN_PRIVATE_KEY: key } })).signer
