@@ -1,5 +1,6 @@
 import type { Interfaces } from '@oclif/core'
 import { BaseCommand } from '../cli/base-command.js'
+import { skipBackupCheckFlag } from '../cli/flags/backup-gate.js'
 import { chainFlags, signerFlags, txFlags } from '../cli/flags/chain.js'
 import { passphraseFlags } from '../cli/flags/common.js'
 import { p2pAddressFlags } from '../cli/flags/keytool.js'
@@ -37,6 +38,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     ...stakeFlowFlags,
     ...passphraseFlags,
     ...p2pAddressFlags,
+    ...skipBackupCheckFlag,
   }
 
   async run(): Promise<StakeReturnType | StakeFlowReturnType> {
@@ -83,6 +85,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       startNode: flags['start-node'],
       nodeBinary: flags['node-binary'],
       timeoutSeconds: flags.timeout,
+      skipBackupCheck: flags['skip-backup-check'],
       releaseDatadir: () => dir.release(),
     })
     if (result.unsigned) {
@@ -144,6 +147,15 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       })
       if (how === 'match') note(`- the key in ${keys.keyDir}/node-keys is the key node-info.yaml records`)
     }
+    // before the key is bound for good: a verified backup or a confirmed phrase (issue 18)
+    const { backupGate, gatedConfirm } = await import('../cli/backup-gate.js')
+    const gate = backupGate({
+      datadir: keys.nodeInfoPath ? keys.keyDir : flags.datadir,
+      publicKey: keys.blsPubkey,
+      skip: flags['skip-backup-check'],
+      action: 'the stake',
+      note,
+    })
     const result = await stake(ctx, {
       signer,
       blsPubkey: keys.blsPubkey,
@@ -152,7 +164,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       executionAddress: keys.executionAddress,
       signAdiriProof: adiriProofSigner({ datadir: keys.keyDir, ...passphrase, note }),
       report: this.session.reporter(),
-      confirm: this.session.confirm({ yes: flags.yes }),
+      confirm: gatedConfirm(this.session.confirm({ yes: flags.yes }), gate),
       // the journal sits beside node-info.yaml; key material given as hex has no data directory
       journal: cli.stepJournal(this.session, {
         from: signer.address,
@@ -160,6 +172,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
         timeoutSeconds: flags.timeout,
       }),
     })
+    if (result.outcome === 'unsigned') await gate(result.chain.chainId)
     for (const line of support.outcomeLines(
       result,
       (sent) =>

@@ -1,0 +1,331 @@
+/**
+ * The recovery phrase and the backup gate end to end, with the built CLI (no terminal) against the
+ * REAL next registry code on a chain whose id is NOT the rehearsal chain's (so the gate stops, as
+ * on a real network): `tnv stake` and `tnv delegation sign` stop before binding a key that has no
+ * verified backup and no confirmed phrase (nothing sent, nothing signed), go on once `keytool
+ * backup verify` recorded one (or with --skip-backup-check, saying what is accepted); a key
+ * recovered from its phrase is checked against the key the registry holds after the stake; a
+ * tampered, truncated or foreign backup is refused; the phrase never reaches stdout or stderr.
+ */
+import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { type Address, encodeFunctionData, type Hex, parseEther } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { type GenesisEngine, startGenesisEngine } from '../../src/devnet/chain/genesis-engine.js'
+import { ExitCode } from '../../src/lib/errors.js'
+import { registryAbis } from '../../src/lib/registry/generations/detect.js'
+import { type CliResult, parseJson, runCli, tempDir } from '../helpers/cli.js'
+
+/** Not the rehearsal chain id (911329): the gate behaves as on a real network. */
+const CHAIN_ID = 4242
+const PASS = 'gate test passphrase'
+
+describe('recovery phrase, backups and the gate (real next registry, chain id 4242)', () => {
+  let engine: GenesisEngine
+  let dir: string
+  let cleanup: () => void
+  const accounts = Array.from({ length: 4 }, () => {
+    const privateKey = `0x${randomBytes(32).toString('hex')}` as Hex
+    return { privateKey, address: privateKeyToAccount(privateKey).address }
+  })
+  const outputs: CliResult[] = []
+  const phrases: string[] = []
+  const net = () => ['--rpc-url', engine.httpUrl, '--chain-id', String(CHAIN_ID)]
+  const tnv = async (args: string[], env: Record<string, string | undefined> = {}, input?: string) => {
+    const r = await runCli(args, { env, ...(input !== undefined ? { input } : {}) })
+    outputs.push(r)
+    return r
+  }
+  const mint = (address: Address) =>
+    engine.asOwner({ data: encodeFunctionData({ abi: registryAbis.next, functionName: 'mint', args: [address] }) })
+  const status = async (address: Address) =>
+    parseJson<{ status: string }>(await tnv(['validator', 'status', '--address', address, ...net(), '--json'])).status
+  const generate = async (name: string, i: number, mnemonic: boolean) => {
+    const datadir = join(dir, name)
+    const args = ['keytool', 'generate', 'validator', '--datadir', datadir, '--address', accounts[i]?.address as string]
+    const phraseFile = join(dir, `${name}.phrase`)
+    const r = await tnv(mnemonic ? [...args, '--mnemonic', '--mnemonic-out', phraseFile, '-q'] : [...args, '-q'], {
+      TN_BLS_PASSPHRASE: PASS,
+    })
+    assert.equal(r.code, 0, r.stderr)
+    if (mnemonic) phrases.push(readFileSync(phraseFile, 'utf8').trim())
+    return { datadir, phraseFile }
+  }
+
+  before(async () => {
+    ;({ dir, cleanup } = tempDir('tnv-keys-recovery-'))
+    engine = await startGenesisEngine({
+      genesis: 'next',
+      dir: join(dir, 'chain'),
+      chainId: CHAIN_ID,
+      balances: accounts.map((a) => ({ address: a.address, wei: parseEther('5000000') })),
+    })
+    for (const a of accounts) await mint(a.address)
+  })
+  after(async () => {
+    await engine?.stop()
+    cleanup?.()
+  })
+
+  it('a phrase written without a terminal: only to the new 0600 file, refused when it exists', async () => {
+    const { datadir, phraseFile } = await generate('a', 0, true)
+    assert.equal(statSync(phraseFile).mode & 0o777, 0o600)
+    assert.equal(phrases[0]?.split(' ').length, 24)
+    const again = await tnv(
+      ['keytool', 'generate', 'validator', '--datadir', join(dir, 'a2'), '--address', accounts[0]?.address as string],
+      { TN_BLS_PASSPHRASE: PASS },
+    )
+    assert.equal(again.code, 0) // without --mnemonic nothing changes
+    const exists = await tnv(
+      [
+        'keytool',
+        'generate',
+        'validator',
+        '--datadir',
+        join(dir, 'a3'),
+        '--address',
+        accounts[0]?.address as string,
+        '--mnemonic',
+        '--mnemonic-out',
+        phraseFile,
+      ],
+      { TN_BLS_PASSPHRASE: PASS },
+    )
+    assert.equal(exists.code, ExitCode.Usage, exists.stderr)
+    assert.match(exists.stderr, /already exists; tnv never overwrites a recovery phrase/)
+    assert.ok(!existsSync(join(dir, 'a3')), 'nothing written')
+    const noFile = await tnv(
+      [
+        'keytool',
+        'generate',
+        'validator',
+        '--datadir',
+        join(dir, 'a4'),
+        '--address',
+        accounts[0]?.address as string,
+        '--mnemonic',
+      ],
+      { TN_BLS_PASSPHRASE: PASS },
+    )
+    assert.equal(noFile.code, ExitCode.Usage)
+    assert.match(noFile.stderr, /--mnemonic-out FILE/)
+    assert.ok(!existsSync(join(dir, 'a4')))
+    assert.ok(existsSync(join(datadir, 'node-info.yaml')))
+  })
+
+  it('tnv stake stops before the stake without a verified backup: exit 4, nothing sent; goes on once the phrase is verified', async () => {
+    const datadir = join(dir, 'a')
+    const stake = (json: string[] = []) =>
+      tnv(['stake', '--datadir', datadir, ...net(), '--yes', ...json], { TN_PRIVATE_KEY: accounts[0]?.privateKey })
+    const refused = await stake(['--json'])
+    assert.equal(refused.code, ExitCode.BadKeys, refused.stderr)
+    const err = parseJson<{ error: { code: string; message: string; fix: string } }>(refused).error
+    assert.equal(err.code, 'BackupUnverified')
+    assert.match(err.message, /^Stopped before the stake: no backup of the BLS key 0x[0-9a-f]{18}… has been verified/)
+    assert.match(err.fix, /tnv keytool backup --datadir .* && tnv keytool backup verify /)
+    assert.match(err.fix, /--skip-backup-check/)
+    assert.equal(await status(accounts[0]?.address as Address), 'Undefined')
+    assert.ok(!existsSync(join(datadir, 'tnv-journal.json')), 'no transaction was signed or sent')
+
+    const wrongPhrase = join(dir, 'wrong.phrase')
+    writeFileSync(wrongPhrase, `${phrases[0]?.split(' ').reverse().join(' ')}\n`, { mode: 0o600 })
+    const bad = await tnv(['keytool', 'backup', 'verify', '--mnemonic-file', wrongPhrase, '--datadir', datadir])
+    assert.notEqual(bad.code, 0)
+    assert.ok(!existsSync(join(datadir, 'tnv-backup.json')), 'nothing recorded')
+
+    const verified = await tnv([
+      'keytool',
+      'backup',
+      'verify',
+      '--mnemonic-file',
+      join(dir, 'a.phrase'),
+      '--datadir',
+      datadir,
+      '--json',
+    ])
+    assert.equal(verified.code, 0, verified.stderr)
+    assert.equal(parseJson<{ kind: string }>(verified).kind, 'phrase')
+
+    const staked = await stake()
+    assert.equal(staked.code, 0, staked.stderr)
+    assert.match(staked.stderr, /its recovery phrase \(phrase-verified .*\) proves this key can be restored/)
+    assert.equal(await status(accounts[0]?.address as Address), 'Staked')
+  })
+
+  it('keytool recover: checked against the key the registry holds after the stake; another phrase is refused, nothing written', async () => {
+    const address = accounts[0]?.address as string
+    const recovered = join(dir, 'a-recovered')
+    const ok = await tnv(
+      [
+        'keytool',
+        'recover',
+        '--datadir',
+        recovered,
+        '--address',
+        address,
+        '--mnemonic-file',
+        '-',
+        '--bls-passphrase-source',
+        'stdin',
+        ...net(),
+        '--json',
+      ],
+      {},
+      `${phrases[0]}\nrecovered passphrase\n`,
+    )
+    assert.equal(ok.code, 0, ok.stderr)
+    const r = parseJson<{ blsPublicKeyHex: string; checkedAgainst: { registry: { registeredKey: string } } }>(ok)
+    assert.equal(r.checkedAgainst.registry.registeredKey, r.blsPublicKeyHex)
+    // the recovered directory is the original's identity: same key, PoP, network keys, seeds
+    const strip = (t: string) => t.replace(/\/ip4\/127\.0\.0\.1\/udp\/\d+\//g, '/ip4/127.0.0.1/udp/PORT/')
+    assert.equal(
+      strip(readFileSync(join(recovered, 'node-info.yaml'), 'utf8')),
+      strip(readFileSync(join(dir, 'a', 'node-info.yaml'), 'utf8')),
+    )
+    for (const seed of ['primary.seed', 'worker.seed'])
+      assert.deepEqual(
+        readFileSync(join(recovered, 'node-keys', seed)),
+        readFileSync(join(dir, 'a', 'node-keys', seed)),
+      )
+    const verify = await tnv(['keytool', 'verify', '--datadir', recovered], {
+      TN_BLS_PASSPHRASE: 'recovered passphrase',
+    })
+    assert.equal(verify.code, 0, verify.stderr)
+
+    const other = (await generate('other', 3, true)).phraseFile
+    const mismatch = await tnv(
+      [
+        'keytool',
+        'recover',
+        '--datadir',
+        join(dir, 'wrong-recovered'),
+        '--address',
+        address,
+        '--mnemonic-file',
+        other,
+        ...net(),
+      ],
+      { TN_BLS_PASSPHRASE: PASS },
+    )
+    assert.equal(mismatch.code, ExitCode.BadKeys, mismatch.stderr)
+    assert.match(
+      mismatch.stderr,
+      /^Error: The recovery phrase gives the BLS public key 0x[0-9a-f]+…, but the registry on chain 4242 for 0x[0-9a-fA-F]{40} has 0x/,
+    )
+    assert.ok(!existsSync(join(dir, 'wrong-recovered')), 'nothing written')
+
+    const over = await tnv(
+      ['keytool', 'recover', '--datadir', recovered, '--address', address, '--mnemonic-file', join(dir, 'a.phrase')],
+      { TN_BLS_PASSPHRASE: PASS },
+    )
+    assert.equal(over.code, ExitCode.Usage)
+    assert.match(over.stderr, /already exist\. Nothing was written/)
+  })
+
+  it('keytool backup verify: a tampered, a truncated and a foreign backup are refused; a good one is recorded and opens the gate of delegation sign', async () => {
+    const { datadir } = await generate('b', 1, false)
+    const file = join(dir, 'b-backup.json')
+    const made = await tnv(['keytool', 'backup', '--datadir', datadir, '--out', file, '--json'])
+    assert.equal(made.code, 0, made.stderr)
+    assert.equal(statSync(file).mode & 0o777, 0o600)
+    const text = readFileSync(file, 'utf8')
+
+    const sign = () =>
+      tnv(
+        [
+          'delegation',
+          'sign',
+          '--delegator',
+          accounts[2]?.address as string,
+          '--datadir',
+          datadir,
+          '--out',
+          join(dir, 'deleg.json'),
+          ...net(),
+        ],
+        {
+          TN_PRIVATE_KEY: accounts[1]?.privateKey,
+        },
+      )
+    const gated = await sign()
+    assert.equal(gated.code, ExitCode.BadKeys, gated.stderr)
+    assert.match(gated.stderr, /^Error: Stopped before signing the delegation/)
+    assert.ok(!existsSync(join(dir, 'deleg.json')), 'nothing signed')
+
+    const verify = (f: string, env: Record<string, string> = { TN_BLS_PASSPHRASE: PASS }) =>
+      tnv(['keytool', 'backup', 'verify', f, '--datadir', datadir, ...net()], env)
+    const tampered = join(dir, 'tampered.json')
+    writeFileSync(tampered, text.replace(/"executionAddress": "0x[0-9a-fA-F]{4}/, '"executionAddress": "0x0000'))
+    const t1 = await verify(tampered)
+    assert.equal(t1.code, ExitCode.BadInput, t1.stderr)
+    assert.match(t1.stderr, /integrity check \(sha256\) fails: it was changed or damaged/)
+    const truncated = join(dir, 'truncated.json')
+    writeFileSync(truncated, text.slice(0, Math.floor(text.length / 2)))
+    const t2 = await verify(truncated)
+    assert.equal(t2.code, ExitCode.BadInput)
+    assert.match(t2.stderr, /it is cut short or damaged/)
+    const foreign = join(dir, 'foreign.json')
+    assert.equal((await tnv(['keytool', 'backup', '--datadir', join(dir, 'a'), '--out', foreign])).code, 0)
+    const t3 = await verify(foreign)
+    assert.equal(t3.code, ExitCode.BadKeys)
+    assert.match(t3.stderr, /it is not a backup of this key\. Nothing was recorded\./)
+    const t4 = await verify(file, { TN_BLS_PASSPHRASE: 'not the passphrase' })
+    assert.equal(t4.code, ExitCode.BadKeys)
+    assert.ok(!existsSync(join(datadir, 'tnv-backup.json')), 'no failed verification is recorded')
+
+    const good = await verify(file)
+    assert.equal(good.code, 0, good.stderr)
+    assert.match(good.stdout, /^OK {2}bls_public_key: matches/m)
+    assert.match(good.stdout, /^OK {2}registry: the registry on chain 4242 holds no key for 0x[0-9a-fA-F]{40} yet/m)
+    const record = JSON.parse(readFileSync(join(datadir, 'tnv-backup.json'), 'utf8'))
+    assert.equal(record.proofs[0].how, 'backup-verified')
+    assert.equal(statSync(join(datadir, 'tnv-backup.json')).mode & 0o777, 0o600)
+
+    const signed = await sign()
+    assert.equal(signed.code, 0, signed.stderr)
+    assert.match(signed.stderr, /a verified backup \(backup-verified .*\) proves this key can be restored/)
+
+    // a change-passphrase makes the backup stale: it opens only with the old passphrase
+    const changed = await tnv(
+      ['keytool', 'change-passphrase', '--datadir', datadir, '--new-passphrase-source', 'env'],
+      {
+        TN_BLS_PASSPHRASE: PASS,
+        TN_NEW_BLS_PASSPHRASE: 'a new one',
+      },
+    )
+    assert.equal(changed.code, 0, changed.stderr)
+    const stale = await tnv(['stake', '--datadir', datadir, ...net(), '--yes'], {
+      TN_PRIVATE_KEY: accounts[1]?.privateKey,
+    })
+    assert.equal(stale.code, ExitCode.BadKeys, stale.stderr)
+    assert.match(stale.stderr, /holds the key file as it was before it changed/)
+  })
+
+  it('--skip-backup-check stakes, saying what the operator accepts', async () => {
+    const { datadir } = await generate('c', 2, false)
+    const r = await tnv(['stake', '--datadir', datadir, ...net(), '--yes', '--skip-backup-check'], {
+      TN_PRIVATE_KEY: accounts[2]?.privateKey,
+    })
+    assert.equal(r.code, 0, r.stderr)
+    assert.match(
+      r.stderr,
+      /Warning: --skip-backup-check: going on with the stake although no backup .* You accept that losing .* loses this validator/,
+    )
+    assert.equal(await status(accounts[2]?.address as Address), 'Staked')
+  })
+
+  it('no phrase word sequence ever appeared on stdout or stderr', () => {
+    assert.ok(phrases.length >= 2)
+    for (const phrase of phrases) {
+      const words = phrase.split(' ')
+      for (const r of outputs)
+        for (let i = 0; i + 4 <= words.length; i++) {
+          const run = words.slice(i, i + 4).join(' ')
+          assert.ok(!r.stdout.includes(run) && !r.stderr.includes(run), `a piece of a phrase was printed: ${r.stderr}`)
+        }
+    }
+  })
+})
