@@ -18,6 +18,7 @@ import { type GenesisEngine, startGenesisEngine } from '../../src/devnet/chain/g
 import { ExitCode } from '../../src/lib/errors.js'
 import { registryAbis } from '../../src/lib/registry/generations/detect.js'
 import { type CliResult, parseJson, runCli, tempDir } from '../helpers/cli.js'
+import { DOWN, ENTER, PYTHON, spawnPty } from '../wizard/pty.js'
 
 /** Not the rehearsal chain id (911329): the gate behaves as on a real network. */
 const CHAIN_ID = 4242
@@ -315,6 +316,44 @@ describe('recovery phrase, backups and the gate (real next registry, chain id 42
       /Warning: --skip-backup-check: going on with the stake although no backup .* You accept that losing .* loses this validator/,
     )
     assert.equal(await status(accounts[2]?.address as Address), 'Staked')
+  })
+
+  it('the wizard (pseudo-terminal) walks through it: stop sends nothing; a backup written and verified there lets it stake', {
+    skip: PYTHON ? false : 'python3 is not installed: the pseudo-terminal helper needs its pty module',
+  }, async () => {
+    const datadir = join(dir, 'other') // made with a phrase written to a file, never verified
+    const address = accounts[3]?.address as Address
+    const env = { TN_PRIVATE_KEY: accounts[3]?.privateKey, TN_BLS_PASSPHRASE: PASS, TNV_STATE_DIR: join(dir, 'state') }
+    const wizard = () => spawnPty(['stake', '--datadir', datadir, ...net()], env)
+    const toStaked = async (w: ReturnType<typeof spawnPty>) => {
+      await w.expect('How far should tnv take this validator now?')
+      w.type(`${DOWN}${ENTER}`) // to Staked only
+      await w.expect('Before the stake: no backup of the BLS key')
+      await w.expect('How do you want to prove this key can be restored?')
+    }
+    const stop = wizard()
+    await toStaked(stop)
+    for (let i = 0; i < 3; i++) stop.type(DOWN)
+    stop.type(ENTER) // Stop here
+    assert.equal(await stop.exited, ExitCode.BadKeys, stop.screen())
+    assert.match(stop.screen(), /Stopped before the stake/)
+    assert.equal(await status(address), 'Undefined')
+
+    const w = wizard()
+    await toStaked(w)
+    w.type(ENTER) // write a backup file now and verify it
+    await w.expect('Path of the new backup file')
+    const file = join(dir, 'wizard-backup.json')
+    w.type(`${file}${ENTER}`)
+    await w.expect('Backup verified; recorded in')
+    await w.expect('Send it?')
+    w.type(`y${ENTER}`)
+    assert.equal(await w.exited, 0, w.screen())
+    assert.match(w.screen(), /is Staked/)
+    assert.equal(await status(address), 'Staked')
+    assert.ok(existsSync(file))
+    const screen = w.screen() + stop.screen()
+    for (const phrase of phrases) assert.ok(!screen.includes(phrase.split(' ').slice(0, 4).join(' ')))
   })
 
   it('no phrase word sequence ever appeared on stdout or stderr', () => {
