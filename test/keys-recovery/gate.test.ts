@@ -285,6 +285,23 @@ describe('recovery phrase, backups and the gate (real next registry, chain id 42
     assert.equal(record.proofs[0].how, 'backup-verified')
     assert.equal(statSync(join(datadir, 'tnv-backup.json')).mode & 0o777, 0o600)
 
+    // restore: the same files, byte for byte, into a new directory; never over existing keys
+    const restored = join(dir, 'b-restored')
+    const back = await tnv(['keytool', 'backup', 'restore', file, '--datadir', restored])
+    assert.equal(back.code, 0, back.stderr)
+    for (const f of ['node-info.yaml', 'node-keys/bls.kw', 'node-keys/primary.seed', 'node-keys/worker.seed'])
+      assert.deepEqual(readFileSync(join(restored, f)), readFileSync(join(datadir, f)), f)
+    assert.equal(statSync(join(restored, 'node-keys/bls.kw')).mode & 0o777, 0o600)
+    assert.equal((await tnv(['keytool', 'verify', '--datadir', restored], { TN_BLS_PASSPHRASE: PASS })).code, 0)
+    const over = await tnv(['keytool', 'backup', 'restore', file, '--datadir', datadir])
+    assert.equal(over.code, ExitCode.Usage)
+    assert.match(over.stderr, /keytool backup restore writes a new data directory/)
+    assert.equal(
+      (await tnv(['keytool', 'backup', 'restore', tampered, '--datadir', join(dir, 'x')])).code,
+      ExitCode.BadInput,
+    )
+    assert.ok(!existsSync(join(dir, 'x')))
+
     const signed = await sign()
     assert.equal(signed.code, 0, signed.stderr)
     assert.match(signed.stderr, /a verified backup \(backup-verified .*\) proves this key can be restored/)

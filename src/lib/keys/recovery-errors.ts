@@ -58,11 +58,11 @@ export class RecoveredKeyMismatchError extends KeyError {
 /** recover writes a whole data directory and never replaces one. */
 export class RecoverTargetExistsError extends UsageError {
   override readonly code: string = 'RecoverTargetExists'
-  constructor(paths: string[]) {
+  constructor(paths: string[], command = 'keytool recover') {
     super(
-      `keytool recover writes a new data directory, and ${paths.join(' and ')} already exist${paths.length === 1 ? 's' : ''}. Nothing was written.`,
+      `${command} writes a new data directory, and ${paths.join(' and ')} already exist${paths.length === 1 ? 's' : ''}. Nothing was written.`,
       {
-        fix: 'Recover into a new --datadir (an empty or absent directory), then compare it with the old one or move the old one aside yourself.',
+        fix: 'Write into a new --datadir (an empty or absent directory), then compare it with the old one or move the old one aside yourself.',
       },
     )
   }
