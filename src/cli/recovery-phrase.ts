@@ -5,21 +5,15 @@
  * three tries each; without a terminal written only to the new file --mnemonic-out names (mode
  * 0600). Never on stdout, never in a log, an error, the JSON result or the environment.
  */
-import { randomInt } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import { resolve } from 'node:path'
 import { MissingInputError } from '../lib/errors.js'
-import { generateMnemonic, mnemonicWord } from '../lib/keys/mnemonic.js'
+import { confirmPhraseOnTerminal } from '../lib/keys/confirm-phrase.js'
+import { generateMnemonic } from '../lib/keys/mnemonic.js'
 import { blsSecretFromMnemonic, validatorKeyPath } from '../lib/keys/mnemonic-key.js'
-import { OutputFileExistsError, PhraseNotConfirmedError } from '../lib/keys/recovery-errors.js'
+import { OutputFileExistsError } from '../lib/keys/recovery-errors.js'
 import { writeNewFile } from '../lib/keys/write-new-file.js'
 import type { Session } from './session.js'
-
-/** Words asked back, and tries per word. */
-const CONFIRM_WORDS = 3
-const TRIES = 3
-/** Erase the screen and its scrollback, cursor home (xterm, VTE, tmux, the Linux console). */
-const CLEAR = '\u001b[2J\u001b[3J\u001b[H'
 
 export type PhrasePlan = {
   /** The BLS secret on the phrase's path. Zero it when done. */
@@ -56,7 +50,7 @@ export async function planRecoveryPhrase(
           written = true
           return { how: 'file', file }
         }
-        await showAndConfirm(session, phrase, index)
+        await confirmPhraseOnTerminal(session.prompter, (text) => process.stderr.write(text), phrase, index)
         return { how: 'confirmed' }
       } finally {
         phrase = ''
@@ -66,49 +60,4 @@ export async function planRecoveryPhrase(
       if (written && file !== undefined) await fs.rm(file, { force: true })
     },
   }
-}
-
-async function showAndConfirm(session: Session, phrase: string, index: number): Promise<void> {
-  const words = phrase.split(' ')
-  const rows = 6
-  const cols = Math.ceil(words.length / rows)
-  const width = Math.max(...words.map((w) => w.length)) + 6
-  const lines: string[] = []
-  for (let r = 0; r < rows; r++) {
-    let line = '   '
-    for (let c = 0; c < cols; c++) {
-      const i = c * rows + r
-      if (i < words.length) line += `${String(i + 1).padStart(2)}. ${words[i]}`.padEnd(width)
-    }
-    lines.push(line.trimEnd())
-  }
-  const tty = process.stderr
-  tty.write(
-    [
-      '',
-      'YOUR RECOVERY PHRASE: shown once. Write the 24 words on paper, in order, and keep the paper offline.',
-      'Anyone who has these words holds this validator key, passphrase or not. tnv never shows them again.',
-      `(Validator index ${index}, key path ${validatorKeyPath(index)}.)`,
-      '',
-      ...lines,
-      '',
-    ].join('\n'),
-  )
-  await session.prompter.input('Press Enter once all 24 words are written down (the screen is cleared next)', {
-    default: '',
-  })
-  tty.write(CLEAR)
-  const positions = new Set<number>()
-  while (positions.size < CONFIRM_WORDS) positions.add(randomInt(1, words.length + 1))
-  for (const position of [...positions].sort((a, b) => a - b)) {
-    for (let attempt = 1; ; attempt++) {
-      const typed = await session.prompter.secret(`Word ${position} of your recovery phrase (hidden):`)
-      if (typed.trim().toLowerCase() === mnemonicWord(phrase, position)) break
-      if (attempt >= TRIES) throw new PhraseNotConfirmedError(position)
-      tty.write(
-        `That is not word ${position}. Check your paper (${TRIES - attempt} more tr${TRIES - attempt === 1 ? 'y' : 'ies'}).\n`,
-      )
-    }
-  }
-  tty.write('Recovery phrase confirmed.\n')
 }

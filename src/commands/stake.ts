@@ -86,6 +86,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       nodeBinary: flags['node-binary'],
       timeoutSeconds: flags.timeout,
       skipBackupCheck: flags['skip-backup-check'],
+      terminal: (text) => process.stderr.write(text),
       releaseDatadir: () => dir.release(),
     })
     if (result.unsigned) {

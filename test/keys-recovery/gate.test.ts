@@ -28,7 +28,7 @@ describe('recovery phrase, backups and the gate (real next registry, chain id 42
   let engine: GenesisEngine
   let dir: string
   let cleanup: () => void
-  const accounts = Array.from({ length: 4 }, () => {
+  const accounts = Array.from({ length: 5 }, () => {
     const privateKey = `0x${randomBytes(32).toString('hex')}` as Hex
     return { privateKey, address: privateKeyToAccount(privateKey).address }
   })
@@ -371,6 +371,64 @@ describe('recovery phrase, backups and the gate (real next registry, chain id 42
     assert.ok(existsSync(file))
     const screen = w.screen() + stop.screen()
     for (const phrase of phrases) assert.ok(!screen.includes(phrase.split(' ').slice(0, 4).join(' ')))
+  })
+
+  it('the wizard making keys on a real network recommends a recovery phrase: shown once, confirmed, and then the gate is passed', {
+    skip: PYTHON ? false : 'python3 is not installed: the pseudo-terminal helper needs its pty module',
+  }, async () => {
+    const datadir = join(dir, 'wizard-made')
+    const address = accounts[4]?.address as Address
+    const w = spawnPty(['stake', '--datadir', datadir, ...net()], {
+      TN_PRIVATE_KEY: accounts[4]?.privateKey,
+      TN_BLS_PASSPHRASE: PASS,
+      TNV_STATE_DIR: join(dir, 'state'),
+    })
+    await w.expect('Generate validator keys there')
+    w.type(ENTER)
+    await w.expect('Public IP address or DNS name')
+    w.type(ENTER)
+    await w.expect('How should the BLS key be made?')
+    w.type(ENTER) // the recommended choice: a recovery phrase
+    await w.expect('Press Enter once all 24 words are written down')
+    const words: string[] = []
+    for (const m of w.screen().matchAll(/(\d{1,2})\. ([a-z]+)/g)) words[Number(m[1]) - 1] = m[2] as string
+    assert.equal(words.filter(Boolean).length, 24)
+    assert.ok(!existsSync(join(datadir, 'node-info.yaml')), 'nothing written before the phrase is confirmed')
+    w.type(ENTER)
+    for (let i = 0; i < 3; i++) {
+      await w.expect('? Word ')
+      const shown = await w.expect(' of your recovery phrase (hidden):')
+      const position = Number(/Word (\d+) of your recovery phrase \(hidden\):$/.exec(shown)?.[1])
+      w.type(`${words[position - 1]}${ENTER}`)
+      await w.expect(`✔ Word ${position} of your recovery phrase`)
+    }
+    await w.expect('How far should tnv take this validator now?')
+    w.type(`${DOWN}${ENTER}`)
+    await w.expect('the recovery phrase proves this key can be restored (phrase-confirmed')
+    await w.expect('Send it?')
+    w.type(`y${ENTER}`)
+    assert.equal(await w.exited, 0, w.screen())
+    assert.equal(await status(address), 'Staked')
+    // the words on the screen are the key's: recover gives the registered key
+    const r = await tnv(
+      [
+        'keytool',
+        'recover',
+        '--datadir',
+        join(dir, 'wizard-recovered'),
+        '--address',
+        address,
+        '--mnemonic-file',
+        '-',
+        '--bls-passphrase-source',
+        'stdin',
+        ...net(),
+      ],
+      {},
+      `${words.join(' ')}\nx\n`,
+    )
+    assert.equal(r.code, 0, r.stderr)
+    assert.match(r.stdout, /The key is the one the registry on chain 4242 holds/)
   })
 
   it('no phrase word sequence ever appeared on stdout or stderr', () => {

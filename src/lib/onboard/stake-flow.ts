@@ -11,6 +11,7 @@
  */
 import { dirname } from 'node:path'
 import type { Address, Hex } from 'viem'
+import { DEVNET_CHAIN_ID } from '../chain/addresses.js'
 import type { ChainInfo } from '../chain/check-chain-id.js'
 import type { UnsignedTransaction } from '../chain/transaction.js'
 import { formatTelAndWei } from '../chain/units.js'
@@ -67,6 +68,8 @@ export type StakeFlowParameters = {
   releaseDatadir?: (() => Promise<void>) | undefined
   /** --skip-backup-check: stake without a verified backup or confirmed phrase (with a warning). */
   skipBackupCheck?: boolean | undefined
+  /** The terminal (stderr) a recovery phrase is shown on, when the wizard makes keys from one. */
+  terminal?: ((text: string) => void) | undefined
 }
 
 export type StakeFlowReturnType = {
@@ -126,6 +129,9 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
       passphraseSource: p.passphraseSource,
       externalPrimaryAddr: p.externalPrimaryAddr,
       externalWorkerAddrs: p.externalWorkerAddrs,
+      // a recovery phrase is offered (and recommended) except on the rehearsal chain
+      offerPhrase: ctx.target.expectedChainId !== DEVNET_CHAIN_ID,
+      terminal: p.terminal,
     })
     keys = created
     nodePassphrase = created.passphrase
