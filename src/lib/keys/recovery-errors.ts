@@ -83,7 +83,9 @@ export class BackupFileError extends BadInputError {
   override readonly code: string = 'BackupFile'
   constructor(path: string, reason: string) {
     super(`${path} is not a usable tnv key backup: ${reason}. Nothing was written.`, {
-      fix: 'Use another copy of the backup; if none is intact, make a new one from the data directory with `tnv keytool backup --datadir DIR --out FILE` and verify it.',
+      fix: reason.startsWith('there is no such file')
+        ? 'Check the path (a backup is written by `tnv keytool backup --out FILE`).'
+        : 'Use another copy of the backup; if none is intact, make a new one from the data directory with `tnv keytool backup --datadir DIR --out FILE` and verify it.',
     })
   }
 }

@@ -14,6 +14,7 @@ import { readNodeInfo } from '../nodeinfo/read.js'
 import { type KeyBackup, MAX_BACKUP_BYTES, parseBackup, restoreBackupFiles } from './backup-file.js'
 import { type BackupProof, currentKeyFile, recordBackupProof, sha256Hex } from './backup-record.js'
 import { datadirPaths, NODE_KEYS_DIR } from './datadir.js'
+import { KeyFileCorruptError, WrongPassphraseError } from './errors.js'
 import type { OpenBlsKeyReturnType } from './open-key.js'
 import { BackupCheckFailedError, BackupFileError, BackupOfAnotherKeyError } from './recovery-errors.js'
 import { type KeyCheck, verifyNodeKeys } from './verify-node-keys.js'
@@ -80,7 +81,14 @@ export async function verifyBackup({
     await fs.chmod(dir, 0o700)
     await restoreBackupFiles(backup, dir)
     restoredKey = `0x${Buffer.from((await readNodeInfo(dir)).info.blsPublicKey).toString('hex')}`
-    result = await verifyNodeKeys({ datadir: dir, openKey: () => openKey(dir) })
+    result = await verifyNodeKeys({ datadir: dir, openKey: () => openKey(dir) }).catch((err: unknown) => {
+      // name the backup, not the temporary directory it was restored into
+      if (err instanceof WrongPassphraseError)
+        throw new WrongPassphraseError(`${NODE_KEYS_DIR}/${backup.keyFile} in ${file}`)
+      if (err instanceof KeyFileCorruptError)
+        throw new BackupCheckFailedError([err.message.replaceAll(dir, `<${file}>`).replace(/\.$/, '')])
+      throw err
+    })
   } finally {
     await fs.rm(dir, { recursive: true, force: true })
   }
