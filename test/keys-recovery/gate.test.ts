@@ -320,6 +320,18 @@ describe('recovery phrase, backups and the gate (real next registry, chain id 42
     })
     assert.equal(stale.code, ExitCode.BadKeys, stale.stderr)
     assert.match(stale.stderr, /holds the key file as it was before it changed/)
+    // --unsigned: the transaction for another wallet is not printed either
+    const unsigned = await tnv([
+      'stake',
+      '--datadir',
+      datadir,
+      ...net(),
+      '--unsigned',
+      '--from',
+      accounts[1]?.address as string,
+    ])
+    assert.equal(unsigned.code, ExitCode.BadKeys, unsigned.stderr)
+    assert.doesNotMatch(unsigned.stdout, /cast send/)
   })
 
   it('--skip-backup-check stakes, saying what the operator accepts', async () => {
