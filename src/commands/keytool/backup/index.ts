@@ -1,3 +1,4 @@
+import { isAbsolute, relative, resolve } from 'node:path'
 import { Flags } from '@oclif/core'
 import { datadirFlag, quietFlag } from '../../../cli/flags/common.js'
 import { KeytoolCommand } from '../../../cli/keytool-command.js'
@@ -40,21 +41,14 @@ Put it on other media (another disk, a USB key kept offline), then prove it rest
   async run(): Promise<BackupResult> {
     const { flags } = await this.parse(Backup)
     this.quiet = flags.quiet
-    const [
-      { resolve, relative, isAbsolute },
-      { makeBackup },
-      { writeNewFile },
-      { OutputFileExistsError },
-      { checkKeyOnDisk },
-      { assertDatadirExists },
-    ] = await Promise.all([
-      import('node:path'),
-      import('../../../lib/keys/backup-file.js'),
-      import('../../../lib/keys/write-new-file.js'),
-      import('../../../lib/keys/recovery-errors.js'),
-      import('../../../lib/keys/key-binding.js'),
-      import('../../../lib/keys/datadir.js'),
-    ])
+    const [{ makeBackup }, { writeNewFile }, { OutputFileExistsError }, { checkKeyOnDisk }, { assertDatadirExists }] =
+      await Promise.all([
+        import('../../../lib/keys/backup-file.js'),
+        import('../../../lib/keys/write-new-file.js'),
+        import('../../../lib/keys/recovery-errors.js'),
+        import('../../../lib/keys/key-binding.js'),
+        import('../../../lib/keys/datadir.js'),
+      ])
     const out = resolve(flags.out)
     await assertDatadirExists(flags.datadir)
     await this.lockDatadir(flags.datadir)

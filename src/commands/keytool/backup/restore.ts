@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import { Args } from '@oclif/core'
 import { datadirFlag, quietFlag } from '../../../cli/flags/common.js'
 import { KeytoolCommand } from '../../../cli/keytool-command.js'
@@ -21,10 +22,7 @@ export default class BackupRestore extends KeytoolCommand {
   async run(): Promise<RestoreBackupReturnType> {
     const { args, flags } = await this.parse(BackupRestore)
     this.quiet = flags.quiet
-    const [{ resolve }, { restoreBackup }] = await Promise.all([
-      import('node:path'),
-      import('../../../lib/keys/restore-backup.js'),
-    ])
+    const { restoreBackup } = await import('../../../lib/keys/restore-backup.js')
     await this.lockDatadir(flags.datadir)
     const r = await restoreBackup({ file: resolve(args.file), datadir: flags.datadir })
     this.logLine(`Restored the key ${r.blsPublicKey.slice(0, 20)}… (${r.files.length} files) into ${r.datadir}.`)

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import { Args } from '@oclif/core'
 import { chainFlags } from '../../../cli/flags/chain.js'
 import { datadirFlag, passphraseFlags, quietFlag } from '../../../cli/flags/common.js'
@@ -57,7 +58,6 @@ When every check passes and --datadir holds this same key, the result is recorde
           fix: 'Run `tnv keytool backup verify FILE --datadir DIR` or `tnv keytool backup verify --mnemonic-file FILE --datadir DIR`.',
         },
       )
-    const { resolve } = await import('node:path')
     if (flags['mnemonic-file'] !== undefined) {
       const [{ readMnemonic }, { verifyPhrase }] = await Promise.all([
         import('../../../lib/keys/read-mnemonic.js'),
