@@ -218,6 +218,25 @@ describe('recovery phrase, backups and the gate (real next registry, chain id 42
     )
     assert.ok(!existsSync(join(dir, 'wrong-recovered')), 'nothing written')
 
+    // the staked key under another --address: refused, it is registered for another validator
+    const elsewhere = await tnv(
+      [
+        'keytool',
+        'recover',
+        '--datadir',
+        join(dir, 'elsewhere'),
+        '--address',
+        accounts[3]?.address as string,
+        '--mnemonic-file',
+        join(dir, 'a.phrase'),
+        ...net(),
+      ],
+      { TN_BLS_PASSPHRASE: PASS },
+    )
+    assert.equal(elsewhere.code, ExitCode.BadKeys, elsewhere.stderr)
+    assert.match(elsewhere.stderr, /which the registry on chain 4242 holds for another validator address/)
+    assert.ok(!existsSync(join(dir, 'elsewhere')))
+
     const over = await tnv(
       ['keytool', 'recover', '--datadir', recovered, '--address', address, '--mnemonic-file', join(dir, 'a.phrase')],
       { TN_BLS_PASSPHRASE: PASS },

@@ -19,7 +19,11 @@ import {
   generateNodeKeys,
 } from './generate-node-keys.js'
 import { blsSecretFromMnemonic, validatorKeyPath } from './mnemonic-key.js'
-import { RecoveredKeyMismatchError, RecoverTargetExistsError } from './recovery-errors.js'
+import {
+  RecoveredKeyMismatchError,
+  RecoveredKeyOtherAddressError,
+  RecoverTargetExistsError,
+} from './recovery-errors.js'
 
 export type RecoverNodeKeysParameters = Omit<
   GenerateNodeKeysParameters,
@@ -31,7 +35,12 @@ export type RecoverNodeKeysParameters = Omit<
   /** --expect-pubkey (0x hex, 96 bytes). */
   expectPubkey?: string | undefined
   /** The registry's key for the address, when a network is given. */
-  registeredKey?: ((address: `0x${string}`) => Promise<{ chainId: number; registeredKey: string | null }>) | undefined
+  registeredKey?:
+    | ((
+        address: `0x${string}`,
+        key: `0x${string}`,
+      ) => Promise<{ chainId: number; registeredKey: string | null; keyRegistered: boolean | null }>)
+    | undefined
 }
 
 export type RecoverNodeKeysReturnType = GenerateNodeKeysReturnType & {
@@ -68,7 +77,10 @@ export async function recoverNodeKeys({
       })
     let registry: RecoverNodeKeysReturnType['checkedAgainst']['registry'] = null
     if (registeredKey) {
-      registry = await registeredKey(generate.address)
+      const r = await registeredKey(generate.address, publicKey as `0x${string}`)
+      registry = { chainId: r.chainId, registeredKey: r.registeredKey }
+      if (r.registeredKey === null && r.keyRegistered === true)
+        throw new RecoveredKeyOtherAddressError({ derived: publicKey, address: generate.address, chainId: r.chainId })
       if (registry.registeredKey !== null && registry.registeredKey.toLowerCase() !== publicKey)
         throw new RecoveredKeyMismatchError({
           derived: publicKey,

@@ -146,3 +146,16 @@ export class PhraseNotConfirmedError extends TnvError {
     )
   }
 }
+
+/** The phrase's key is registered, but not for --address. */
+export class RecoveredKeyOtherAddressError extends KeyError {
+  override readonly code: string = 'RecoveredKeyOtherAddress'
+  constructor({ derived, address, chainId }: { derived: string; address: string; chainId: number }) {
+    super(
+      `The recovery phrase gives the BLS public key ${derived.slice(0, 20)}…, which the registry on chain ${chainId} holds for another validator address than ${address} (which has no key). Nothing was written.`,
+      {
+        fix: 'Pass the --address this key was staked from (`tnv validator status` shows a validator’s key); the proof of possession commits to it.',
+      },
+    )
+  }
+}

@@ -15,16 +15,22 @@ import type { RegistryContext } from './types.js'
 export async function readRegisteredKey(
   ctx: RegistryContext,
   validator: Address,
-): Promise<{ chain: ChainInfo; registeredKey: Hex | null }> {
+  /** Also ask whether this key is registered at all (`isValidator`), e.g. for another address. */
+  key?: Hex,
+): Promise<{ chain: ChainInfo; registeredKey: Hex | null; keyRegistered: boolean | null }> {
   const registry = { address: ctx.target.registry, abi: sharedRegistryAbi } as const
   const {
     chain,
-    values: [key],
-  } = await readFirstBatch(ctx, { purpose: 'read', action: 'a key check', needs: ['getBlsPubkey'] }, () =>
-    Promise.all([
-      orNullOnRevert(ctx.client.readContract({ ...registry, functionName: 'getBlsPubkey', args: [validator] })),
-    ]),
+    values: [bound, active],
+  } = await readFirstBatch(
+    ctx,
+    { purpose: 'read', action: 'a key check', needs: key ? ['getBlsPubkey', 'isValidator'] : ['getBlsPubkey'] },
+    () =>
+      Promise.all([
+        orNullOnRevert(ctx.client.readContract({ ...registry, functionName: 'getBlsPubkey', args: [validator] })),
+        key ? ctx.client.readContract({ ...registry, functionName: 'isValidator', args: [key] }) : null,
+      ]),
   )
-  const registeredKey = key && key !== '0x' && !/^0x0*$/.test(key) ? (key.toLowerCase() as Hex) : null
-  return { chain, registeredKey }
+  const registeredKey = bound && bound !== '0x' && !/^0x0*$/.test(bound) ? (bound.toLowerCase() as Hex) : null
+  return { chain, registeredKey, keyRegistered: active }
 }
