@@ -108,19 +108,19 @@ async function verifyFileStep(io: WizardIo, p: EnsureBackupParameters, make: boo
     import('../keys/verify-backup.js'),
     import('../keys/open-key.js'),
   ])
+  // the passphrase is settled before the spinner starts (a hidden prompt cannot run under it), and
+  // TN_BLS_PASSPHRASE is read from a copy: the node tnv may start later still needs it
+  let passphrase = p.passphrase ?? (p.passphraseSource === 'env' ? process.env.TN_BLS_PASSPHRASE || null : null)
+  if (passphrase === null && (p.passphraseSource === 'ask' || p.passphraseSource === 'env'))
+    passphrase = await io.secret(`Passphrase of the BLS key in ${path} (hidden)`)
   const r = await io.wait(`Restoring ${path} into a private temporary directory and checking it`, () =>
     verifyBackup({
       file: path,
       datadir,
       openKey: (dir) =>
-        p.passphrase !== null
-          ? openBlsKey({ datadir: dir, source: 'env', env: { TN_BLS_PASSPHRASE: p.passphrase } })
-          : openBlsKey({
-              datadir: dir,
-              source: p.passphraseSource === 'env' && !process.env.TN_BLS_PASSPHRASE ? 'ask' : p.passphraseSource,
-              stdin: io.stdin(),
-              io: { isTTY: io.interactive, ask: (m) => io.secret(m) },
-            }),
+        passphrase !== null
+          ? openBlsKey({ datadir: dir, source: 'env', env: { TN_BLS_PASSPHRASE: passphrase } })
+          : openBlsKey({ datadir: dir, source: p.passphraseSource, stdin: io.stdin() }),
     }),
   )
   io.emit({ event: 'backup', status: 'verified', how: 'backup-verified', file: path, checks: r.checks }, [
