@@ -339,6 +339,15 @@ describe('recovery phrase, backups and the gate (real next registry, chain id 42
     })
     assert.equal(stale.code, ExitCode.BadKeys, stale.stderr)
     assert.match(stale.stderr, /holds the key file as it was before it changed/)
+    // the flow (--through, JSON lines) stops at its backup step too, before the whitelist and the stake
+    const flow = await tnv(['stake', '--datadir', datadir, ...net(), '--through', 'staked', '--yes', '--json'], {
+      TN_PRIVATE_KEY: accounts[1]?.privateKey,
+    })
+    assert.equal(flow.code, ExitCode.BadKeys, flow.stderr)
+    const last = JSON.parse(flow.stdout.trim().split('\n').at(-1) as string) as { error: { code: string } }
+    assert.equal(last.error.code, 'BackupUnverified')
+    assert.doesNotMatch(flow.stdout, /"event":"(stake-amount|plan|sent)"/)
+    assert.equal(await status(accounts[1]?.address as Address), 'Undefined')
     // --unsigned: the transaction for another wallet is not printed either
     const unsigned = await tnv([
       'stake',
