@@ -8,6 +8,7 @@ import type { Hex, NodeInfoForm } from '../lib/nodeinfo/types.js'
 import { chainFlags } from './flags/chain.js'
 import { datadirFlag, passphraseFlags, quietFlag } from './flags/common.js'
 import { addressFlag, generateFlags, p2pAddressFlags } from './flags/keytool.js'
+import { generateMnemonicFlags } from './flags/mnemonic.js'
 import { KeytoolCommand } from './keytool-command.js'
 
 export type GenerateResult = IdentityView & {
@@ -21,6 +22,8 @@ export type GenerateResult = IdentityView & {
   executionAddress: Hex
   /** Where the replaced keys and node-info.yaml were kept (with --force). */
   backupDir?: string
+  /** With --mnemonic: the key path and where the phrase went (never the phrase). */
+  recoveryPhrase?: { keyPath: string; delivered: 'terminal-confirmed' | 'file'; file?: string }
 }
 
 export const KEY_MANAGEMENT_WARNING =
@@ -31,6 +34,7 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
     ...addressFlag,
     ...p2pAddressFlags,
     ...generateFlags,
+    ...generateMnemonicFlags,
     ...datadirFlag,
     ...passphraseFlags,
     ...quietFlag,
@@ -80,9 +84,19 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
           })
         : undefined
 
+    // --mnemonic: the phrase is made now, shown (or written) only once every check has passed
+    const phrasePlan = flags.mnemonic
+      ? await (await import('./recovery-phrase.js')).planRecoveryPhrase(this.session, {
+          out: flags['mnemonic-out'],
+          index: flags['mnemonic-index'],
+        })
+      : undefined
+    let delivered: Awaited<ReturnType<NonNullable<typeof phrasePlan>['deliver']>> | undefined
+
     // the data directory is this command's until its keys are committed
     await this.lockDatadir(flags.datadir)
     const r = await generateNodeKeys({
+      ...(phrasePlan ? { secret: phrasePlan.secret } : {}),
       datadir: flags.datadir,
       address,
       workers: flags.workers,
@@ -94,6 +108,7 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
       ...(workerAddrs !== undefined ? { externalWorkerAddrs: workerAddrs } : {}),
       ...(rpc ? { rpc } : {}),
       passphrase: async () => {
+        if (phrasePlan) delivered = await phrasePlan.deliver()
         const passphrase = await readPassphrase({
           source,
           purpose: 'create',
@@ -107,6 +122,27 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
         return passphrase
       },
     })
+      .catch(async (err: unknown) => {
+        await phrasePlan?.undo()
+        throw err
+      })
+      .finally(() => phrasePlan?.secret.fill(0))
+    let recoveryPhrase: GenerateResult['recoveryPhrase']
+    if (phrasePlan && delivered) {
+      recoveryPhrase =
+        delivered.how === 'file'
+          ? { keyPath: phrasePlan.keyPath, delivered: 'file', file: delivered.file }
+          : { keyPath: phrasePlan.keyPath, delivered: 'terminal-confirmed' }
+      if (delivered.how === 'confirmed') {
+        const { recordBackupProof } = await import('../lib/keys/backup-record.js')
+        await recordBackupProof(r.paths.datadir, {
+          how: 'phrase-confirmed',
+          blsPublicKey: `0x${Buffer.from(r.info.blsPublicKey).toString('hex')}`,
+          keyPath: phrasePlan.keyPath,
+          at: new Date().toISOString(),
+        })
+      }
+    }
 
     const view = identityView(r.info)
     const files = [r.keyFile, r.paths.primarySeed, ...r.info.workers.map((_, i) => r.paths.workerSeed(i))].map((p) =>
@@ -142,8 +178,20 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
       this.warnLine(
         `node-info.yaml is written as the specification's workers: list${flags.workers > 1 ? ` (${flags.workers} workers; the released node accepts only one: "Only supports a single worker at this time!")` : ''}. The released node (v0.14.0-adiri and main) cannot start with it ("missing field \`worker\`").`,
       )
+    if (recoveryPhrase?.delivered === 'file')
+      this.warnLine(
+        `the recovery phrase is in ${recoveryPhrase.file} (mode 0600). Anyone with the words holds this key: copy them to paper, prove the copy with \`tnv keytool backup verify --mnemonic-file FILE --datadir ${r.paths.datadir}\`, then delete the file.`,
+      )
+    else if (recoveryPhrase)
+      this.logLine(
+        `Recovery phrase confirmed (key path ${recoveryPhrase.keyPath}); \`tnv keytool recover\` rebuilds this data directory from it.`,
+      )
     if (this.role === 'validator') {
-      this.logLine(`Next: back up ${r.paths.datadir} (above all node-keys/), then export the staking arguments:`)
+      this.logLine(
+        recoveryPhrase
+          ? `Next: keep the phrase offline; back up ${r.paths.datadir} too (tnv keytool backup), then export the staking arguments:`
+          : `Next: back up ${r.paths.datadir} (tnv keytool backup --out FILE, then tnv keytool backup verify FILE), then export the staking arguments:`,
+      )
       this.logLine(
         `  tnv keytool export-staking-args --node-info ${r.paths.nodeInfo} --calldata --bls-passphrase-source no-passphrase`,
       )
@@ -157,6 +205,7 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
       nodeInfoForm: form,
       ...view,
       ...(r.backupDir ? { backupDir: r.backupDir } : {}),
+      ...(recoveryPhrase ? { recoveryPhrase } : {}),
     }
   }
 }

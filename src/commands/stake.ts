@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { Interfaces } from '@oclif/core'
 import { BaseCommand } from '../cli/base-command.js'
+import { skipBackupCheckFlag } from '../cli/flags/backup-gate.js'
 import { chainFlags, signerFlags, txFlags } from '../cli/flags/chain.js'
 import { passphraseFlags } from '../cli/flags/common.js'
 import { p2pAddressFlags } from '../cli/flags/keytool.js'
@@ -39,6 +40,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     ...stakeFlowFlags,
     ...passphraseFlags,
     ...p2pAddressFlags,
+    ...skipBackupCheckFlag,
   }
 
   async run(): Promise<StakeReturnType | StakeFlowReturnType> {
@@ -89,6 +91,8 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       startNode: flags['start-node'],
       nodeBinary: flags['node-binary'],
       timeoutSeconds: flags.timeout,
+      skipBackupCheck: flags['skip-backup-check'],
+      terminal: (text) => process.stderr.write(text),
       releaseDatadir: () => dir.release(),
     })
     if (result.unsigned) {
@@ -193,6 +197,15 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       })
       if (how === 'match') note(`- the key in ${keys.keyDir}/node-keys is the key node-info.yaml records`)
     }
+    // before the key is bound for good: a verified backup or a confirmed phrase (issue 18)
+    const { backupGate, gatedConfirm } = await import('../cli/backup-gate.js')
+    const gate = backupGate({
+      datadir: keys.nodeInfoPath ? keys.keyDir : flags.datadir,
+      publicKey: keys.blsPubkey,
+      skip: flags['skip-backup-check'],
+      action: 'the stake',
+      note,
+    })
     const result = await stake(ctx, {
       signer,
       blsPubkey: keys.blsPubkey,
@@ -201,7 +214,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       executionAddress: keys.executionAddress,
       signAdiriProof: adiriProofSigner({ datadir: keys.keyDir, ...passphrase, note }),
       report: this.session.reporter(),
-      confirm: this.session.confirm({ yes: flags.yes }),
+      confirm: gatedConfirm(this.session.confirm({ yes: flags.yes }), gate),
       // the journal sits beside node-info.yaml; key material given as hex has no data directory
       journal: cli.stepJournal(this.session, {
         from: signer.address,
@@ -209,6 +222,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
         timeoutSeconds: flags.timeout,
       }),
     })
+    if (result.outcome === 'unsigned') await gate(result.chain.chainId)
     if (safe) {
       // the onboarding as the Safe executes it: stake, then (--through active) activate
       const { encodeFunctionData } = await import('viem')

@@ -11,6 +11,7 @@
  */
 import { dirname } from 'node:path'
 import type { Address, Hex } from 'viem'
+import { DEVNET_CHAIN_ID } from '../chain/addresses.js'
 import type { ChainInfo } from '../chain/check-chain-id.js'
 import type { UnsignedTransaction } from '../chain/transaction.js'
 import { formatTelAndWei } from '../chain/units.js'
@@ -25,6 +26,7 @@ import { type StepJournal, settleJournal } from '../tx/run-step.js'
 import type { WizardIo } from '../wizard/io.js'
 import { wizardReporter } from '../wizard/reporter.js'
 import { wizardConfirm } from './confirm.js'
+import { ensureBackup } from './ensure-backup.js'
 import { createKeys, findKeys } from './ensure-keys.js'
 import { type EnsureNodeReturnType, ensureNode, waitForNodeSync } from './ensure-node.js'
 import { epochProgress, followStatus } from './follow-status.js'
@@ -64,6 +66,10 @@ export type StakeFlowParameters = {
   timeoutSeconds: number
   /** Lets go of the data directory's lock once the stake is settled (the rest of the flow only waits). */
   releaseDatadir?: (() => Promise<void>) | undefined
+  /** --skip-backup-check: stake without a verified backup or confirmed phrase (with a warning). */
+  skipBackupCheck?: boolean | undefined
+  /** The terminal (stderr) a recovery phrase is shown on, when the wizard makes keys from one. */
+  terminal?: ((text: string) => void) | undefined
 }
 
 export type StakeFlowReturnType = {
@@ -123,6 +129,9 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
       passphraseSource: p.passphraseSource,
       externalPrimaryAddr: p.externalPrimaryAddr,
       externalWorkerAddrs: p.externalWorkerAddrs,
+      // a recovery phrase is offered (and recommended) except on the rehearsal chain
+      offerPhrase: ctx.target.expectedChainId !== DEVNET_CHAIN_ID,
+      terminal: p.terminal,
     })
     keys = created
     nodePassphrase = created.passphrase
@@ -243,8 +252,17 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
         )
       : 'staked')
 
-  // 6. whitelist, 7. stake
+  // 6. backup (issue 18), 7. whitelist, 8. stake
   if (status.status === 'Undefined') {
+    // before the key is bound for good: a verified backup or a confirmed phrase
+    await ensureBackup(io, {
+      datadir: dirname(keys.path),
+      publicKey: view.blsPublicKeyHex,
+      chainId: chain.chainId,
+      skip: p.skipBackupCheck === true,
+      passphrase: nodePassphrase,
+      passphraseSource: p.passphraseSource,
+    })
     if (!status.whitelisted) {
       steps.push(...(await whitelist(io, ctx, { validator, keysPath: keys.path, info, p })))
     }
