@@ -42,7 +42,7 @@ export default class RewardsClaim extends BaseCommand {
       defaultFrom: validator,
       step: (ctx, options) => claimStakeRewards(ctx, { ...options, validator }),
       sentLine: (r, sent) =>
-        `Claimed ${formatTelAndWei(BigInt(r.rewards))} of rewards of ${r.validator}. Transaction ${sent.txHash} in block ${sent.blockNumber}.`,
+        `Claimed ${formatTelAndWei(BigInt(r.rewards))} of rewards of ${r.validator}, paid to ${r.recipient ?? "the validator's delegator"}. Transaction ${sent.txHash} in block ${sent.blockNumber}.`,
     })
   }
 }

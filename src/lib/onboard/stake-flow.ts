@@ -107,6 +107,36 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
   // 2. network, 3. signer
   const chainFlags = await pickNetwork(io, p.chain)
   const ctx: RegistryContext = await support.openRegistryContext(chainFlags)
+  // A rerun reads the state before asking anything else: a validator already Active needs no
+  // signer, key or plan (issue 16). Earlier runs' transactions are in the journal, and an
+  // Active validator has none left to settle.
+  if (keys) {
+    const known = await readValidatorStatus(ctx, { address: keys.info.executionAddress })
+    if (known.status === 'Active') {
+      io.emit(
+        {
+          event: 'state',
+          validator: known.address,
+          chain: known.chain,
+          status: known.status,
+          epoch: known.currentEpoch,
+          exitEpoch: known.exitEpoch,
+        },
+        `${known.address} is already Active on ${known.chain.name} (epoch ${known.currentEpoch}): nothing to do. \`tnv validator status\` shows its state; \`tnv exit\` begins an exit.`,
+      )
+      return {
+        validator: known.address,
+        chain: known.chain,
+        datadir: p.datadir,
+        nodeInfo: keys.path,
+        through: p.through ?? 'active',
+        status: known.status,
+        epoch: known.currentEpoch,
+        steps: [],
+        node: null,
+      }
+    }
+  }
   const signer = await pickSigner(io, { action: 'stake', flags: p.signer, defaultFrom: keys?.info.executionAddress })
   const validator = signer.address
   io.emit(
