@@ -86,7 +86,8 @@ export async function runRegistryCommand<R extends TxOutcome>({
     confirm: session.confirm({ yes: flags.yes }),
     journal: stepJournal(session, { from: signer.address, datadir: journalDir }),
   })
-  for (const line of outcomeLines(result, (sent) => sentLine(result, sent))) out(line)
+  const { success } = await import('./color.js')
+  for (const line of outcomeLines(result, (sent) => success(sentLine(result, sent)))) out(line)
   return result
 }
 

@@ -1,6 +1,7 @@
 /** Issue 16 item 8: a mistyped command or flag gets the closest one and a one-line usage. */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import { errorLabel, useColor } from '../../src/cli/color.js'
 import { closestWithin, notFoundId, suggestCommand, suggestFlag } from '../../src/cli/did-you-mean.js'
 import { ExitCode } from '../../src/lib/errors.js'
 import { parseJson, runCli } from '../helpers/cli.js'
@@ -51,5 +52,34 @@ describe('did you mean (the CLI)', () => {
   it('no colour without a terminal, even for errors', async () => {
     const r = await runCli(['stak'])
     assert.ok(!r.stderr.includes(`${String.fromCharCode(27)}[`), r.stderr)
+  })
+})
+
+describe('colour', () => {
+  const tty = { isTTY: true } as NodeJS.WriteStream
+  const pipe = { isTTY: false } as NodeJS.WriteStream
+  const withEnv = (env: Record<string, string | undefined>, fn: () => void) => {
+    const saved = { NO_COLOR: process.env.NO_COLOR, FORCE_COLOR: process.env.FORCE_COLOR, TERM: process.env.TERM }
+    Object.assign(process.env, env)
+    for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k]
+    try {
+      fn()
+    } finally {
+      for (const [k, v] of Object.entries(saved))
+        if (v === undefined) delete process.env[k]
+        else process.env[k] = v
+    }
+  }
+  it('only on a terminal, and never with NO_COLOR', () => {
+    withEnv({ NO_COLOR: undefined, FORCE_COLOR: undefined, TERM: 'xterm' }, () => {
+      assert.equal(useColor(tty), true)
+      assert.equal(useColor(pipe), false)
+      assert.equal(errorLabel(pipe), 'Error:')
+    })
+    withEnv({ NO_COLOR: '1', FORCE_COLOR: undefined, TERM: 'xterm' }, () => {
+      assert.equal(useColor(tty), false)
+      assert.equal(errorLabel(tty), 'Error:')
+    })
+    withEnv({ NO_COLOR: undefined, FORCE_COLOR: undefined, TERM: 'dumb' }, () => assert.equal(useColor(tty), false))
   })
 })

@@ -59,6 +59,8 @@ Then tnv starts the node, streams its logs to stderr, and waits until its RPC an
     const plan = resolveRpcPlan(finalFlags, { behaviour: kind === 'released' ? 'released' : 'spec' })
     for (const w of warnings) this.note(`warning: ${w}`)
     await assertNotRunning(flags.datadir)
+    // a taken port is named before anything is started (startNode checks again, just before spawning)
+    await (await import('../../lib/node/start.js')).assertPortsFree(plan)
     const { redactNodeFlags } = await import('../../lib/rpc/format-plan.js')
     this.note(`starting ${binary.path} node --datadir ${flags.datadir} ${redactNodeFlags(finalFlags, plan).join(' ')}`)
     const started = await startNode({
@@ -71,7 +73,8 @@ Then tnv starts the node, streams its logs to stderr, and waits until its RPC an
       onLog: (line) => this.note(`  node | ${line}`),
     })
     const { state } = started
-    this.out(`node running (pid ${state.pid})`)
+    const { success } = await import('../../cli/color.js')
+    this.out(success(`node running (pid ${state.pid})`))
     for (const [k, v] of Object.entries(state.rpc)) if (v) this.out(`  ${k.padEnd(4)} ${v}`)
     if (state.workerEndpoints.length) this.out(`  workers: ${state.workerEndpoints.join(', ')}`)
     if (state.logFile) this.out(`  log  ${state.logFile}`)

@@ -185,7 +185,7 @@ export async function startNode({
 }
 
 /** HTTP and WS ports of worker 0 must be free before the node starts (a clash is named, not discovered). */
-async function assertPortsFree(plan: RpcPlan): Promise<void> {
+export async function assertPortsFree(plan: RpcPlan): Promise<void> {
   const { canListen, findPortHolder } = await import('../net/port-holder.js')
   const { http, ws } = plan.transports
   const checks = [
