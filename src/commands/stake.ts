@@ -1,3 +1,5 @@
+import { stat } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import type { Interfaces } from '@oclif/core'
 import { BaseCommand } from '../cli/base-command.js'
 import { chainFlags, signerFlags, txFlags } from '../cli/flags/chain.js'
@@ -173,7 +175,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
 
 /** The data directory of a --node-info value (a node-info.yaml file, or the directory holding it). */
 async function keyDirOf(nodeInfo: string): Promise<string> {
-  const [{ stat }, { dirname }] = await Promise.all([import('node:fs/promises'), import('node:path')])
+  // node builtins statically: a dynamic import() of one fails inside the single executable
   const s = await stat(nodeInfo).catch(() => undefined)
   return s?.isFile() ? dirname(nodeInfo) : nodeInfo
 }

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { devnetDirFlag } from '../../devnet/node/cli-flags.js'
@@ -181,7 +182,7 @@ The node's own flags go after \`--\`, exactly as the real node takes them. Witho
     }
     // a genesis file by path: absolute, so the node (and a resume from elsewhere) finds the same file
     if (flags.genesis !== undefined && flags.genesis !== 'adiri' && flags.genesis !== 'next')
-      flags.genesis = (await import('node:path')).resolve(flags.genesis)
+      flags.genesis = resolve(flags.genesis)
     const source =
       flags['fork-url'] !== undefined
         ? { kind: 'fork' as const, url: flags['fork-url'], blockNumber: forkBlock }

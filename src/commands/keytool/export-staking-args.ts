@@ -1,3 +1,6 @@
+// node builtins are imported statically: a dynamic import() of one is left as is by the bundler and
+// fails inside the single executable (no dynamic import callback there)
+import { dirname } from 'node:path'
 import { Flags } from '@oclif/core'
 import { REGISTRY_GENERATION_NAMES } from '../../cli/flags/chain.js'
 import { datadirFlag, passphraseFlags, quietFlag } from '../../cli/flags/common.js'
@@ -102,9 +105,8 @@ The adiri registry (the test network's) takes another proof: the uncompressed ke
 
     // the key on disk (when there is one) must be the key node-info.yaml records
     {
-      const [{ readNodeInfo }, { dirname }, { checkKeyOnDisk }, { KeyOnDiskMismatchError }] = await Promise.all([
+      const [{ readNodeInfo }, { checkKeyOnDisk }, { KeyOnDiskMismatchError }] = await Promise.all([
         import('../../lib/nodeinfo/read.js'),
-        import('node:path'),
         import('../../lib/keys/key-binding.js'),
         import('../../lib/keys/errors.js'),
       ])
@@ -159,9 +161,8 @@ The adiri registry (the test network's) takes another proof: the uncompressed ke
           ].join('\n'),
         )
     } else {
-      const [{ readNodeInfo }, { dirname }, { adiriStakingArgs }] = await Promise.all([
+      const [{ readNodeInfo }, { adiriStakingArgs }] = await Promise.all([
         import('../../lib/nodeinfo/read.js'),
-        import('node:path'),
         import('../../lib/keys/export-staking-args.js'),
       ])
       const { path, info } = await readNodeInfo(nodeInfoPath)

@@ -155,14 +155,14 @@ export async function startNode({
       continue
     }
     // The answer must come from the node tnv started: a probe over TCP checks who listens on the
-    // port (when the system can tell), and the child must still be alive a moment later.
+    // port (when the system can tell), and the child must not have exited already.
     const other = await probeHolder(probe, child.pid)
     if (other) {
       child.kill('SIGTERM')
       if (logFd !== null) closeSync(logFd)
       throw new ProbeAnsweredByOtherError(probe, other, child.pid ?? -1)
     }
-    await new Promise((r) => setTimeout(r, 300))
+    // answered while the child had already exited: the answer was not the child's
     if (!exitInfo) break
   }
   // The endpoints line comes before the servers listen; give a detached log a moment to flush.
