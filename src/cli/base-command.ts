@@ -8,7 +8,7 @@
 import { Command, Errors, Flags } from '@oclif/core'
 import { ExitCode, TnvError } from '../lib/errors.js'
 import { errorLabel } from './color.js'
-import { suggestFlag } from './did-you-mean.js'
+import { closestWithin, suggestFlag } from './did-you-mean.js'
 import { Session } from './session.js'
 
 export abstract class BaseCommand extends Command {
@@ -88,6 +88,13 @@ export abstract class BaseCommand extends Command {
       .filter((line) => line !== '' && line !== 'The following error occurred:' && !line.startsWith('See more help'))
       .join(' ')
       .replace(/([^.?!])$/, '$1.')
+    // a value outside a flag's options: the closest option
+    const option = /^Expected --([\w.-]+)=(.*) to be one of: (.+?)\.?$/.exec(message)
+    if (option) {
+      const [, name, value, list] = option as unknown as [string, string, string, string]
+      const guess = closestWithin(value, list.split(/,\s*/))
+      return { message, suggestion: guess ? `--${name} ${guess}` : undefined }
+    }
     const unknown = (err as Error & { flags?: string[] }).flags
     if (!Array.isArray(unknown) || unknown.length === 0) return { message }
     const names = Object.entries(this.ctor.flags ?? {}).flatMap(([name, flag]) => [

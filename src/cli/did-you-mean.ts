@@ -69,8 +69,10 @@ type ConfigLike = {
  * sets exit code 2 (usage). Returns false for any other error (the caller handles it).
  */
 export function reportCommandNotFound(err: unknown, config: ConfigLike, argv: readonly string[]): boolean {
-  const id = notFoundId(err)
-  if (!id) return false
+  const found = notFoundId(err)
+  if (!found) return false
+  // `tnv help valdator`: the command asked about is the one to correct
+  const id = found.startsWith('help:') ? found.slice('help:'.length) : found
   const shown = (cid: string) => `${config.bin} ${cid.replaceAll(':', config.topicSeparator)}`
   const ids = [
     ...config.commands.filter((c) => !c.hidden).flatMap((c) => [c.id, ...(c.aliases ?? [])]),

@@ -49,6 +49,13 @@ describe('did you mean (the CLI)', () => {
     const j = parseJson<{ error: { suggestion: string } }>(await runCli(['stake', '--chian', 'devnet', '--json']))
     assert.equal(j.error.suggestion, '--chain')
   })
+  it('a value outside the options: the closest option; `tnv help <typo>` corrects the typo', async () => {
+    const r = await runCli(['stake', '--through', 'activ'])
+    assert.equal(r.code, ExitCode.Usage)
+    assert.match(r.stderr, /Did you mean --through active\?/)
+    const h = await runCli(['help', 'valdator'])
+    assert.match(h.stderr, /`tnv valdator` is not a tnv command\. Did you mean `tnv validator`\?/)
+  })
   it('no colour without a terminal, even for errors', async () => {
     const r = await runCli(['stak'])
     assert.ok(!r.stderr.includes(`${String.fromCharCode(27)}[`), r.stderr)

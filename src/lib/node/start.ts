@@ -141,6 +141,8 @@ export async function startNode({
           ? { authorization: `Bearer ${await (await import('../rpc/jwt.js')).createJwt(plan.jwtSecret)}` }
           : {}
       await jsonRpcCall({ endpoint: probe, method: 'eth_blockNumber', timeoutMs: 1_000, headers })
+      // answered while the child had already exited: the answer was not the child's
+      if (exitInfo) continue
     } catch {
       if (Date.now() > deadline) {
         child.kill('SIGTERM')
@@ -162,8 +164,7 @@ export async function startNode({
       if (logFd !== null) closeSync(logFd)
       throw new ProbeAnsweredByOtherError(probe, other, child.pid ?? -1)
     }
-    // answered while the child had already exited: the answer was not the child's
-    if (!exitInfo) break
+    break
   }
   // The endpoints line comes before the servers listen; give a detached log a moment to flush.
   readLogFileTail()
