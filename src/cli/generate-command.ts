@@ -38,7 +38,7 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
     ...datadirFlag,
     ...passphraseFlags,
     ...quietFlag,
-    // With --force and a configured network, the old key is checked against the registry first.
+    // With --force, the old key is checked against the registry of the configured (or default) network first.
     ...chainFlags,
   }
 
@@ -54,12 +54,14 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
       { readPassphrase },
       { generateNodeKeys },
       { identityView, formatIdentity },
+      { weakPassphraseWarning },
     ] = await Promise.all([
       import('../lib/nodeinfo/address.js'),
       import('../lib/nodeinfo/rpc-url.js'),
       import('../lib/passphrase/read-passphrase.js'),
       import('../lib/keys/generate-node-keys.js'),
       import('../lib/keys/identity.js'),
+      import('../lib/passphrase/strength.js'),
     ])
     const address = parseExecutionAddress(flags.address, '--address')
     const rpc = checkRpcEndpoints(
@@ -73,14 +75,18 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
     const form = flags['node-info-form'] ?? (flags.workers > 1 ? 'workers' : 'worker')
     const stdin = source === 'stdin' ? await this.stdin() : undefined
     // Spec, key-management rule 1: never replace the keys of a validator that has staked.
-    const networkConfigured = flags.chain !== undefined || flags['rpc-url'] !== undefined
+    // The configured network, else the default (devnet), unless the operator skips the check.
+    let checkedOn: string | null = null
     const assertKeyReplaceable =
-      flags.force && networkConfigured
+      flags.force && !flags['skip-registry-check']
         ? await (await import('../lib/registry/key-replace-guard.js')).keyReplaceGuard({
             chain: flags.chain,
             rpcUrl: flags['rpc-url'],
             registry: flags.registry,
             chainId: flags['chain-id'],
+            onChecked: (network) => {
+              checkedOn = network
+            },
           })
         : undefined
 
@@ -115,6 +121,8 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
           ...(stdin ? { stdin } : {}),
           io: this.passphraseIo,
         })
+        const weak = weakPassphraseWarning(passphrase)
+        if (weak) this.warnLine(weak)
         if (passphrase !== undefined && /\p{White_Space}$/u.test(passphrase))
           this.warnLine(
             'the passphrase ends with whitespace. The node drops trailing whitespace from a --bls-passphrase-source stdin line, so this key opens only through TN_BLS_PASSPHRASE or ask.',
@@ -158,9 +166,13 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
     if (r.replacedKeys && r.backupDir) {
       this.warnLine(`the previous keys and node-info.yaml were moved to ${r.backupDir}.`)
       this.warnLine(KEY_MANAGEMENT_WARNING)
-      if (!networkConfigured)
+      if (checkedOn !== null)
+        this.logLine(
+          `The replaced key is not registered on ${checkedOn}. If this validator staked on another network, put the backup back now and rerun with that network's --chain.`,
+        )
+      else
         this.warnLine(
-          'the old key was not checked against the registry: pass --chain or --rpc-url with --force to have tnv refuse keys that are registered on chain.',
+          'the old key was not checked against any registry (--skip-registry-check): if these keys were ever staked, put the backup back now.',
         )
     } else if (r.backupDir) this.warnLine(`the previous node-info.yaml was moved to ${r.backupDir}.`)
     if (r.localAddresses)

@@ -62,6 +62,8 @@ export type RunRegistryCommandParameters<R extends TxOutcome> = {
   step: (ctx: RegistryContext, options: StepOptions) => Promise<R>
   /** The stdout line once the transaction is confirmed. */
   sentLine: (result: R, sent: Extract<TxOutcome, { outcome: 'sent' }>) => string
+  /** --datadir: its journal (<datadir>/tnv-journal.json) is kept too when the directory exists. */
+  datadir?: string | undefined
 }
 
 /**
@@ -75,16 +77,19 @@ export async function runRegistryCommand<R extends TxOutcome>({
   defaultFrom,
   step,
   sentLine,
+  datadir,
 }: RunRegistryCommandParameters<R>): Promise<R> {
   const { assertSafeFormat, safeBatchOfStep } = await import('./safe-output.js')
   assertSafeFormat(flags)
+  const { pathExists } = await import('../lib/fs/atomic.js')
+  const journalDir = datadir !== undefined && (await pathExists(datadir)) ? datadir : null
   const ctx = await openRegistryContext(flags)
   const signer = await signerFromFlags(session, flags, { action, defaultFrom })
   const result = await step(ctx, {
     signer,
     report: session.reporter(),
     confirm: session.confirm({ yes: flags.yes }),
-    journal: stepJournal(session, { from: signer.address }),
+    journal: stepJournal(session, { from: signer.address, datadir: journalDir }),
   })
   const batch = await safeBatchOfStep(ctx, flags, result, {
     name: `tnv ${action}`,
@@ -92,7 +97,8 @@ export async function runRegistryCommand<R extends TxOutcome>({
     note: (line) => process.stderr.write(`${line}\n`),
   })
   if (batch) return { ...result, safe: batch }
-  for (const line of outcomeLines(result, (sent) => sentLine(result, sent))) out(line)
+  const { success } = await import('./color.js')
+  for (const line of outcomeLines(result, (sent) => success(sentLine(result, sent)))) out(line)
   return result
 }
 

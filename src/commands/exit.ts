@@ -12,7 +12,7 @@ export default class Exit extends BaseCommand {
   static override description =
     `The validator becomes PendingExit. The protocol marks it Exited once it has no committee assignment left in the current and the 2 next epochs (this can take several epochs), and unstake is accepted from exit epoch + 1.
 
---through exited waits until Exited; --through unstaked then waits for exit epoch + 1, unstakes (with --accept-reward-shortfall when the issuance pool cannot cover the rewards) and shows what was paid and to whom. On a terminal the wizard asks how far to go, and asks again (default No) before each irreversible transaction; without one, pass --yes. Without a terminal and without --through it begins the exit only, as before.
+--through exited waits until Exited; --through unstaked then waits for exit epoch + 1, unstakes (with --accept-reward-shortfall when the issuance pool cannot cover the rewards) and shows what was paid and to whom. On a terminal the wizard asks how far to go, and asks again (default No) before each irreversible transaction; without one, pass --yes. Without a terminal and without --through it begins the exit (beginExit) and stops there.
 
 Resumable and safe to repeat: each run reads the chain first; transactions are recorded in <datadir>/tnv-journal.json when the data directory exists, and a rerun waits for one whose outcome is unknown instead of sending another.`
 
@@ -101,7 +101,7 @@ Resumable and safe to repeat: each run reads the chain first; transactions are r
       this.out(line)
     if (result.outcome === 'sent')
       note(
-        'Next: wait until `tnv validator status` shows Exited and canUnstake, then run `tnv exit --through unstaked`.',
+        'Next: wait until `tnv validator status` shows status Exited and "unstake  possible now", then run `tnv exit --through unstaked` (or `tnv unstake`).',
       )
     return result
   }

@@ -18,7 +18,7 @@ export default class Stake extends BaseCommand {
   static override description =
     `On a terminal (stdin, stdout and stderr, and no --non-interactive) it is a wizard: it finds node-info.yaml in --datadir or offers to generate keys, asks for the network and the signer, shows the identity and the prerequisites (static IP, UDP ports 49590 and 49594, node binary, balance), waits for governance's ConsensusNFT (on the devnet it offers to mint it), shows the stake amount in TEL and wei and asks (default No), stakes, starts or attaches to the node and waits until it is synced, activates, and follows PendingActivation to Active across the epoch boundary.
 
-Without a terminal every answer comes from flags and the environment, and a missing one is an error naming the flag. By default it stops after the stake, as before: checks (signer = node-info's execution_address, proof of possession, ConsensusNFT, not staked, key not registered, balance), simulation, the amount (stakeAmount of stakeConfig(getCurrentStakeVersion())), send, receipt. --through active continues to Active.
+Without a terminal every answer comes from flags and the environment, and a missing one is an error naming the flag. By default it stops after the stake: checks (signer = node-info's execution_address, proof of possession, ConsensusNFT, not staked, key not registered, balance), simulation, the amount (stakeAmount of stakeConfig(getCurrentStakeVersion())), send, receipt. --through active continues to Active.
 
 The registry generation is detected from the code at the registry address. On the next generation (the specification's) node-info.yaml's proof of possession is sent as it is. On adiri (the test network's registry) the registry checks a proof over its own 218-byte message with the uncompressed key, which node-info.yaml does not hold: tnv signs it with the BLS key in the data directory, asking for the passphrase source (--bls-passphrase-source) only then, or takes it from --adiri-pop. Code tnv does not recognise is refused (exit 12); see --registry-generation and --accept-registry-code.
 
@@ -270,6 +270,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
 
 /** The data directory of a --node-info value (a node-info.yaml file, or the directory holding it). */
 async function keyDirOf(nodeInfo: string): Promise<string> {
+  // node builtins statically: a dynamic import() of one fails inside the single executable
   const s = await stat(nodeInfo).catch(() => undefined)
   return s?.isFile() ? dirname(nodeInfo) : nodeInfo
 }

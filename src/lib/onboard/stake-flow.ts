@@ -113,6 +113,47 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
   // 2. network, 3. signer
   const chainFlags = await pickNetwork(io, p.chain)
   const ctx: RegistryContext = await support.openRegistryContext(chainFlags)
+  // A rerun reads the state before asking anything else: a validator already Active needs no
+  // signer, key or plan (issue 16). What earlier runs signed is settled first (the journal holds
+  // the signed bytes: no signer is needed to wait for them or send them again).
+  if (keys) {
+    await settleJournal({
+      client: ctx.client,
+      rpcUrl: ctx.target.rpcUrl,
+      from: keys.info.executionAddress,
+      journal: {
+        journals: journalsFor({ datadir: p.datadir, from: keys.info.executionAddress }),
+        command: 'tnv stake',
+        timeoutMs,
+      },
+      report: wizardReporter(io, 'journal', new Map()),
+    })
+    const known = await readValidatorStatus(ctx, { address: keys.info.executionAddress })
+    if (known.status === 'Active') {
+      io.emit(
+        {
+          event: 'state',
+          validator: known.address,
+          chain: known.chain,
+          status: known.status,
+          epoch: known.currentEpoch,
+          exitEpoch: known.exitEpoch,
+        },
+        `${known.address} is already Active on ${known.chain.name} (epoch ${known.currentEpoch}): nothing to do. \`tnv validator status\` shows its state; \`tnv exit\` begins an exit.`,
+      )
+      return {
+        validator: known.address,
+        chain: known.chain,
+        datadir: p.datadir,
+        nodeInfo: keys.path,
+        through: p.through ?? 'active',
+        status: known.status,
+        epoch: known.currentEpoch,
+        steps: [],
+        node: null,
+      }
+    }
+  }
   const signer = await pickSigner(io, { action: 'stake', flags: p.signer, defaultFrom: keys?.info.executionAddress })
   const validator = signer.address
   io.emit(
@@ -205,6 +246,7 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
       validator,
       chain,
       blsPublicKey: view.blsPublicKeyHex,
+      blsPublicKeyBase58: view.blsPublicKey,
       primary: view.primary.networkAddress,
       workers: view.workers.map((w) => w.networkAddress),
       status: status.status,
@@ -332,7 +374,14 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
     })
     io.emit({ event: 'node', rpcUrl: node.rpcUrl, how: node.how, pid: node.pid }, `Node: ${node.rpcUrl} (${node.how}).`)
     const synced = await waitForNodeSync(io, { localUrl: node.rpcUrl, target: ctx.target, timeoutMs })
-    io.emit({ event: 'synced', ...synced })
+    io.emit({
+      event: 'synced',
+      local: synced.local,
+      network: synced.network,
+      polls: synced.polls,
+      method: synced.method,
+      nodeMode: synced.nodeMode,
+    })
     steps.push({ step: 'sync', outcome: 'done' })
     const result = await activate(ctx, {
       signer,
@@ -432,8 +481,10 @@ async function whitelist(
       event: 'whitelist-needed',
       validator,
       nodeInfo: keysPath,
-      blsPublicKey: encodeBase58(info.blsPublicKey),
-      proofOfPossession: encodeBase58(info.proofOfPossession),
+      blsPublicKey: `0x${Buffer.from(info.blsPublicKey).toString('hex')}`,
+      blsPublicKeyBase58: encodeBase58(info.blsPublicKey),
+      proofOfPossession: `0x${Buffer.from(info.proofOfPossession).toString('hex')}`,
+      proofOfPossessionBase58: encodeBase58(info.proofOfPossession),
     },
     [
       `${validator} is not whitelisted yet. Send governance:`,
