@@ -9,6 +9,9 @@
  * - ask: a hidden prompt on a terminal, asked twice when a key is created (a mismatch asks
  *   again, as the node does, at most three times); nothing typed means no passphrase;
  * - no-passphrase: none.
+ * Every source takes UTF-8 text only: bytes that are not valid UTF-8 (stdin, checked byte for
+ * byte) or the U+FFFD they become on the way in (env, prompt) are refused (SecretNotUtf8Error),
+ * since they would make different passphrases equal.
  * "No passphrase" from a source other than no-passphrase is the node's error ("passphrase is
  * required, see the option --bls-passphrase-source for options") unless the caller can do
  * without one (`required: false`: an unencrypted bls.key). A passphrase is never taken from a
@@ -16,6 +19,7 @@
  */
 import type { PassphraseSource } from '../options.js'
 import {
+  assertUtf8Secret,
   NoPassphraseOnStdinError,
   NoTerminalForPromptError,
   PassphraseRequiredError,
@@ -85,6 +89,7 @@ export async function readPassphrase({
     const value = env[envVar]
     if (value !== undefined && value !== '') {
       delete env[envVar]
+      assertUtf8Secret(value, label, { kind: 'env', name: envVar })
       passphrase = value
     }
     why = `${envVar} is ${value === undefined ? 'not set' : 'empty, which counts as not set (as the node treats it)'} (${flag} env, the default)`
@@ -102,6 +107,7 @@ export async function readPassphrase({
     const prompt = io
     if (!prompt?.isTTY) throw new NoTerminalForPromptError(flag, envVar)
     passphrase = purpose === 'create' ? await askTwice(prompt, label) : await prompt.ask(`${label}:`)
+    assertUtf8Secret(passphrase, label, { kind: 'prompt' })
     if (passphrase === '') {
       if (purpose === 'create') prompt.say?.('No passphrase set for BLS key, this is not recommended.')
       passphrase = undefined
