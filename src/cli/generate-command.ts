@@ -144,9 +144,7 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
       )
     if (this.role === 'validator') {
       this.logLine(`Next: back up ${r.paths.datadir} (above all node-keys/), then export the staking arguments:`)
-      this.logLine(
-        `  tnv keytool export-staking-args --node-info ${r.paths.nodeInfo} --calldata --bls-passphrase-source no-passphrase`,
-      )
+      this.logLine(`  tnv keytool export-staking-args --node-info ${r.paths.nodeInfo} --calldata`)
     }
     return {
       role: this.role,

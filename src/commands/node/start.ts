@@ -54,6 +54,10 @@ Then tnv starts the node, streams its logs to stderr, and waits until its RPC an
     const finalFlags = secret ? [...nodeFlags, '--rpc.jwtsecret', secret] : nodeFlags
     const plan = resolveRpcPlan(finalFlags, { behaviour: kind === 'released' ? 'released' : 'spec' })
     for (const w of warnings) this.note(`warning: ${w}`)
+    if (secret && kind === 'released') {
+      const { JWT_ON_NODE_ARGV_WARNING } = await import('../../lib/rpc/jwt-warnings.js')
+      process.stderr.write(`warning: ${JWT_ON_NODE_ARGV_WARNING}\n`)
+    }
     await assertNotRunning(flags.datadir)
     const { redactNodeFlags } = await import('../../lib/rpc/format-plan.js')
     this.note(`starting ${binary.path} node --datadir ${flags.datadir} ${redactNodeFlags(finalFlags, plan).join(' ')}`)

@@ -125,8 +125,8 @@ export function assertRegularFile(path: string, stat: Stats, what: string): void
         : stat.isSocket()
           ? 'a socket'
           : 'not a regular file'
-  throw new WrongFileKindError(`${path} is ${kind}, not ${what}.`, {
-    fix: `Point it at the ${what} itself (a regular file).`,
+  throw new WrongFileKindError(`${path} is ${kind}, not a regular file, so it cannot be ${what}. Nothing was read.`, {
+    fix: `Point the flag at ${what} itself (a regular file), or replace what is at that path with it.`,
   })
 }
 

@@ -9,8 +9,9 @@
 import { randomBytes } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
-import { BadInputError, UsageError } from '../errors.js'
+import { BadInputError, TnvError, UsageError } from '../errors.js'
 import { ensureDir, killPoint, pathExists, writeFileAtomic } from '../fs/atomic.js'
+import { assertDatadirPlace } from '../fs/fs-errors.js'
 import { InvalidMultiaddrError } from '../nodeinfo/errors.js'
 import { parseP2pAddress, withPeerId } from '../nodeinfo/multiaddr.js'
 import type { Hex, NodeInfo, NodeInfoForm, RpcEndpoints, WorkerInfo } from '../nodeinfo/types.js'
@@ -118,6 +119,7 @@ export async function generateNodeKeys({
       assertNoPeerId(a, `--external-worker-addrs[${i}]`, 'worker')
   }
   const paths = datadirPaths(datadir)
+  await assertDatadirPlace(paths.datadir)
   if ((await fs.stat(paths.datadir).catch(() => undefined))?.isDirectory() === false)
     throw new DatadirNotADirectoryError(paths.datadir)
   const keysPresent = (await fs.readdir(paths.nodeKeys).catch((): string[] => [])).length > 0
@@ -136,7 +138,7 @@ export async function generateNodeKeys({
   if (!(await pathExists(paths.datadir)))
     // an existing one keeps its owner's mode
     await ensureDir(paths.datadir, 0o700).catch((err: unknown) => {
-      throw new DatadirNotCreatableError(paths.datadir, err)
+      throw err instanceof TnvError ? err : new DatadirNotCreatableError(paths.datadir, err)
     })
   // The curve and cipher code load only now, while PBKDF2 runs.
   const [

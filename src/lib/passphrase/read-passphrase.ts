@@ -136,28 +136,3 @@ export function envPassphrasePresent(env: NodeJS.ProcessEnv = process.env, envVa
   const value = env[envVar]
   return value !== undefined && value !== ''
 }
-
-/**
- * A passphrase source for a command that reads no key, enforced as the reference keytool does
- * (it demands one before dispatching): env needs the variable set and non-empty (it is then
- * removed, unused); the other sources are accepted without reading anything. tnv's own
- * read-only commands (`keytool show`, `convert`) do not call this (docs/decisions.md).
- */
-export function requirePassphraseSource({
-  source,
-  envVar = PASSPHRASE_ENV,
-  flag = PASSPHRASE_FLAG,
-  env = process.env,
-}: Pick<ReadPassphraseParameters, 'source' | 'envVar' | 'flag' | 'env'>): void {
-  if (source !== 'env') return
-  const value = env[envVar]
-  if (value !== undefined && value !== '') {
-    delete env[envVar]
-    return
-  }
-  throw new PassphraseRequiredError(
-    `${envVar} is ${value === undefined ? 'not set' : 'empty, which counts as not set (as the node treats it)'} (${flag} env, the default)`,
-    flag,
-    envVar,
-  )
-}
