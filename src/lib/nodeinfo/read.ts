@@ -1,6 +1,6 @@
 /** Reads node-info.yaml from a file path or from the data directory that holds it. */
 import { promises as fs, type Stats } from 'node:fs'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { assertRegularFile } from '../fs/fs-errors.js'
 import { NodeInfoMissingError, NodeInfoSyntaxError } from './errors.js'
 import { type ParseNodeInfoOptions, parseNodeInfo } from './parse.js'
@@ -27,7 +27,8 @@ export async function readNodeInfo(
 ): Promise<ReadNodeInfoReturnType> {
   let path = pathOrDir
   let stat = await statOrMissing(pathOrDir)
-  if (stat.isDirectory()) {
+  // a directory named node-info.yaml is the wrong kind of thing, not a data directory
+  if (stat.isDirectory() && basename(pathOrDir) !== NODE_INFO_FILE) {
     path = join(pathOrDir, NODE_INFO_FILE)
     stat = await statOrMissing(path)
   }
