@@ -35,7 +35,8 @@ function parseDeadlineText(value: string, nowSeconds: bigint): bigint {
       fix: 'Pass Unix seconds (e.g. 1767225600), a duration such as 24h or 7d, or an ISO date.',
     })
   const relative = /^(\d+)([smhd])$/.exec(text)
-  if (relative) return nowSeconds + BigInt(relative[1] as string) * BigInt(UNIT_SECONDS[relative[2] as string] as number)
+  if (relative)
+    return nowSeconds + BigInt(relative[1] as string) * BigInt(UNIT_SECONDS[relative[2] as string] as number)
   if (/^\d+$/.test(text)) {
     const seconds = BigInt(text)
     if (seconds < 1_000_000_000n)
