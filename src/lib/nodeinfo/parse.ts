@@ -10,7 +10,7 @@
  * those fields to be tolerated (`replacing`), so the command that repairs a field can read the
  * file; the values returned for them are then placeholders the command overwrites.
  */
-import { parseDocument } from 'yaml'
+import { parseDocument, visit } from 'yaml'
 import { remoteText } from '../io/remote-text.js'
 import { peerIdFromNetworkKey } from '../keys/libp2p.js'
 import { parseExecutionAddress, ZERO_ADDRESS } from './address.js'
@@ -27,6 +27,14 @@ import {
 import { parseP2pAddress } from './multiaddr.js'
 import { checkRpcUrl } from './rpc-url.js'
 import type { NodeInfo, NodeInfoForm, PeerInfo, RpcEndpoints } from './types.js'
+
+/** The tags a node-info.yaml may carry (written out or implied): text, null, maps and lists. */
+const PLAIN_TAGS = new Set([
+  'tag:yaml.org,2002:str',
+  'tag:yaml.org,2002:null',
+  'tag:yaml.org,2002:map',
+  'tag:yaml.org,2002:seq',
+])
 
 const TOP_KEYS = ['name', 'bls_public_key', 'p2p_info', 'execution_address', 'proof_of_possession'] as const
 const P2P_NODE_KEYS = ['network_address', 'network_key', 'rpc'] as const
@@ -63,6 +71,23 @@ export function parseNodeInfo(
     prettyErrors: false,
     logLevel: 'silent',
   })
+  // an explicit tag the library does know (!!binary, !!int, !!timestamp) is refused too: the
+  // file holds text, maps and lists only
+  let foreignTag: string | undefined
+  visit(parsed, {
+    Node(_, node) {
+      if (node.tag && !PLAIN_TAGS.has(node.tag)) {
+        foreignTag = node.tag
+        return visit.BREAK
+      }
+      return undefined
+    },
+  })
+  if (foreignTag && parsed.errors.length === 0 && parsed.warnings.length === 0)
+    throw new NodeInfoSyntaxError(
+      path,
+      `the tag ${remoteText(foreignTag, 80)}: node-info.yaml holds only plain text values, and tnv refuses every YAML tag it does not know (such as !!js/function)`,
+    )
   const problem = parsed.errors[0] ?? parsed.warnings[0]
   if (problem) {
     const tag = problem.code === 'TAG_RESOLVE_FAILED'
