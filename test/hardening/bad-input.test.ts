@@ -153,7 +153,7 @@ const CASES: Case[] = [
       rawEnv: { TN_BLS_PASSPHRASE: '\\377\\376\\375' },
     }),
     exit: 2,
-    code: 'SecretNotUtf8',
+    code: 'SecretEncoding',
     says: /not valid UTF-8/,
   },
   {
@@ -163,7 +163,7 @@ const CASES: Case[] = [
       rawEnv: { TN_BLS_PASSPHRASE: '\\200\\201\\202' },
     }),
     exit: 2,
-    code: 'SecretNotUtf8',
+    code: 'SecretEncoding',
   },
   {
     name: 'TN_NEW_BLS_PASSPHRASE that is not UTF-8',
@@ -173,7 +173,7 @@ const CASES: Case[] = [
       rawEnv: { TN_NEW_BLS_PASSPHRASE: '\\377abc' },
     }),
     exit: 2,
-    code: 'SecretNotUtf8',
+    code: 'SecretEncoding',
   },
   {
     name: 'a stdin passphrase line that is not UTF-8',
@@ -182,13 +182,13 @@ const CASES: Case[] = [
       input: Buffer.from([0xff, 0xfe, 0x61, 0x0a]),
     }),
     exit: 2,
-    code: 'SecretNotUtf8',
+    code: 'SecretEncoding',
   },
   {
     name: 'a passphrase that is the replacement character U+FFFD',
     setup: async ({ scratch }) => ({ args: GEN(join(scratch, 'new')), env: { TN_BLS_PASSPHRASE: 'abc\uFFFD' } }),
     exit: 2,
-    code: 'SecretNotUtf8',
+    code: 'SecretEncoding',
   },
   {
     name: 'TN_KEYSTORE_PASSWORD that is not UTF-8',
@@ -201,7 +201,7 @@ const CASES: Case[] = [
       }
     },
     exit: 2,
-    code: 'SecretNotUtf8',
+    code: 'SecretEncoding',
   },
   {
     name: '8 MB on stdin without a newline (read stops at 64 KiB)',

@@ -59,7 +59,8 @@ export function classifyRpcError(err: unknown): RpcFaultKind {
   if (err instanceof BaseError && err.walk((e) => e instanceof TimeoutError)) return 'timeout'
   if (/timed out|timeout/.test(text)) return 'timeout'
   if (err instanceof BaseError && err.walk((e) => e instanceof HttpRequestError)) {
-    if (status === undefined) return 'unreachable'
+    // no status, a timeout status or a server failure: transient, worth waiting through
+    if (status === undefined || status === 408 || status >= 500) return 'unreachable'
     return 'http-status'
   }
   if (/econnrefused|enotfound|econnreset|eai_again|fetch failed|socket hang up|network/.test(text)) return 'unreachable'
@@ -74,11 +75,18 @@ export function explainRpcError(err: unknown, rpcUrl: string): TnvError | undefi
   const own = tnvErrorInChain(err)
   if (own) return own
   switch (classifyRpcError(err)) {
-    case 'unreachable':
+    case 'unreachable': {
+      const http =
+        err instanceof BaseError ? (err.walk((e) => e instanceof HttpRequestError) as HttpRequestError | null) : null
+      if (http?.status !== undefined) {
+        const { message, fix } = httpFailureText({ url: rpcUrl, status: http.status, body: http.details })
+        return new RpcUnreachableError(message, { fix, cause: err })
+      }
       return new RpcUnreachableError(`Cannot reach the endpoint ${rpcUrl} (${rootCause(err)}).`, {
         fix: 'Check that the node is running and --rpc-url is right (for the local devnet: `tnv devnet status`).',
         cause: err,
       })
+    }
     case 'timeout':
       return new RpcUnreachableError(`The endpoint ${rpcUrl} did not answer in time, after retries.`, {
         fix: 'Try again later, or use a node of your own with --rpc-url.',

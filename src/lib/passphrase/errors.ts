@@ -81,7 +81,7 @@ function originText(origin: SecretOrigin): string {
  * would become the same passphrase and open the same key. Refused from every source.
  */
 export class SecretNotUtf8Error extends UsageError {
-  override readonly code: string = 'SecretNotUtf8'
+  override readonly code: string = 'SecretEncoding'
   constructor(what: string, origin: SecretOrigin) {
     super(
       `The ${what} from ${originText(origin)} is not valid UTF-8 text (it holds bytes that are not UTF-8, or the replacement character U+FFFD they turn into). Such bytes all decode to the same character, so different passphrases would open the same key; tnv refuses them. Nothing was read or written.`,
