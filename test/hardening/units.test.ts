@@ -1,5 +1,7 @@
 /** The pieces of the hardening (issue 15, issue 16 item 2), each with the input that broke tnv before. */
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { describe, it } from 'node:test'
 import { toTnvError } from '../../src/cli/base-command.js'
@@ -18,6 +20,7 @@ import { assertUtf8Secret } from '../../src/lib/passphrase/errors.js'
 import { StdinLines } from '../../src/lib/passphrase/stdin-lines.js'
 import { MAX_DEADLINE, parseDeadline } from '../../src/lib/registry/deadline.js'
 import { literalSecretOnArgv } from '../../src/lib/rpc/jwt-warnings.js'
+import { ROOT } from '../helpers/paths.js'
 import { HAND_EDITED } from '../keytool/fixtures.js'
 
 const ESC = '\u001b'
@@ -191,6 +194,14 @@ describe('YAML tags', () => {
       process.off('warning', onWarning)
     }
     assert.deepEqual(warnings, [])
+  })
+})
+
+describe('docs/ci.md', () => {
+  it('documents every exit code tnv uses, the file-system code 5 included', () => {
+    const table = readFileSync(join(ROOT, 'docs/ci.md'), 'utf8')
+    for (const [name, code] of Object.entries(ExitCode))
+      assert.match(table, new RegExp(`^\\| ${code} \\| `, 'm'), `exit code ${code} (${name}) is not in docs/ci.md`)
   })
 })
 
