@@ -92,7 +92,8 @@ export function toTnvError(err: unknown): TnvError | undefined {
   if (err instanceof Errors.CLIError) return undefined
   const known = explainFsError(err) ?? explainNested(err)
   if (known) return known
-  const message = remoteText(err instanceof Error ? err.message : String(err), 300)
+  // the first line only: a library's message goes on with request bodies and versions
+  const message = remoteText((err instanceof Error ? err.message : String(err)).split('\n')[0], 300)
   return new TnvError(`Unexpected failure: ${message}`, {
     fix: 'Run again with DEBUG=1 for the stack trace, and report it if it persists.',
     exitCode: ExitCode.Internal,

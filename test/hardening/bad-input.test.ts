@@ -307,6 +307,23 @@ const CASES: Case[] = [
     withinMs: 10_000,
   },
   {
+    name: '--keystore /dev/zero',
+    setup: async () => ({
+      args: ['activate', '--keystore', '/dev/zero', '--rpc-url', 'http://127.0.0.1:9', '--chain-id', '911329'],
+      env: { TN_KEYSTORE_PASSWORD: 'x' },
+    }),
+    exit: 3,
+    code: 'WrongFileKind',
+    withinMs: 10_000,
+  },
+  {
+    name: 'rpc jwt --secret @/dev/zero',
+    setup: async () => ({ args: ['rpc', 'jwt', '--secret', '@/dev/zero'] }),
+    exit: 3,
+    code: 'WrongFileKind',
+    withinMs: 10_000,
+  },
+  {
     name: 'node-info.yaml is a directory',
     setup: async ({ scratch, plain }) => {
       const d = join(scratch, 'dir-info')

@@ -13,6 +13,8 @@ import { keccak_256 } from '@noble/hashes/sha3.js'
 import { bytesToHex, concatBytes, hexToBytes } from '@noble/hashes/utils.js'
 import { type Address, getAddress, type Hex } from 'viem'
 import { privateKeyToAddress } from 'viem/accounts'
+import { TnvError } from '../errors.js'
+import { readSmallFile } from '../fs/read-small-file.js'
 import { InvalidKeystoreError, WrongKeystorePasswordError } from './errors.js'
 
 type KdfParams =
@@ -31,8 +33,9 @@ type ParsedKeystore = {
 export async function readKeystoreFile(path: string): Promise<ParsedKeystore> {
   let text: string
   try {
-    text = await readFile(path, 'utf8')
+    text = await readSmallFile(path, { what: 'a keystore', maxBytes: 64 * 1024 })
   } catch (err) {
+    if (err instanceof TnvError) throw err
     throw new InvalidKeystoreError(path, `it cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`)
   }
   let json: unknown

@@ -141,5 +141,5 @@ function hexQuantity(endpoint: string, value: unknown): bigint {
 }
 
 function short(value: unknown): string {
-  return remoteText(value, 60)
+  return remoteText(JSON.stringify(value) ?? String(value), 60)
 }

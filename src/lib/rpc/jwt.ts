@@ -7,6 +7,8 @@
  */
 import { readFile } from 'node:fs/promises'
 import { jwtVerify, SignJWT } from 'jose'
+import { TnvError } from '../errors.js'
+import { readSmallFile } from '../fs/read-small-file.js'
 import { InvalidJwtSecretError, JwtSecretFileError } from './errors.js'
 
 /** Largest distance between `iat` and the verifier's clock, in seconds (engine API: ±60 s). */
@@ -40,8 +42,9 @@ export async function readJwtSecret(value: string): Promise<string> {
   const path = value.slice(1)
   let text: string
   try {
-    text = await readFile(path, 'utf8')
+    text = await readSmallFile(path, { what: 'a JWT secret file', maxBytes: 4096 })
   } catch (err) {
+    if (err instanceof TnvError) throw err
     throw new JwtSecretFileError(path, err)
   }
   return parseJwtSecretHex(text, `in ${path}`)
