@@ -1,10 +1,3 @@
-/**
- * Ethereum V3 keystores (Web3 Secret Storage, as geth, clef and `cast wallet` write them):
- * derived key = scrypt or PBKDF2-HMAC-SHA256 of the password; MAC = keccak256(dk[16..32] ||
- * ciphertext); secret = AES-128-CTR(dk[0..16], iv) of the ciphertext. The MAC is checked
- * before anything is decrypted, so a wrong password never yields a key.
- */
-import { readFile } from 'node:fs/promises'
 import { ctr } from '@noble/ciphers/aes.js'
 import { pbkdf2Async } from '@noble/hashes/pbkdf2.js'
 import { scryptAsync } from '@noble/hashes/scrypt.js'

@@ -1,11 +1,3 @@
-/**
- * JWT for `--rpc.jwtsecret` (reference-facts, "Node RPC details"): the secret is 32 bytes,
- * hex-encoded; a token is an HS256 JWT whose `iat` claim must be within 60 seconds of the
- * server's clock (the Ethereum engine-API convention), sent as `Authorization: Bearer <token>`.
- * Signing and verifying use `jose`; tnv adds only the secret parsing and the `iat` window.
- * The HMAC key is the 32 decoded bytes (not the hex text), as the engine API specifies.
- */
-import { readFile } from 'node:fs/promises'
 import { jwtVerify, SignJWT } from 'jose'
 import { TnvError } from '../errors.js'
 import { readSmallFile } from '../fs/read-small-file.js'
