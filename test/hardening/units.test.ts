@@ -1,7 +1,8 @@
 /** The pieces of the hardening (issue 15, issue 16 item 2), each with the input that broke tnv before. */
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { describe, it } from 'node:test'
 import { toTnvError } from '../../src/cli/base-command.js'
@@ -11,6 +12,7 @@ import { assertDatadirPlace, explainFsError } from '../../src/lib/fs/fs-errors.j
 import { remoteText, stripControl } from '../../src/lib/io/remote-text.js'
 import { parseBlsKey } from '../../src/lib/keys/bls-key.js'
 import { parseBlsKw } from '../../src/lib/keys/bls-kw.js'
+import { recoverCommit } from '../../src/lib/keys/commit-files.js'
 import { decodeNetworkKey, publicKeyFromPeerId } from '../../src/lib/keys/libp2p.js'
 import { httpFailureText } from '../../src/lib/net/http-failure.js'
 import { maxBase58Length } from '../../src/lib/nodeinfo/base58.js'
@@ -225,5 +227,25 @@ describe('file-system errors', () => {
     await assert.rejects(assertDatadirPlace('/sys/kernel/tnv'), /kernel file system/)
     await assertDatadirPlace('/tmp/tnv-not-created/x')
     await assertDatadirPlace('/dev/shm/tnv-not-created')
+  })
+})
+
+describe('leftovers of a killed run', () => {
+  it("the next opening removes an atomic write's temporary file whose writer is gone, and keeps a live writer's", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tnv-leftovers-'))
+    try {
+      mkdirSync(join(dir, 'node-keys'), { mode: 0o700 })
+      // pid 2^22 + 1 is above Linux's pid_max limit: no process has it
+      const dead = join(dir, `.node-info.yaml.tmp-${2 ** 22 + 1}-0a1b2c3d`)
+      const deadKey = join(dir, 'node-keys', `.bls.kw.tmp-${2 ** 22 + 1}-0a1b2c3d`)
+      const live = join(dir, `.tnv-journal.json.tmp-${process.ppid}-0a1b2c3d`)
+      for (const p of [dead, deadKey, live]) writeFileSync(p, 'x', { mode: 0o600 })
+      const r = await recoverCommit(dir)
+      assert.equal(r.action, 'rolled-back')
+      assert.deepEqual(readdirSync(dir).sort(), [basename(live), 'node-keys'].sort())
+      assert.deepEqual(readdirSync(join(dir, 'node-keys')), [])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
