@@ -6,7 +6,11 @@
  * Commands stay thin: parse flags, call src/lib, render.
  */
 import { Command, Errors, Flags } from '@oclif/core'
+import { RpcUnreachableError } from '../lib/chain/errors.js'
 import { ExitCode, TnvError } from '../lib/errors.js'
+import { explainFsError } from '../lib/fs/fs-errors.js'
+import { remoteText } from '../lib/io/remote-text.js'
+import { httpFailureText } from '../lib/net/http-failure.js'
 import { errorLabel } from './color.js'
 import { closestWithin, suggestFlag } from './did-you-mean.js'
 import { Session } from './session.js'
@@ -121,10 +125,34 @@ export abstract class BaseCommand extends Command {
 export function toTnvError(err: unknown): TnvError | undefined {
   if (err instanceof TnvError) return err
   if (err instanceof Errors.CLIError) return undefined
-  const message = err instanceof Error ? err.message : String(err)
+  const known = explainFsError(err) ?? explainNested(err)
+  if (known) return known
+  // the first line only: a library's message goes on with request bodies and versions
+  const message = remoteText((err instanceof Error ? err.message : String(err)).split('\n')[0], 300)
   return new TnvError(`Unexpected failure: ${message}`, {
     fix: 'Run again with DEBUG=1 for the stack trace, and report it if it persists.',
     exitCode: ExitCode.Internal,
     cause: err,
   })
+}
+
+/**
+ * What a library call let through without explaining, found along the cause chain: a TnvError
+ * (tnv's own check inside a library), a file-system error, or an HTTP failure of an endpoint
+ * (viem's HttpRequestError, recognised by name so that this module does not load viem).
+ */
+function explainNested(err: unknown): TnvError | undefined {
+  let cur: unknown = err
+  for (let depth = 0; cur && typeof cur === 'object' && depth < 10; depth++) {
+    if (cur instanceof TnvError) return cur
+    const fsErr = explainFsError(cur)
+    if (fsErr) return fsErr
+    const http = cur as { name?: unknown; status?: unknown; url?: unknown; details?: unknown }
+    if (http.name === 'HttpRequestError' && typeof http.status === 'number' && typeof http.url === 'string') {
+      const { message, fix } = httpFailureText({ url: http.url, status: http.status, body: http.details })
+      return new RpcUnreachableError(message, { fix, cause: err })
+    }
+    cur = (cur as { cause?: unknown }).cause
+  }
+  return undefined
 }

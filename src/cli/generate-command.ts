@@ -204,9 +204,7 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
           ? `Next: keep the phrase offline; back up ${r.paths.datadir} too (tnv keytool backup), then export the staking arguments:`
           : `Next: back up ${r.paths.datadir} (tnv keytool backup --out FILE, then tnv keytool backup verify FILE), then export the staking arguments:`,
       )
-      this.logLine(
-        `  tnv keytool export-staking-args --node-info ${r.paths.nodeInfo} --calldata --bls-passphrase-source no-passphrase`,
-      )
+      this.logLine(`  tnv keytool export-staking-args --node-info ${r.paths.nodeInfo} --calldata`)
     }
     return {
       role: this.role,

@@ -6,6 +6,7 @@
  *
  * Never put a secret (passphrase, private key, BLS secret) in any field of an error.
  */
+import { stripControl } from './io/remote-text.js'
 
 /** Exit codes per failure class. Stable: CI pipelines branch on them (docs/ci.md). */
 export const ExitCode = {
@@ -17,6 +18,8 @@ export const ExitCode = {
   BadInput: 3,
   /** Keys: missing, mismatching, wrong passphrase, tampered key file. */
   BadKeys: 4,
+  /** The file system refused: disk full, read-only, permission denied, I/O error. */
+  Filesystem: 5,
   /** The RPC endpoint cannot be reached or answered with a transport-level fault. */
   RpcUnreachable: 10,
   /** The endpoint's chain id is not the expected one. */
@@ -78,7 +81,8 @@ export class TnvError extends Error {
   /** The one paragraph an operator reads: what is wrong, then what to do. */
   render(): string {
     const paragraph = this.fix ? `${this.message} ${this.fix}` : this.message
-    return [paragraph, ...this.details.map((d) => `  ${d}`)].join('\n')
+    // the last guard for text quoted from a remote endpoint: no escape sequence reaches a terminal
+    return stripControl([paragraph, ...this.details.map((d) => `  ${d}`)].join('\n'))
   }
 
   toJSON(): { code: string; message: string; fix?: string; details?: string[]; exitCode: number } {

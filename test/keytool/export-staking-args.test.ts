@@ -111,14 +111,18 @@ describe('keytool export-staking-args', () => {
     assert.deepEqual(await snapshotTree(other), before)
   })
 
-  it('follows the spec on the passphrase source: env needs TN_BLS_PASSPHRASE (unused), no-passphrase works', async () => {
-    const missing = await runCli(['keytool', 'export-staking-args', '--node-info', datadir])
-    assert.equal(missing.code, 2)
-    assert.match(missing.stderr, /passphrase is required/)
-    const env = await runCli(['keytool', 'export-staking-args', '--node-info', datadir, '-q'], {
-      env: { TN_BLS_PASSPHRASE: 'unused' },
+  it('reads no key, so demands no passphrase source (issue 16 item 1): a fresh shell, a wrong passphrase and no-passphrase all give the same arguments', async () => {
+    const fresh = await runCli(['keytool', 'export-staking-args', '--node-info', datadir, '--calldata'], {
+      env: { TN_BLS_PASSPHRASE: undefined },
     })
-    assert.equal(env.code, 0, env.stderr)
+    assert.equal(fresh.code, 0, fresh.stderr)
+    assert.match(fresh.stdout, /^0x2fb0d025/)
+    const wrong = await runCli(['keytool', 'export-staking-args', '--node-info', datadir, '--calldata'], {
+      env: { TN_BLS_PASSPHRASE: 'not the passphrase' },
+    })
+    const none = await runCli(['keytool', 'export-staking-args', '--node-info', datadir, '--calldata', ...NO_PASS])
+    assert.equal(wrong.stdout, fresh.stdout)
+    assert.equal(none.stdout, fresh.stdout)
   })
 
   it('bad files: missing path, truncated YAML', async () => {

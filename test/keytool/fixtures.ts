@@ -85,7 +85,8 @@ export async function snapshotTree(dir: string): Promise<TreeSnapshot> {
       const p = join(d, name)
       const st = await fs.lstat(p)
       const mode = (st.mode & 0o777).toString(8)
-      if (st.isDirectory()) {
+      if (st.isSymbolicLink()) out[relative(dir, p)] = { mode: 'link', content: await fs.readlink(p) }
+      else if (st.isDirectory()) {
         out[`${relative(dir, p)}/`] = { mode }
         await walk(p)
       } else out[relative(dir, p)] = { mode, content: await fs.readFile(p, 'latin1') }

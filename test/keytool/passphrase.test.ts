@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { PassThrough } from 'node:stream'
 import { describe, it } from 'node:test'
 import { ExitCode } from '../../src/lib/errors.js'
-import { type PromptIo, readPassphrase, requirePassphraseSource } from '../../src/lib/passphrase/read-passphrase.js'
+import { type PromptIo, readPassphrase } from '../../src/lib/passphrase/read-passphrase.js'
 import { StdinLines } from '../../src/lib/passphrase/stdin-lines.js'
 
 function stdinOf(text: string | undefined): StdinLines {
@@ -59,15 +59,6 @@ describe('env source', () => {
       await readPassphrase({ source: 'env', purpose: 'open', required: false, env: { TN_BLS_PASSPHRASE: '' } }),
       undefined,
     )
-  })
-
-  it('commands that read no key: the node still demands the env variable (and removes it); empty counts as unset', () => {
-    const env: NodeJS.ProcessEnv = { TN_BLS_PASSPHRASE: 'x' }
-    requirePassphraseSource({ source: 'env', env })
-    assert.equal('TN_BLS_PASSPHRASE' in env, false)
-    assert.throws(() => requirePassphraseSource({ source: 'env', env: {} }), /passphrase is required/)
-    assert.throws(() => requirePassphraseSource({ source: 'env', env: { TN_BLS_PASSPHRASE: '' } }), /is empty/)
-    requirePassphraseSource({ source: 'no-passphrase', env: {} })
   })
 })
 

@@ -25,6 +25,7 @@ export default class Verify extends KeytoolCommand {
       datadir: flags.datadir,
       openKey: () => this.openKey(flags.datadir, flags['bls-passphrase-source']),
     })
+    for (const w of r.warnings) this.warnLine(w)
     const width = Math.max(...r.checks.map((c) => c.field.length))
     for (const c of r.checks) this.logLine(`${c.ok ? 'ok  ' : 'FAIL'}  ${c.field.padEnd(width)}  ${c.detail}`)
     const failed = r.checks.filter((c) => !c.ok)

@@ -58,6 +58,10 @@ Then tnv starts the node, streams its logs to stderr, and waits until its RPC an
     const finalFlags = secret ? [...nodeFlags, '--rpc.jwtsecret', secret] : nodeFlags
     const plan = resolveRpcPlan(finalFlags, { behaviour: kind === 'released' ? 'released' : 'spec' })
     for (const w of warnings) this.note(`warning: ${w}`)
+    if (secret && kind === 'released') {
+      const { JWT_ON_NODE_ARGV_WARNING } = await import('../../lib/rpc/jwt-warnings.js')
+      process.stderr.write(`warning: ${JWT_ON_NODE_ARGV_WARNING}\n`)
+    }
     await assertNotRunning(flags.datadir)
     // a taken port is named before anything is started (startNode checks again, just before spawning)
     await (await import('../../lib/node/start.js')).assertPortsFree(plan)

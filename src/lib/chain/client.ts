@@ -4,7 +4,8 @@
  * multicall contract, and batching needs none) and retries for faults that are safe to
  * retry (timeouts, refused connections, 429 and 5xx; viem's policy, with Retry-After).
  */
-import { createPublicClient, http, type PublicClient } from 'viem'
+import { createPublicClient, http, type PublicClient, type Transport } from 'viem'
+import { checkAnswer } from './check-answer.js'
 
 export type ChainClient = PublicClient
 
@@ -32,14 +33,27 @@ export function createChainClient({
   retryDelayMs = 300,
   batch = true,
 }: CreateChainClientParameters): ChainClient {
+  const inner = http(rpcUrl, {
+    batch,
+    timeout: timeoutMs,
+    retryCount,
+    retryDelay: retryDelayMs,
+    ...(fetchFn ? { fetchFn } : {}),
+  })
+  // every answer is checked for its JSON type before viem decodes it (./check-answer.ts)
+  const transport: Transport = (options) => {
+    const made = inner(options)
+    return {
+      ...made,
+      request: (async (args: { method: string; params?: unknown }, opts?: unknown) => {
+        const result = await made.request(args as never, opts as never)
+        checkAnswer(rpcUrl, args.method, result)
+        return result
+      }) as typeof made.request,
+    }
+  }
   return createPublicClient({
-    transport: http(rpcUrl, {
-      batch,
-      timeout: timeoutMs,
-      retryCount,
-      retryDelay: retryDelayMs,
-      ...(fetchFn ? { fetchFn } : {}),
-    }),
+    transport,
     // receipts are polled by ./wait-for-receipt.ts; no viem-side caching of block numbers
     cacheTime: 0,
   })

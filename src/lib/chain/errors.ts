@@ -159,3 +159,14 @@ export class TransactionTimeoutError extends TnvError {
     )
   }
 }
+
+/** The endpoint answered a call with a value of the wrong JSON type or with invalid hex. */
+export class RpcBadAnswerError extends TnvError {
+  override readonly code: string = 'RpcBadAnswer'
+  constructor(params: { rpcUrl: string; method: string; problem: string }) {
+    super(`The endpoint ${params.rpcUrl} answered ${params.method} with ${params.problem}.`, {
+      fix: 'The endpoint is not behaving like an Ethereum JSON-RPC node: check --rpc-url (or --chain), or use your own node.',
+      exitCode: ExitCode.RpcUnreachable,
+    })
+  }
+}

@@ -1,10 +1,3 @@
-/**
- * Ethereum V3 keystores (Web3 Secret Storage, as geth, clef and `cast wallet` write them):
- * derived key = scrypt or PBKDF2-HMAC-SHA256 of the password; MAC = keccak256(dk[16..32] ||
- * ciphertext); secret = AES-128-CTR(dk[0..16], iv) of the ciphertext. The MAC is checked
- * before anything is decrypted, so a wrong password never yields a key.
- */
-import { readFile } from 'node:fs/promises'
 import { ctr } from '@noble/ciphers/aes.js'
 import { pbkdf2Async } from '@noble/hashes/pbkdf2.js'
 import { scryptAsync } from '@noble/hashes/scrypt.js'
@@ -13,6 +6,8 @@ import { keccak_256 } from '@noble/hashes/sha3.js'
 import { bytesToHex, concatBytes, hexToBytes } from '@noble/hashes/utils.js'
 import { type Address, getAddress, type Hex } from 'viem'
 import { privateKeyToAddress } from 'viem/accounts'
+import { TnvError } from '../errors.js'
+import { readSmallFile } from '../fs/read-small-file.js'
 import { InvalidKeystoreError, WrongKeystorePasswordError } from './errors.js'
 
 type KdfParams =
@@ -31,8 +26,9 @@ type ParsedKeystore = {
 export async function readKeystoreFile(path: string): Promise<ParsedKeystore> {
   let text: string
   try {
-    text = await readFile(path, 'utf8')
+    text = await readSmallFile(path, { what: 'a keystore', maxBytes: 64 * 1024 })
   } catch (err) {
+    if (err instanceof TnvError) throw err
     throw new InvalidKeystoreError(path, `it cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`)
   }
   let json: unknown

@@ -5,7 +5,9 @@
  * classified for ./send-transaction.ts, which decides what is safe to retry.
  */
 import { BaseError, HttpRequestError, TimeoutError } from 'viem'
-import type { TnvError } from '../errors.js'
+import { TnvError } from '../errors.js'
+import { remoteText } from '../io/remote-text.js'
+import { httpFailureText } from '../net/http-failure.js'
 import { InsufficientFundsError, RpcUnreachableError } from './errors.js'
 
 export type RpcFaultKind =
@@ -13,6 +15,7 @@ export type RpcFaultKind =
   | 'timeout'
   | 'rate-limited'
   | 'unauthorized'
+  | 'http-status'
   | 'method-missing'
   | 'nonce-too-low'
   | 'underpriced'
@@ -55,12 +58,11 @@ export function classifyRpcError(err: unknown): RpcFaultKind {
     return 'method-missing'
   if (err instanceof BaseError && err.walk((e) => e instanceof TimeoutError)) return 'timeout'
   if (/timed out|timeout/.test(text)) return 'timeout'
-  if (
-    err instanceof BaseError &&
-    err.walk((e) => e instanceof HttpRequestError) &&
-    (status === undefined || status >= 500)
-  )
-    return 'unreachable'
+  if (err instanceof BaseError && err.walk((e) => e instanceof HttpRequestError)) {
+    // no status, a timeout status or a server failure: transient, worth waiting through
+    if (status === undefined || status === 408 || status >= 500) return 'unreachable'
+    return 'http-status'
+  }
   if (/econnrefused|enotfound|econnreset|eai_again|fetch failed|socket hang up|network/.test(text)) return 'unreachable'
   return 'other'
 }
@@ -70,12 +72,21 @@ export function classifyRpcError(err: unknown): RpcFaultKind {
  * one (a revert, a bug): the caller then handles it.
  */
 export function explainRpcError(err: unknown, rpcUrl: string): TnvError | undefined {
+  const own = tnvErrorInChain(err)
+  if (own) return own
   switch (classifyRpcError(err)) {
-    case 'unreachable':
+    case 'unreachable': {
+      const http =
+        err instanceof BaseError ? (err.walk((e) => e instanceof HttpRequestError) as HttpRequestError | null) : null
+      if (http?.status !== undefined) {
+        const { message, fix } = httpFailureText({ url: rpcUrl, status: http.status, body: http.details })
+        return new RpcUnreachableError(message, { fix, cause: err })
+      }
       return new RpcUnreachableError(`Cannot reach the endpoint ${rpcUrl} (${rootCause(err)}).`, {
         fix: 'Check that the node is running and --rpc-url is right (for the local devnet: `tnv devnet status`).',
         cause: err,
       })
+    }
     case 'timeout':
       return new RpcUnreachableError(`The endpoint ${rpcUrl} did not answer in time, after retries.`, {
         fix: 'Try again later, or use a node of your own with --rpc-url.',
@@ -91,6 +102,11 @@ export function explainRpcError(err: unknown, rpcUrl: string): TnvError | undefi
         fix: 'The endpoint needs credentials or blocks this client; use an endpoint that serves the eth namespace openly, such as your own node.',
         cause: err,
       })
+    case 'http-status': {
+      const http = (err as BaseError).walk((e) => e instanceof HttpRequestError) as HttpRequestError
+      const { message, fix } = httpFailureText({ url: rpcUrl, status: http.status ?? 0, body: http.details })
+      return new RpcUnreachableError(message, { fix, cause: err })
+    }
     case 'method-missing':
       return new RpcUnreachableError(`The endpoint ${rpcUrl} does not serve a method tnv needs (${rootCause(err)}).`, {
         fix: 'Use an endpoint that serves the eth namespace (the node serves it by default: check --http.api).',
@@ -109,6 +125,17 @@ export function explainRpcError(err: unknown, rpcUrl: string): TnvError | undefi
   }
 }
 
+/** A TnvError that tnv's own transport threw inside viem (an answer of the wrong type), found along the cause chain. */
+function tnvErrorInChain(err: unknown): TnvError | undefined {
+  let cur: unknown = err
+  for (let depth = 0; cur && depth < 10; depth++) {
+    if (cur instanceof TnvError) return cur
+    cur = (cur as { cause?: unknown }).cause
+  }
+  return undefined
+}
+
+/** The innermost message along the cause chain (often the endpoint's own text): cleaned and cut short. */
 function rootCause(err: unknown): string {
   let cur: unknown = err
   let last = ''
@@ -117,5 +144,5 @@ function rootCause(err: unknown): string {
     else if (cur instanceof Error) last = cur.message
     cur = (cur as { cause?: unknown }).cause
   }
-  return last.split('\n')[0] ?? 'unknown error'
+  return remoteText(last.split('\n')[0] ?? 'unknown error') || 'unknown error'
 }

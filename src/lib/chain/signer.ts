@@ -4,10 +4,12 @@
  * A key never appears in output, errors or logs; TN_PRIVATE_KEY and TN_KEYSTORE_PASSWORD are
  * removed from the process environment once read.
  */
+
 import type { Address, LocalAccount } from 'viem'
 import { UsageError } from '../errors.js'
 import type { Prompter } from '../io/prompter.js'
 import type { KeystorePasswordSource } from '../options.js'
+import { assertUtf8Secret } from '../passphrase/errors.js'
 import { parseAddressFlag } from './address.js'
 import { InvalidPrivateKeyError, KeystorePasswordRequiredError, SignerRequiredError } from './errors.js'
 import { decryptKeystore, readKeystoreFile } from './keystore.js'
@@ -168,8 +170,11 @@ async function keystorePassword(
   if (source === 'env' && env.TN_KEYSTORE_PASSWORD !== undefined) {
     const password = env.TN_KEYSTORE_PASSWORD
     delete env.TN_KEYSTORE_PASSWORD
+    assertUtf8Secret(password, 'keystore password', { kind: 'env', name: 'TN_KEYSTORE_PASSWORD' })
     return password
   }
   if (!prompter?.interactive) throw new KeystorePasswordRequiredError(path)
-  return prompter.secret(`Password for the keystore ${path}:`)
+  const typed = await prompter.secret(`Password for the keystore ${path}:`)
+  assertUtf8Secret(typed, 'keystore password', { kind: 'prompt' })
+  return typed
 }

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto'
 import { constants, promises as fs } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
+import { assertDatadirPlace } from './fs-errors.js'
 
 export type WriteFileAtomicParameters = {
   /** File mode of the new file (e.g. 0o600 for key files). Default 0o644. */
@@ -24,6 +25,7 @@ export async function writeFileAtomic(
   const tmp = join(dir, `.${basename(path)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`)
   const fh = await fs.open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode)
   try {
+    faultPoint('write', path)
     await fh.writeFile(data)
     await fh.chmod(mode) // umask may have narrowed or widened nothing; make the mode exact
     await fh.sync()
@@ -57,6 +59,8 @@ export async function fsyncDir(dir: string): Promise<void> {
 
 /** Creates `dir` (and parents) and sets its mode exactly (e.g. 0o700 for node-keys/). */
 export async function ensureDir(dir: string, mode = 0o755): Promise<void> {
+  // Node's recursive mkdir never returns under /proc: refuse such a place first
+  if (!(await fs.stat(dir).catch(() => undefined))?.isDirectory()) await assertDatadirPlace(dir)
   await fs.mkdir(dir, { recursive: true, mode })
   await fs.chmod(dir, mode)
 }
@@ -80,12 +84,26 @@ export async function pathExists(path: string): Promise<boolean> {
 
 /**
  * Test hook for the "any failure leaves every file as it was" guarantee: multi-step writers
- * call `faultPoint('name')` between steps; when TNV_INJECT_FAULT names that step, it throws.
+ * call `faultPoint('name')` between steps; when TNV_INJECT_FAULT names that step, it throws
+ * (`name=ENOSPC` throws the file system's error with that code, as the OS would).
  * Inert unless the variable is set.
  */
-export function faultPoint(name: string): void {
+export function faultPoint(name: string, path?: string): void {
   const want = process.env.TNV_INJECT_FAULT
-  if (want?.split(',').includes(name)) throw new Error(`injected fault at ${name}`)
+  if (!want) return
+  for (const entry of want.split(',')) {
+    if (entry === name) throw new Error(`injected fault at ${name}`)
+    // `name=ENOSPC`: the file system's own error, as the OS raises it (for the classification tests)
+    if (entry.startsWith(`${name}=`)) {
+      const code = entry.slice(name.length + 1)
+      throw Object.assign(new Error(`${code}: injected at ${name}, write '${path ?? name}'`), {
+        code,
+        syscall: 'write',
+        path: path ?? name,
+        errno: -1,
+      })
+    }
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 /** The unencrypted key file `bls.key` (only with no-passphrase): base58 of the 32-byte secret. */
 import bs58 from 'bs58'
+import { maxBase58Length } from '../nodeinfo/base58.js'
 import { BLS_SECRET_LENGTH } from './bls.js'
 
 export function formatBlsKey(secret: Uint8Array): string {
@@ -10,9 +11,12 @@ export function formatBlsKey(secret: Uint8Array): string {
 
 /** The secret in bls.key text, or the reason it is unreadable. */
 export function parseBlsKey(text: string): { ok: true; secret: Uint8Array } | { ok: false; reason: string } {
+  const trimmed = text.trim()
+  if (trimmed.length > maxBase58Length(BLS_SECRET_LENGTH))
+    return { ok: false, reason: `it is ${trimmed.length} characters long, too long for 32 bytes in base58` }
   let bytes: Uint8Array
   try {
-    bytes = bs58.decode(text.trim())
+    bytes = bs58.decode(trimmed)
   } catch {
     return { ok: false, reason: 'it is not base58' }
   }

@@ -7,6 +7,7 @@
  */
 import { gcmsiv } from '@noble/ciphers/aes.js'
 import bs58 from 'bs58'
+import { maxBase58Length } from '../nodeinfo/base58.js'
 import { deriveWrappingKey, freshKwParameters, KW_ITERATIONS, KW_NONCE_LENGTH, KW_SALT_LENGTH } from './wrapping-key.js'
 
 export { deriveWrappingKey, freshKwParameters, KW_ITERATIONS, KW_NONCE_LENGTH, KW_SALT_LENGTH }
@@ -86,9 +87,13 @@ export async function decryptBlsKw(text: string, passphrase: string): Promise<De
 
 /** Splits bls.kw text into its parts (surrounding whitespace ignored). */
 export function parseBlsKw(text: string): BlsKwParts | { reason: 'not-base58' } | { reason: 'length'; length: number } {
+  const trimmed = text.trim()
+  // 72 bytes are at most 100 base58 characters: longer text is not decoded (quadratic)
+  if (trimmed.length > maxBase58Length(KW_LENGTH))
+    return { reason: 'length', length: Math.floor(trimmed.length / 1.37) }
   let bytes: Uint8Array
   try {
-    bytes = bs58.decode(text.trim())
+    bytes = bs58.decode(trimmed)
   } catch {
     return { reason: 'not-base58' }
   }

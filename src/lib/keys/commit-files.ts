@@ -20,8 +20,8 @@
  */
 import { randomBytes } from 'node:crypto'
 import { promises as fs } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
-import { TnvError } from '../errors.js'
+import { basename, dirname, join, resolve } from 'node:path'
+import { BadInputError, TnvError } from '../errors.js'
 import { ensureDir, faultPoint, fileTimestamp, fsyncDir, killPoint, pathExists, writeFileAtomic } from '../fs/atomic.js'
 
 export type FileReplacement =
@@ -50,6 +50,12 @@ export type CommitFilesReturnType = {
  * const { backupDir } = await commitFiles({ datadir, replacements: [{ kind: 'file', target: infoPath, staged }] })
  */
 export async function commitFiles({ datadir, replacements }: CommitFilesParameters): Promise<CommitFilesReturnType> {
+  try {
+    await assertNoSymlinks(replacements)
+  } catch (err) {
+    for (const r of replacements) if (r.kind !== 'remove') await fs.rm(r.staged, { recursive: true, force: true })
+    throw err
+  }
   const undo: (() => Promise<void>)[] = []
   let backupDir: string | undefined
   const needsBackup = await Promise.all(
@@ -133,6 +139,43 @@ export async function commitFiles({ datadir, replacements }: CommitFilesParamete
   }
 }
 
+/**
+ * The symlink policy (docs/decisions.md "Hardening"): tnv never replaces a symbolic link among
+ * the files it commits (node-info.yaml, node-keys/ and the files in it). A rename over a link
+ * replaces the link and leaves its target with the old content; writing through it instead
+ * would give up the atomic rename whenever the target is on another file system, and the backup
+ * would hold the link, not the key. So the command stops before anything is written, naming the
+ * link and its target. Reading through links is fine (the node follows them too).
+ */
+async function assertNoSymlinks(replacements: FileReplacement[]): Promise<void> {
+  for (const r of replacements) {
+    const links: string[] = []
+    const stat = await fs.lstat(r.target).catch(() => undefined)
+    if (stat?.isSymbolicLink()) links.push(r.target)
+    else if (stat?.isDirectory() && r.kind === 'dir')
+      for (const entry of await fs.readdir(r.target, { withFileTypes: true }))
+        if (entry.isSymbolicLink()) links.push(join(r.target, entry.name))
+    if (links.length > 0) {
+      const first = links[0] as string
+      const target = await fs.readlink(first).catch(() => '?')
+      throw new SymlinkRefusedError(first, resolve(dirname(first), target))
+    }
+  }
+}
+
+/** A file tnv would replace is a symbolic link: tnv writes no key or node-info.yaml through a link. */
+export class SymlinkRefusedError extends BadInputError {
+  override readonly code: string = 'SymlinkRefused'
+  constructor(link: string, target: string) {
+    super(
+      `${link} is a symbolic link (to ${target}), and tnv does not replace key files or node-info.yaml through a link: the link would be replaced and its target keep the old content, or the target be written without an atomic rename and a backup. Nothing was changed.`,
+      {
+        fix: `Point --datadir at the real data directory, or put what the link points to in its place (\`rm ${link} && mv ${target} ${link}\`), then run the command again.`,
+      },
+    )
+  }
+}
+
 /** `<datadir>/tnv-commit.json`: what a multi-file commit is doing, for a rerun to finish or undo it. */
 export const COMMIT_INTENT_FILE = 'tnv-commit.json'
 
@@ -200,7 +243,7 @@ export async function recoverCommit(datadir: string): Promise<RecoverCommitRetur
   const removed: string[] = []
   for (const dir of new Set([datadir, join(datadir, 'node-keys')])) {
     for (const name of await fs.readdir(dir).catch((): string[] => [])) {
-      if (!name.startsWith('.') || !name.includes('.tnv-stage-')) continue
+      if (!name.startsWith('.') || !(name.includes('.tnv-stage-') || isDeadWritersTemp(name))) continue
       await fs.rm(join(dir, name), { recursive: true, force: true })
       removed.push(join(dir, name))
     }
@@ -216,6 +259,23 @@ export async function recoverCommit(datadir: string): Promise<RecoverCommitRetur
   if (removed.length === 0) return { action: 'none' }
   await fsyncDir(datadir)
   return { action: 'rolled-back', removed }
+}
+
+/**
+ * A temporary file of ../fs/atomic.ts (`.<name>.tmp-<pid>-<hex>`) whose writer is gone: a kill
+ * in the middle of an atomic write leaves it, and nothing else ever will remove it.
+ */
+function isDeadWritersTemp(name: string): boolean {
+  const m = /\.tmp-(\d+)-[0-9a-f]{8}$/.exec(name)
+  if (!m) return false
+  const pid = Number(m[1])
+  if (pid === process.pid) return false
+  try {
+    process.kill(pid, 0)
+    return false // still running: not ours to remove
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH'
+  }
 }
 
 /**

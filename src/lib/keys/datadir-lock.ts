@@ -8,6 +8,7 @@
 import { promises as fs } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { ensureDir } from '../fs/atomic.js'
+import { assertDatadirPlace } from '../fs/fs-errors.js'
 import { acquireLock } from '../fs/lock.js'
 import { type RecoverCommitReturnType, recoverCommit } from './commit-files.js'
 
@@ -39,6 +40,7 @@ export async function openDatadir(
   { command, create = false, waitMs = 10_000 }: OpenDatadirParameters,
 ): Promise<DatadirHandle> {
   const dir = resolve(datadir)
+  await assertDatadirPlace(dir)
   const stat = await fs.stat(dir).catch(() => undefined)
   if (!stat?.isDirectory()) {
     if (!create || stat) return { datadir: dir, recovered: { action: 'none' }, locked: false, release: async () => {} }

@@ -9,6 +9,7 @@ import { readNodeInfo } from '../nodeinfo/read.js'
 import { formatNodeInfo, formOf } from '../nodeinfo/serialize.js'
 import { assertDatadirExists, datadirPaths, KEY_DIR_MODE, KEY_FILE_MODE } from './datadir.js'
 import { type IdentityView, identityView } from './identity.js'
+import { plaintextKeyBeside } from './key-files-beside.js'
 import { verifyProofOfPossession } from './pop.js'
 
 export type FileState = { path: string; mode: string }
@@ -22,6 +23,8 @@ export type DescribeNodeReturnType = IdentityView & {
     writtenAsNodeWrites: boolean
   }
   keyFile: (FileState & { encrypted: boolean }) | null
+  /** A plaintext bls.key beside bls.kw (the node reads bls.kw with a passphrase, bls.key without): null when there are not both. */
+  plaintextKeyBeside: string | null
   nodeKeysDir: FileState | null
   seedFiles: FileState[]
   /** Problems worth fixing that do not stop the node (file modes, missing key file). */
@@ -54,6 +57,8 @@ export async function describeNode({ datadir }: { datadir: string }): Promise<De
     if ((mode & 0o077) !== 0)
       warnings.push(`${p} has mode ${octal(mode)}; others can read the key. Run: chmod ${octal(KEY_FILE_MODE)} ${p}`)
   }
+  const beside = await plaintextKeyBeside(paths)
+  if (beside) warnings.push(beside.warning)
   if (!keyFile)
     warnings.push(`${paths.nodeKeys} holds no BLS key (bls.kw or bls.key): this data directory cannot run a node.`)
   else if (!keyFile.encrypted)
@@ -74,6 +79,7 @@ export async function describeNode({ datadir }: { datadir: string }): Promise<De
     }),
     nodeInfoForm: { ...describeForm(formOf(info)), writtenAsNodeWrites: formatNodeInfo(info) === text },
     keyFile,
+    plaintextKeyBeside: beside?.path ?? null,
     nodeKeysDir: dirMode === undefined ? null : { path: paths.nodeKeys, mode: octal(dirMode) },
     seedFiles,
     warnings,

@@ -9,8 +9,9 @@
 import { randomBytes } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
-import { BadInputError, UsageError } from '../errors.js'
+import { BadInputError, TnvError, UsageError } from '../errors.js'
 import { ensureDir, killPoint, pathExists, writeFileAtomic } from '../fs/atomic.js'
+import { assertDatadirPlace } from '../fs/fs-errors.js'
 import { InvalidMultiaddrError } from '../nodeinfo/errors.js'
 import { parseP2pAddress, withPeerId } from '../nodeinfo/multiaddr.js'
 import type { Hex, NodeInfo, NodeInfoForm, RpcEndpoints, WorkerInfo } from '../nodeinfo/types.js'
@@ -124,6 +125,7 @@ export async function generateNodeKeys({
       assertNoPeerId(a, `--external-worker-addrs[${i}]`, 'worker')
   }
   const paths = datadirPaths(datadir)
+  await assertDatadirPlace(paths.datadir)
   if ((await fs.stat(paths.datadir).catch(() => undefined))?.isDirectory() === false)
     throw new DatadirNotADirectoryError(paths.datadir)
   const keysPresent = (await fs.readdir(paths.nodeKeys).catch((): string[] => [])).length > 0
@@ -139,137 +141,145 @@ export async function generateNodeKeys({
   const { salt, nonce } = freshKwParameters()
   const wrapping = passphrase === undefined ? undefined : deriveWrappingKey(passphrase, salt, KW_ITERATIONS)
   wrapping?.catch(() => {}) // awaited below; keep an early failure from being reported as unhandled
-  if (!(await pathExists(paths.datadir)))
+  // a data directory this run creates is removed again when the run fails (it is then empty:
+  // everything else is staged and committed as one step), so a failure leaves nothing behind
+  const created = !(await pathExists(paths.datadir))
+  if (created)
     // an existing one keeps its owner's mode
     await ensureDir(paths.datadir, 0o700).catch((err: unknown) => {
-      throw new DatadirNotCreatableError(paths.datadir, err)
+      throw err instanceof TnvError ? err : new DatadirNotCreatableError(paths.datadir, err)
     })
-  // The curve and cipher code load only now, while PBKDF2 runs.
-  const [
-    { blsKeyGen, blsPublicKey },
-    { signProofOfPossession },
-    { deriveNetworkKeypair },
-    kw,
-    { formatBlsKey },
-    { formatNodeInfo },
-    { encodeBase58 },
-  ] = await Promise.all([
-    import('./bls.js'),
-    import('./pop.js'),
-    import('./network-key.js'),
-    import('./bls-kw.js'),
-    import('./bls-key.js'),
-    import('../nodeinfo/serialize.js'),
-    import('../nodeinfo/base58.js'),
-  ])
-
-  let secret: Uint8Array
-  if (givenSecret) secret = Uint8Array.from(givenSecret)
-  else {
-    const material = ikm ?? randomBytes(32)
-    secret = blsKeyGen(material)
-    if (!ikm) material.fill(0)
-  }
   try {
-    const publicKey = blsPublicKey(secret)
-    const proofOfPossession = signProofOfPossession(secret, address, publicKey)
-    const primaryKeys = deriveNetworkKeypair(secret, Buffer.from(PRIMARY_SEED_TEXT))
-    const workerKeys = Array.from({ length: workers }, (_, i) =>
-      deriveNetworkKeypair(secret, Buffer.from(workerSeed(i).text)),
-    )
-    for (const k of [primaryKeys, ...workerKeys]) k.secretKey.fill(0)
+    // The curve and cipher code load only now, while PBKDF2 runs.
+    const [
+      { blsKeyGen, blsPublicKey },
+      { signProofOfPossession },
+      { deriveNetworkKeypair },
+      kw,
+      { formatBlsKey },
+      { formatNodeInfo },
+      { encodeBase58 },
+    ] = await Promise.all([
+      import('./bls.js'),
+      import('./pop.js'),
+      import('./network-key.js'),
+      import('./bls-kw.js'),
+      import('./bls-key.js'),
+      import('../nodeinfo/serialize.js'),
+      import('../nodeinfo/base58.js'),
+    ])
 
-    let localAddresses = false
-    const addressFor = async (external: string | undefined, peerId: string, label: string) => {
-      if (external !== undefined) return withPeerId(external, peerId, label)
-      localAddresses = true
-      return withPeerId(`/ip4/127.0.0.1/udp/${await freeUdpPort()}/quic-v1`, peerId, label)
+    let secret: Uint8Array
+    if (givenSecret) secret = Uint8Array.from(givenSecret)
+    else {
+      const material = ikm ?? randomBytes(32)
+      secret = blsKeyGen(material)
+      if (!ikm) material.fill(0)
     }
-    const primary = {
-      networkAddress: await addressFor(externalPrimaryAddr, primaryKeys.peerId, '--external-primary-addr'),
-      networkKey: primaryKeys.networkKey,
-    }
-    const workerInfos: WorkerInfo[] = []
-    for (const [i, k] of workerKeys.entries()) {
-      workerInfos.push({
-        networkAddress: await addressFor(externalWorkerAddrs?.[i], k.peerId, `--external-worker-addrs[${i}]`),
-        networkKey: k.networkKey,
-        ...(i === 0 && rpc ? { rpc } : {}),
-      })
-    }
-    /** The key file's text: sealed under the wrapping key (checked to open again), or plain. */
-    const keyFileText = async (): Promise<string> => {
-      if (!wrapping) return formatBlsKey(secret)
-      const wrappingKey = await wrapping
-      try {
-        const text = kw.sealBlsSecret({ secret, wrappingKey, salt, nonce })
-        const parts = kw.parseBlsKw(text)
-        const back = 'salt' in parts ? kw.unsealBlsSecret(parts, wrappingKey) : undefined
-        if (!back || Buffer.compare(back, secret) !== 0) throw new Error('the sealed key does not open again') // a bug, never expected
-        back.fill(0)
-        return text
-      } finally {
-        wrappingKey.fill(0)
-      }
-    }
-    const info: NodeInfo = {
-      name: name ?? `node-${encodeBase58(publicKey.slice(0, 8))}`,
-      blsPublicKey: publicKey,
-      proofOfPossession,
-      executionAddress: address,
-      primary,
-      workers: workerInfos,
-      form,
-    }
-
-    // 3. Stage the seeds and node-info.yaml while PBKDF2 may still run; then the key file.
-    const keyFile = wrapping ? BLS_KW_FILE : BLS_KEY_FILE
-    const seeds = [
-      { name: PRIMARY_SEED_FILE, data: PRIMARY_SEED_TEXT, mode: KEY_FILE_MODE },
-      ...workerInfos.map((_, i) => ({ name: workerSeed(i).file, data: workerSeed(i).text, mode: KEY_FILE_MODE })),
-    ]
-    const stagedKeys = await stageDir(paths.nodeKeys, seeds, KEY_DIR_MODE)
-    let stagedInfo: string | undefined
-    let stagedBinding: string | undefined
-    const bindingPath = join(paths.datadir, KEY_BINDING_FILE)
     try {
-      stagedInfo = await stageFile(paths.nodeInfo, formatNodeInfo(info), 0o644)
-      const text = await keyFileText()
-      // writeFileAtomic fsyncs the file and the staged directory, so the rename below is durable
-      await writeFileAtomic(join(stagedKeys, keyFile), text, { mode: KEY_FILE_MODE })
-      // which public key this key file holds, so later commands check it without the passphrase
-      stagedBinding = await stageFile(bindingPath, keyBindingText(publicKey, keyFile, text), KEY_FILE_MODE)
-    } catch (err) {
-      await fs.rm(stagedKeys, { recursive: true, force: true })
-      if (stagedInfo) await fs.rm(stagedInfo, { force: true })
-      if (stagedBinding) await fs.rm(stagedBinding, { force: true })
-      throw err
-    }
+      const publicKey = blsPublicKey(secret)
+      const proofOfPossession = signProofOfPossession(secret, address, publicKey)
+      const primaryKeys = deriveNetworkKeypair(secret, Buffer.from(PRIMARY_SEED_TEXT))
+      const workerKeys = Array.from({ length: workers }, (_, i) =>
+        deriveNetworkKeypair(secret, Buffer.from(workerSeed(i).text)),
+      )
+      for (const k of [primaryKeys, ...workerKeys]) k.secretKey.fill(0)
 
-    killPoint('generate:staged')
-    // 4. Swap it all in (with a backup of what was there); a kill on the way is finished or
-    // undone by the next command that opens the data directory (commit-files.ts).
-    const { backupDir } = await commitFiles({
-      datadir: paths.datadir,
-      replacements: [
-        { kind: 'dir', target: paths.nodeKeys, staged: stagedKeys },
-        { kind: 'file', target: paths.nodeInfo, staged: stagedInfo },
-        { kind: 'file', target: bindingPath, staged: stagedBinding },
-      ],
-    })
-    return {
-      info,
-      paths,
-      keyFile: wrapping ? paths.blsKw : paths.blsKey,
-      encrypted: wrapping !== undefined,
-      peerIds: { primary: primaryKeys.peerId, workers: workerKeys.map((k) => k.peerId) },
-      localAddresses,
-      replacedKeys: keysPresent,
-      ignoredWorkerAddrs,
-      ...(backupDir ? { backupDir } : {}),
+      let localAddresses = false
+      const addressFor = async (external: string | undefined, peerId: string, label: string) => {
+        if (external !== undefined) return withPeerId(external, peerId, label)
+        localAddresses = true
+        return withPeerId(`/ip4/127.0.0.1/udp/${await freeUdpPort()}/quic-v1`, peerId, label)
+      }
+      const primary = {
+        networkAddress: await addressFor(externalPrimaryAddr, primaryKeys.peerId, '--external-primary-addr'),
+        networkKey: primaryKeys.networkKey,
+      }
+      const workerInfos: WorkerInfo[] = []
+      for (const [i, k] of workerKeys.entries()) {
+        workerInfos.push({
+          networkAddress: await addressFor(externalWorkerAddrs?.[i], k.peerId, `--external-worker-addrs[${i}]`),
+          networkKey: k.networkKey,
+          ...(i === 0 && rpc ? { rpc } : {}),
+        })
+      }
+      /** The key file's text: sealed under the wrapping key (checked to open again), or plain. */
+      const keyFileText = async (): Promise<string> => {
+        if (!wrapping) return formatBlsKey(secret)
+        const wrappingKey = await wrapping
+        try {
+          const text = kw.sealBlsSecret({ secret, wrappingKey, salt, nonce })
+          const parts = kw.parseBlsKw(text)
+          const back = 'salt' in parts ? kw.unsealBlsSecret(parts, wrappingKey) : undefined
+          if (!back || Buffer.compare(back, secret) !== 0) throw new Error('the sealed key does not open again') // a bug, never expected
+          back.fill(0)
+          return text
+        } finally {
+          wrappingKey.fill(0)
+        }
+      }
+      const info: NodeInfo = {
+        name: name ?? `node-${encodeBase58(publicKey.slice(0, 8))}`,
+        blsPublicKey: publicKey,
+        proofOfPossession,
+        executionAddress: address,
+        primary,
+        workers: workerInfos,
+        form,
+      }
+
+      // 3. Stage the seeds and node-info.yaml while PBKDF2 may still run; then the key file.
+      const keyFile = wrapping ? BLS_KW_FILE : BLS_KEY_FILE
+      const seeds = [
+        { name: PRIMARY_SEED_FILE, data: PRIMARY_SEED_TEXT, mode: KEY_FILE_MODE },
+        ...workerInfos.map((_, i) => ({ name: workerSeed(i).file, data: workerSeed(i).text, mode: KEY_FILE_MODE })),
+      ]
+      const stagedKeys = await stageDir(paths.nodeKeys, seeds, KEY_DIR_MODE)
+      let stagedInfo: string | undefined
+      let stagedBinding: string | undefined
+      const bindingPath = join(paths.datadir, KEY_BINDING_FILE)
+      try {
+        stagedInfo = await stageFile(paths.nodeInfo, formatNodeInfo(info), 0o644)
+        const text = await keyFileText()
+        // writeFileAtomic fsyncs the file and the staged directory, so the rename below is durable
+        await writeFileAtomic(join(stagedKeys, keyFile), text, { mode: KEY_FILE_MODE })
+        // which public key this key file holds, so later commands check it without the passphrase
+        stagedBinding = await stageFile(bindingPath, keyBindingText(publicKey, keyFile, text), KEY_FILE_MODE)
+      } catch (err) {
+        await fs.rm(stagedKeys, { recursive: true, force: true })
+        if (stagedInfo) await fs.rm(stagedInfo, { force: true })
+        if (stagedBinding) await fs.rm(stagedBinding, { force: true })
+        throw err
+      }
+
+      killPoint('generate:staged')
+      // 4. Swap it all in (with a backup of what was there); a kill on the way is finished or
+      // undone by the next command that opens the data directory (commit-files.ts).
+      const { backupDir } = await commitFiles({
+        datadir: paths.datadir,
+        replacements: [
+          { kind: 'dir', target: paths.nodeKeys, staged: stagedKeys },
+          { kind: 'file', target: paths.nodeInfo, staged: stagedInfo },
+          { kind: 'file', target: bindingPath, staged: stagedBinding },
+        ],
+      })
+      return {
+        info,
+        paths,
+        keyFile: wrapping ? paths.blsKw : paths.blsKey,
+        encrypted: wrapping !== undefined,
+        peerIds: { primary: primaryKeys.peerId, workers: workerKeys.map((k) => k.peerId) },
+        localAddresses,
+        replacedKeys: keysPresent,
+        ignoredWorkerAddrs,
+        ...(backupDir ? { backupDir } : {}),
+      }
+    } finally {
+      secret.fill(0)
     }
-  } finally {
-    secret.fill(0)
+  } catch (err) {
+    if (created) await fs.rmdir(paths.datadir).catch(() => {})
+    throw err
   }
 }
 

@@ -5,7 +5,9 @@
  * - peer id = base58 of the identity multihash of those 36 bytes: `00 24` || protobuf
  *   (the text starts `12D3KooW`).
  */
+
 import bs58 from 'bs58'
+import { maxBase58Length } from '../nodeinfo/base58.js'
 
 /** protobuf field 1 (KeyType) = 1 (Ed25519), field 2 (Data) of length 32. */
 const PROTOBUF_ED25519_PREFIX = Uint8Array.of(0x08, 0x01, 0x12, 0x20)
@@ -34,6 +36,7 @@ export function encodeNetworkKey(publicKey: Uint8Array): string {
 
 /** The ed25519 public key inside a `network_key` text, or undefined when the text is not one. */
 export function decodeNetworkKey(text: string): Uint8Array | undefined {
+  if (text.length > maxBase58Length(36)) return undefined
   let bytes: Uint8Array
   try {
     bytes = bs58.decode(text)
@@ -57,6 +60,7 @@ export function peerIdFromPublicKey(publicKey: Uint8Array): string {
 
 /** The ed25519 public key inside a peer id text, or undefined when it is not an ed25519 identity peer id. */
 export function publicKeyFromPeerId(text: string): Uint8Array | undefined {
+  if (text.length > maxBase58Length(38)) return undefined
   let bytes: Uint8Array
   try {
     bytes = bs58.decode(text)

@@ -7,7 +7,8 @@
  * will not use: with only bls.key, source env without TN_BLS_PASSPHRASE and source ask open it
  * without one (docs/decisions.md).
  */
-import { promises as fs } from 'node:fs'
+import { promises as fs, type Stats } from 'node:fs'
+import { assertRegularFile } from '../fs/fs-errors.js'
 import type { PassphraseSource } from '../options.js'
 import { envPassphrasePresent, PASSPHRASE_ENV, type PromptIo, readPassphrase } from '../passphrase/read-passphrase.js'
 import type { StdinLines } from '../passphrase/stdin-lines.js'
@@ -117,14 +118,20 @@ function checkSecret(secret: Uint8Array, path: string): void {
   }
 }
 
-async function readIfExists(path: string): Promise<string | undefined> {
+export async function readIfExists(path: string): Promise<string | undefined> {
+  let stat: Stats
   try {
-    const { size } = await fs.stat(path)
-    if (size > MAX_KEY_FILE_BYTES)
-      throw new KeyFileCorruptError(path, `it is ${size} bytes long, far larger than any key file`)
-    return await fs.readFile(path, 'utf8')
+    stat = await fs.stat(path)
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw err
   }
+  // a directory, device or FIFO named bls.kw is refused before reading
+  assertRegularFile(path, stat, 'a BLS key file')
+  if (stat.size > MAX_KEY_FILE_BYTES)
+    throw new KeyFileCorruptError(path, `it is ${stat.size} bytes long, far larger than any key file`)
+  const text = await fs.readFile(path, 'utf8')
+  if (text.length > MAX_KEY_FILE_BYTES)
+    throw new KeyFileCorruptError(path, `it is longer than ${MAX_KEY_FILE_BYTES} bytes, far larger than any key file`)
+  return text
 }

@@ -3,12 +3,14 @@
  * these keys wrote: the public key, the proof of possession for its address, and each network
  * key (re-derived from the seed files) and with it each peer id.
  */
+
 import { promises as fs } from 'node:fs'
 import { workerField } from '../nodeinfo/forms.js'
 import { readNodeInfo } from '../nodeinfo/read.js'
 import { formOf } from '../nodeinfo/serialize.js'
 import { blsPublicKey } from './bls.js'
 import { assertDatadirExists, datadirPaths } from './datadir.js'
+import { plaintextKeyBeside } from './key-files-beside.js'
 import { peerIdFromNetworkKey } from './libp2p.js'
 import { deriveNetworkKeypair } from './network-key.js'
 import type { OpenBlsKeyReturnType } from './open-key.js'
@@ -29,6 +31,10 @@ export type VerifyNodeKeysReturnType = {
   checks: KeyCheck[]
   ok: boolean
   iterations?: number
+  /** A plaintext bls.key beside bls.kw: null when there are not both. */
+  plaintextKeyBeside: string | null
+  /** Lines for the operator (the plaintext key beside the encrypted one). */
+  warnings: string[]
 }
 
 /** @example const { ok, checks } = await verifyNodeKeys({ datadir, openKey: () => openBlsKey({ datadir, source }) }) */
@@ -102,11 +108,14 @@ export async function verifyNodeKeys({
   } finally {
     key.secret.fill(0)
   }
+  const beside = await plaintextKeyBeside(paths)
   return {
     nodeInfo: path,
     keyFile: key.path,
     checks,
     ok: checks.every((c) => c.ok),
+    plaintextKeyBeside: beside?.path ?? null,
+    warnings: beside ? [beside.warning] : [],
     ...(key.iterations !== undefined ? { iterations: key.iterations } : {}),
   }
 }

@@ -5,6 +5,7 @@
  * `CvvInactive` = a committee member still catching up, `Observer`). A node that does not
  * serve the tn namespace on this endpoint (-32601) is judged by `eth_blockNumber` alone.
  */
+import { remoteText } from '../io/remote-text.js'
 import { jsonRpcRequest, METHOD_NOT_FOUND, RpcCallError } from './json-rpc.js'
 
 export const CONSENSUS_HEADER_METHODS = ['tn_latestConsensusHeader', 'tn_latestHeader'] as const
@@ -75,7 +76,9 @@ export async function tolerate<T>(read: Promise<T | null>, method: string, unusa
 export async function readNodeMode(endpoint: string, options: ReadProgressOptions = {}): Promise<string | null> {
   const mode = await optional(endpoint, 'tn_nodeMode', options)
   if (mode === null) return null
-  if (typeof mode !== 'string') throw new RpcCallError(endpoint, `tn_nodeMode answered ${short(mode)}, not a mode name`)
+  // a mode is a short identifier (CvvActive, CvvInactive, Observer): anything else is refused, never printed raw
+  if (typeof mode !== 'string' || !/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(mode))
+    throw new RpcCallError(endpoint, `tn_nodeMode answered ${short(mode)}, not a mode name`)
   return mode
 }
 
@@ -138,5 +141,5 @@ function hexQuantity(endpoint: string, value: unknown): bigint {
 }
 
 function short(value: unknown): string {
-  return (JSON.stringify(value) ?? String(value)).slice(0, 60)
+  return remoteText(JSON.stringify(value) ?? String(value), 60)
 }

@@ -3,15 +3,24 @@
  * needs only eth_blockNumber / eth_chainId, so it stays free of viem's start-up cost.
  */
 import { createConnection } from 'node:net'
-import { ExitCode, TnvError } from '../errors.js'
+import { ExitCode, TnvError, type TnvErrorOptions } from '../errors.js'
+import { remoteText } from '../io/remote-text.js'
+import { httpFailureText } from '../net/http-failure.js'
+
+/** The largest answer read from an endpoint: the driver's answers are a few hundred bytes. */
+export const MAX_ANSWER_BYTES = 4 * 1024 * 1024
 
 export class RpcCallError extends TnvError {
   override readonly code: string = 'RpcCall'
   readonly endpoint: string
   readonly reason: string
-  constructor(endpoint: string, reason: string, what = 'The RPC endpoint', fix?: string) {
-    super(`${what} ${endpoint} did not answer: ${reason}.`, {
-      fix: fix ?? 'Check that the node is running and the URL or IPC path is right.',
+  constructor(
+    endpoint: string,
+    reason: string,
+    options: Pick<TnvErrorOptions, 'fix'> & { message?: string; what?: string } = {},
+  ) {
+    super(options.message ?? `${options.what ?? 'The RPC endpoint'} ${endpoint} did not answer: ${reason}.`, {
+      fix: options.fix ?? 'Check that the node is running and the URL or IPC path is right.',
       exitCode: ExitCode.RpcUnreachable,
     })
     this.endpoint = endpoint
@@ -52,11 +61,18 @@ export async function jsonRpcRequest<T = unknown>({
   try {
     msg = JSON.parse(text)
   } catch {
-    throw new RpcCallError(endpoint, `the answer is not JSON (${text.slice(0, 80)})`)
+    throw new RpcCallError(endpoint, `the answer is not JSON ("${remoteText(text, 80)}")`)
   }
-  if (typeof msg !== 'object' || msg === null) throw new RpcCallError(endpoint, 'the answer is not a JSON-RPC object')
-  if (msg.error)
-    return { ok: false, code: Number(msg.error.code), message: String(msg.error.message ?? '').slice(0, 200) }
+  if (typeof msg !== 'object' || msg === null || Array.isArray(msg))
+    throw new RpcCallError(endpoint, 'the answer is not a JSON-RPC object')
+  if (msg.error !== undefined && msg.error !== null) {
+    const error = msg.error as unknown as { code?: unknown; message?: unknown }
+    return {
+      ok: false,
+      code: typeof error.code === 'number' ? error.code : Number.NaN,
+      message: remoteText(typeof error === 'object' ? error.message : error, 200),
+    }
+  }
   return { ok: true, result: msg.result as T }
 }
 
@@ -81,18 +97,48 @@ async function httpPost(
       body,
       signal: AbortSignal.timeout(timeoutMs),
     })
-    if (res.status === 429) throw new RpcCallError(url, 'rate limited (HTTP 429)')
-    if (!res.ok) throw new RpcCallError(url, `HTTP ${res.status}`)
-    return await res.text()
+    if (!res.ok) {
+      const text = await readBounded(res, 16 * 1024).catch(() => '')
+      const { message, fix } = httpFailureText({ url, status: res.status, body: text })
+      throw new RpcCallError(url, `HTTP ${res.status}`, { message, fix })
+    }
+    return await readBounded(res, MAX_ANSWER_BYTES)
   } catch (err) {
     if (err instanceof RpcCallError) throw err
     const cause = (err as { cause?: { code?: string; message?: string } }).cause
     const e = err as Error
     throw new RpcCallError(
       url,
-      cause?.code ?? cause?.message ?? (e.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : e.message),
+      remoteText(
+        cause?.code ?? cause?.message ?? (e.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : e.message),
+      ),
     )
   }
+}
+
+/** The response body as text, refused beyond `max` bytes (a huge answer is not read whole). */
+async function readBounded(res: Response, max: number): Promise<string> {
+  const length = Number(res.headers.get('content-length') ?? Number.NaN)
+  if (length > max) {
+    await res.body?.cancel().catch(() => {})
+    throw new Error(`the answer is ${length} bytes, more than the ${max} tnv reads`)
+  }
+  if (!res.body) return ''
+  const reader = res.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > max) {
+      await reader.cancel().catch(() => {})
+      if (!res.ok) break // an error page: its beginning is enough
+      throw new Error(`the answer is more than the ${max} bytes tnv reads`)
+    }
+    chunks.push(value)
+  }
+  return Buffer.concat(chunks).toString('utf8')
 }
 
 function ipcCall(path: string, body: string, timeoutMs: number): Promise<string> {
@@ -106,6 +152,12 @@ function ipcCall(path: string, body: string, timeoutMs: number): Promise<string>
     sock.on('connect', () => sock.write(body))
     sock.on('data', (d) => {
       buf += d
+      if (buf.length > MAX_ANSWER_BYTES) {
+        clearTimeout(timer)
+        sock.destroy()
+        reject(new RpcCallError(path, `the answer is more than the ${MAX_ANSWER_BYTES} bytes tnv reads`))
+        return
+      }
       try {
         JSON.parse(buf)
         clearTimeout(timer)

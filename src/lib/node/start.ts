@@ -5,7 +5,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { childEnv } from '../child-env.js'
 import { redactNodeFlags } from '../rpc/format-plan.js'
 import type { RpcPlan } from '../rpc/types.js'
 import type { NodeBinary } from './binary.js'
@@ -18,6 +17,7 @@ import {
   RpcTimeoutError,
 } from './errors.js'
 import { jsonRpcCall } from './json-rpc.js'
+import { nodeChildEnv } from './node-env.js'
 import { type NodeState, writeNodeState } from './state.js'
 
 export type StartNodeParameters = {
@@ -33,7 +33,8 @@ export type StartNodeParameters = {
   readyTimeoutMs?: number
   /**
    * The BLS key passphrase for the node (it reads TN_BLS_PASSPHRASE), when tnv holds it
-   * because it created the keys in this run; otherwise the node inherits the variable.
+   * because it created the keys in this run; otherwise TN_BLS_PASSPHRASE is passed on, and
+   * only to a real node that needs it (./node-env.ts).
    */
   passphrase?: string
 }
@@ -79,9 +80,8 @@ export async function startNode({
     onLog(line)
   }
 
-  // The node needs no signer secret; it keeps TN_BLS_PASSPHRASE (its default passphrase source).
-  const env = childEnv(process.env, { keep: ['TN_BLS_PASSPHRASE'] })
-  if (passphrase !== undefined) env.TN_BLS_PASSPHRASE = passphrase
+  // No secret of tnv's; the BLS passphrase only for the real node that needs it (./node-env.ts).
+  const { env } = nodeChildEnv({ binary, datadir, nodeFlags, passphrase })
   let child: ChildProcess
   let logFd: number | null = null
   if (detach) {

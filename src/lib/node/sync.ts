@@ -65,18 +65,14 @@ export async function waitForSync({
     p.catch((err: unknown) => {
       if (!(err instanceof RpcCallError) || err.endpoint !== (end === 'local' ? localUrl : networkUrl)) throw err
       throw end === 'local'
-        ? new RpcCallError(
-            err.endpoint,
-            err.reason,
-            "Your node's RPC endpoint",
-            'Check that the node is running (`tnv node status`) and serves this URL or IPC path.',
-          )
-        : new RpcCallError(
-            err.endpoint,
-            err.reason,
-            "The network's endpoint (compared with your node)",
-            'Your node is not the problem: check this URL, or give another public endpoint of the network with --network-url.',
-          )
+        ? new RpcCallError(err.endpoint, err.reason, {
+            what: "Your node's RPC endpoint",
+            fix: 'Check that the node is running (`tnv node status`) and serves this URL or IPC path.',
+          })
+        : new RpcCallError(err.endpoint, err.reason, {
+            what: "The network's endpoint (compared with your node)",
+            fix: 'Your node is not the problem: check this URL, or give another public endpoint of the network with --network-url.',
+          })
     })
   // Which heights to compare: consensus headers when both ends serve them (each end may use the alias).
   const unusable: string[] = []

@@ -7,6 +7,15 @@ export function encodeBase58(bytes: Uint8Array): string {
   return bs58.encode(bytes)
 }
 
+/**
+ * The longest base58 text of `bytes` bytes: ceil(bytes · log 256 / log 58) < 1.37 · bytes
+ * characters (a leading zero byte takes one character, fewer than its share). Longer text is
+ * refused before decoding, which is quadratic in the length.
+ */
+export function maxBase58Length(bytes: number): number {
+  return Math.ceil(bytes * 1.37) + 1
+}
+
 /** Decodes base58 text; `undefined` when it is not base58. */
 export function tryDecodeBase58(text: string): Uint8Array | undefined {
   try {
@@ -30,7 +39,7 @@ export function decodeBase58Field(
 ): Uint8Array {
   // base58 of n bytes has at most ceil(n·log 256 / log 58) < 1.37·n characters: refuse longer
   // text before decoding it (decoding is quadratic in the length).
-  if (text.length > Math.ceil(length * 1.37) + 1)
+  if (text.length > maxBase58Length(length))
     throw new NodeInfoFieldError(
       path,
       field,

@@ -116,3 +116,16 @@ export class InvalidRpcUrlError extends BadInputError {
     this.problem = problem
   }
 }
+
+/** An advertised RPC URL with `user:password@`: node-info.yaml is public, so the credentials would be published. */
+export class RpcUrlCredentialsError extends BadInputError {
+  override readonly code: string = 'RpcUrlCredentials'
+  constructor(label: string, redacted: string) {
+    super(
+      `${label}: the URL carries credentials (user:password@, shown here as ${redacted}). node-info.yaml is public: it is handed to the registry's operators and read by other validators, so the credentials would be published with it. Nothing was written.`,
+      {
+        fix: "Advertise the URL without credentials (e.g. https://rpc.example.org) and protect the endpoint another way (a reverse proxy with its own authentication, an IP allow-list, or the node's --rpc.jwtsecret); change that password if it was ever written anywhere.",
+      },
+    )
+  }
+}

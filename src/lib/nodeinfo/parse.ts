@@ -10,7 +10,8 @@
  * those fields to be tolerated (`replacing`), so the command that repairs a field can read the
  * file; the values returned for them are then placeholders the command overwrites.
  */
-import { parse as parseYaml } from 'yaml'
+import { parseDocument, visit } from 'yaml'
+import { remoteText } from '../io/remote-text.js'
 import { peerIdFromNetworkKey } from '../keys/libp2p.js'
 import { parseExecutionAddress, ZERO_ADDRESS } from './address.js'
 import { decodeBase58Field } from './base58.js'
@@ -26,6 +27,14 @@ import {
 import { parseP2pAddress } from './multiaddr.js'
 import { checkRpcUrl } from './rpc-url.js'
 import type { NodeInfo, NodeInfoForm, PeerInfo, RpcEndpoints } from './types.js'
+
+/** The tags a node-info.yaml may carry (written out or implied): text, null, maps and lists. */
+const PLAIN_TAGS = new Set([
+  'tag:yaml.org,2002:str',
+  'tag:yaml.org,2002:null',
+  'tag:yaml.org,2002:map',
+  'tag:yaml.org,2002:seq',
+])
 
 const TOP_KEYS = ['name', 'bls_public_key', 'p2p_info', 'execution_address', 'proof_of_possession'] as const
 const P2P_NODE_KEYS = ['network_address', 'network_key', 'rpc'] as const
@@ -53,13 +62,46 @@ export function parseNodeInfo(
   { replacing = {}, skipped }: ParseNodeInfoOptions = {},
 ): NodeInfo {
   let doc: unknown
-  try {
-    doc = parseYaml(text, { schema: 'failsafe', customTags: ['null'], uniqueKeys: true, prettyErrors: false })
-  } catch (err) {
+  // the library's warnings (an unknown tag such as !!js/function) are errors here, and are
+  // never printed by the library itself (logLevel silent)
+  const parsed = parseDocument(text, {
+    schema: 'failsafe',
+    customTags: ['null'],
+    uniqueKeys: true,
+    prettyErrors: false,
+    logLevel: 'silent',
+  })
+  // an explicit tag the library does know (!!binary, !!int, !!timestamp) is refused too: the
+  // file holds text, maps and lists only
+  let foreignTag: string | undefined
+  visit(parsed, {
+    Node(_, node) {
+      if (node.tag && !PLAIN_TAGS.has(node.tag)) {
+        foreignTag = node.tag
+        return visit.BREAK
+      }
+      return undefined
+    },
+  })
+  if (foreignTag && parsed.errors.length === 0 && parsed.warnings.length === 0)
     throw new NodeInfoSyntaxError(
       path,
-      err instanceof Error ? (err.message.split('\n')[0] ?? 'parse error') : String(err),
+      `the tag ${remoteText(foreignTag, 80)}: node-info.yaml holds only plain text values, and tnv refuses every YAML tag it does not know (such as !!js/function)`,
     )
+  const problem = parsed.errors[0] ?? parsed.warnings[0]
+  if (problem) {
+    const tag = problem.code === 'TAG_RESOLVE_FAILED'
+    throw new NodeInfoSyntaxError(
+      path,
+      tag
+        ? `${remoteText(problem.message.split('\n')[0], 120)}: node-info.yaml holds only plain text values, and tnv refuses every YAML tag it does not know (such as !!js/function)`
+        : remoteText(problem.message.split('\n')[0] ?? 'parse error', 200),
+    )
+  }
+  try {
+    doc = parsed.toJS({ maxAliasCount: 100 })
+  } catch (err) {
+    throw new NodeInfoSyntaxError(path, remoteText(err instanceof Error ? err.message.split('\n')[0] : err, 200))
   }
   // The form first, so that every later error can name it.
   const p2pRaw = isMap(doc) ? doc.p2p_info : undefined

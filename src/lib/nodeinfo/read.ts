@@ -1,6 +1,7 @@
 /** Reads node-info.yaml from a file path or from the data directory that holds it. */
-import { promises as fs } from 'node:fs'
-import { join } from 'node:path'
+import { promises as fs, type Stats } from 'node:fs'
+import { basename, join } from 'node:path'
+import { assertRegularFile } from '../fs/fs-errors.js'
 import { NodeInfoMissingError, NodeInfoSyntaxError } from './errors.js'
 import { type ParseNodeInfoOptions, parseNodeInfo } from './parse.js'
 import { NODE_INFO_FILE, type NodeInfo } from './types.js'
@@ -25,18 +26,49 @@ export async function readNodeInfo(
   options: ParseNodeInfoOptions = {},
 ): Promise<ReadNodeInfoReturnType> {
   let path = pathOrDir
-  const stat = await fs.stat(pathOrDir).catch(() => undefined)
-  if (!stat) throw new NodeInfoMissingError(pathOrDir)
-  if (stat.isDirectory()) {
+  let stat = await statOrMissing(pathOrDir)
+  // a directory named node-info.yaml is the wrong kind of thing, not a data directory
+  if (stat.isDirectory() && basename(pathOrDir) !== NODE_INFO_FILE) {
     path = join(pathOrDir, NODE_INFO_FILE)
-    if (!(await fs.stat(path).catch(() => undefined))) throw new NodeInfoMissingError(path)
+    stat = await statOrMissing(path)
   }
-  const size = (await fs.stat(path)).size
-  if (size > MAX_NODE_INFO_BYTES)
+  // a device (/dev/zero), FIFO or directory is refused before reading: its read would not end
+  assertRegularFile(path, stat, 'node-info.yaml')
+  if (stat.size > MAX_NODE_INFO_BYTES)
     throw new NodeInfoSyntaxError(
       path,
-      `it is ${size} bytes, far larger than any node-info.yaml (at most ${MAX_NODE_INFO_BYTES})`,
+      `it is ${stat.size} bytes, far larger than any node-info.yaml (at most ${MAX_NODE_INFO_BYTES})`,
     )
-  const text = await fs.readFile(path, 'utf8')
+  const text = await readBoundedText(path, MAX_NODE_INFO_BYTES)
+  if (text === undefined)
+    throw new NodeInfoSyntaxError(path, `it grew beyond ${MAX_NODE_INFO_BYTES} bytes while it was read`)
   return { path, info: parseNodeInfo(text, path, options), text }
+}
+
+async function statOrMissing(path: string): Promise<Stats> {
+  try {
+    return await fs.stat(path)
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new NodeInfoMissingError(path)
+    throw err
+  }
+}
+
+/** Reads at most `max` bytes; undefined when the file holds more (it changed after the size check). */
+async function readBoundedText(path: string, max: number): Promise<string | undefined> {
+  const fh = await fs.open(path, 'r')
+  try {
+    const buffer = Buffer.alloc(max + 1)
+    let length = 0
+    for (;;) {
+      const { bytesRead } = await fh.read(buffer, length, buffer.length - length, null)
+      if (bytesRead === 0) break
+      length += bytesRead
+      if (length > max) return undefined
+    }
+    return buffer.subarray(0, length).toString('utf8')
+  } finally {
+    await fh.close()
+  }
 }

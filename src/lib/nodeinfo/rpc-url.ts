@@ -6,7 +6,7 @@
  * most 2048 bytes. The error causes are the node's own texts.
  */
 import { UsageError } from '../errors.js'
-import { InvalidRpcUrlError } from './errors.js'
+import { InvalidRpcUrlError, RpcUrlCredentialsError } from './errors.js'
 import type { RpcEndpoints } from './types.js'
 
 export const MAX_RPC_URL_LENGTH = 2048
@@ -22,8 +22,11 @@ export function checkRpcUrl(value: string, kind: 'http' | 'ws', label: string): 
   try {
     url = new URL(value)
   } catch {
-    throw new InvalidRpcUrlError(label, value, 'it is not a URL (scheme://host[:port][/path])')
+    throw new InvalidRpcUrlError(label, redactUserinfo(value), 'it is not a URL (scheme://host[:port][/path])')
   }
+  // node-info.yaml is public (it goes to the registry operators and other validators): a
+  // user:password@ part would publish the credentials, so it is refused and never echoed
+  if (url.username !== '' || url.password !== '') throw new RpcUrlCredentialsError(label, redactUserinfo(value))
   const href = url.href
   const bytes = Buffer.byteLength(href)
   if (bytes > MAX_RPC_URL_LENGTH)
@@ -60,4 +63,12 @@ export function checkRpcEndpoints(
     http: checkRpcUrl(http, 'http', labels.http),
     ...(ws !== undefined ? { ws: checkRpcUrl(ws, 'ws', labels.ws) } : {}),
   }
+}
+
+/**
+ * The URL text with any `user:password@` part replaced by `***@`, for messages.
+ * @example redactUserinfo('https://u:p@host/') // 'https://***@host/'
+ */
+export function redactUserinfo(value: string): string {
+  return value.replace(/^([a-zA-Z][a-zA-Z0-9+.-]*:\/\/)[^/?#]*@/, '$1***@')
 }

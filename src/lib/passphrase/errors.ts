@@ -68,3 +68,51 @@ export class NoTerminalForPromptError extends UsageError {
     })
   }
 }
+
+/** Where a secret came from, for messages: the variable, standard input or the prompt. */
+export type SecretOrigin = { kind: 'env'; name: string } | { kind: 'stdin' } | { kind: 'prompt' }
+
+function originText(origin: SecretOrigin): string {
+  if (origin.kind === 'env') return `the variable ${origin.name}`
+  if (origin.kind === 'stdin') return 'the line read from standard input'
+  return 'what was typed at the prompt'
+}
+
+/**
+ * A secret whose bytes are not valid UTF-8. Every reader (tnv, the node: Rust's `env::var`
+ * refuses it; a terminal decoder) maps such bytes to U+FFFD, so two different byte strings
+ * would become the same passphrase and open the same key. Refused from every source.
+ */
+export class SecretNotUtf8Error extends UsageError {
+  override readonly code: string = 'SecretEncoding'
+  constructor(what: string, origin: SecretOrigin) {
+    super(
+      `The ${what} from ${originText(origin)} is not valid UTF-8 text (it holds bytes that are not UTF-8, or the replacement character U+FFFD they turn into). Such bytes all decode to the same character, so different passphrases would open the same key; tnv refuses them. Nothing was read or written.`,
+      {
+        fix: "Use a passphrase of UTF-8 text (any language, any symbol: check your terminal's or file's encoding with `locale` and `file`), and give it again.",
+      },
+    )
+  }
+}
+
+/** A line of standard input longer than any secret, or standard input without a line end for that long. */
+export class StdinLineTooLongError extends UsageError {
+  override readonly code: string = 'StdinLineTooLong'
+  constructor(maxBytes: number) {
+    super(
+      `Standard input gave more than ${maxBytes} bytes without a line end: tnv reads one short line per secret (a passphrase or password) and stops there. Nothing was read further or written.`,
+      {
+        fix: 'Pipe one line per secret, each ending with a newline, e.g. `printf \'%s\\n\' "$PASS" | tnv …`.',
+      },
+    )
+  }
+}
+
+/**
+ * @throws SecretNotUtf8Error when the text carries U+FFFD (what invalid UTF-8 became on the way in)
+ * @example assertUtf8Secret(value, 'BLS key passphrase', { kind: 'env', name: 'TN_BLS_PASSPHRASE' })
+ */
+export function assertUtf8Secret(text: string, what: string, origin: SecretOrigin): void {
+  // in a u-mode regex a surrogate pair is one code point, so \p{Surrogate} matches only a lone half
+  if (text.includes('\uFFFD') || /\p{Surrogate}/u.test(text)) throw new SecretNotUtf8Error(what, origin)
+}

@@ -9,6 +9,9 @@
  * - ask: a hidden prompt on a terminal, asked twice when a key is created (a mismatch asks
  *   again, as the node does, at most three times); nothing typed means no passphrase;
  * - no-passphrase: none.
+ * Every source takes UTF-8 text only: bytes that are not valid UTF-8 (stdin, checked byte for
+ * byte) or the U+FFFD they become on the way in (env, prompt) are refused (SecretNotUtf8Error),
+ * since they would make different passphrases equal.
  * "No passphrase" from a source other than no-passphrase is the node's error ("passphrase is
  * required, see the option --bls-passphrase-source for options") unless the caller can do
  * without one (`required: false`: an unencrypted bls.key). A passphrase is never taken from a
@@ -16,6 +19,7 @@
  */
 import type { PassphraseSource } from '../options.js'
 import {
+  assertUtf8Secret,
   NoPassphraseOnStdinError,
   NoTerminalForPromptError,
   PassphraseRequiredError,
@@ -85,6 +89,7 @@ export async function readPassphrase({
     const value = env[envVar]
     if (value !== undefined && value !== '') {
       delete env[envVar]
+      assertUtf8Secret(value, label, { kind: 'env', name: envVar })
       passphrase = value
     }
     // env is the default of --bls-passphrase-source only (--new-passphrase-source defaults to ask)
@@ -103,6 +108,7 @@ export async function readPassphrase({
     const prompt = io
     if (!prompt?.isTTY) throw new NoTerminalForPromptError(flag, envVar)
     passphrase = purpose === 'create' ? await askTwice(prompt, label) : await prompt.ask(`${label}:`)
+    assertUtf8Secret(passphrase, label, { kind: 'prompt' })
     if (passphrase === '') {
       if (purpose === 'create') prompt.say?.('No passphrase set for BLS key, this is not recommended.')
       passphrase = undefined
@@ -130,29 +136,4 @@ async function askTwice(prompt: PromptIo, label: string): Promise<string> {
 export function envPassphrasePresent(env: NodeJS.ProcessEnv = process.env, envVar = PASSPHRASE_ENV): boolean {
   const value = env[envVar]
   return value !== undefined && value !== ''
-}
-
-/**
- * A passphrase source for a command that reads no key, enforced as the reference keytool does
- * (it demands one before dispatching): env needs the variable set and non-empty (it is then
- * removed, unused); the other sources are accepted without reading anything. tnv's own
- * read-only commands (`keytool show`, `convert`) do not call this (docs/decisions.md).
- */
-export function requirePassphraseSource({
-  source,
-  envVar = PASSPHRASE_ENV,
-  flag = PASSPHRASE_FLAG,
-  env = process.env,
-}: Pick<ReadPassphraseParameters, 'source' | 'envVar' | 'flag' | 'env'>): void {
-  if (source !== 'env') return
-  const value = env[envVar]
-  if (value !== undefined && value !== '') {
-    delete env[envVar]
-    return
-  }
-  throw new PassphraseRequiredError(
-    `${envVar} is ${value === undefined ? 'not set' : 'empty, which counts as not set (as the node treats it)'} (${flag} env, the default)`,
-    flag,
-    envVar,
-  )
 }

@@ -10,8 +10,9 @@
  */
 import { readFile, rm } from 'node:fs/promises'
 import { type Address, getAddress, type Hex } from 'viem'
-import { BadInputError, UsageError } from '../errors.js'
+import { BadInputError, TnvError, UsageError } from '../errors.js'
 import { faultPoint, fileTimestamp, pathExists, writeFileAtomic } from '../fs/atomic.js'
+import { readSmallFile } from '../fs/read-small-file.js'
 import { deadlineIso } from './deadline.js'
 import type { StakeProof } from './generations/adapter.js'
 import { UNCOMPRESSED_PUBKEY_BYTES, UNCOMPRESSED_SIGNATURE_BYTES } from './generations/adiri-proof.js'
@@ -119,8 +120,9 @@ export async function writeDelegationFile(
 export async function readDelegationFile(path: string): Promise<DelegationSignatureFile> {
   let text: string
   try {
-    text = await readFile(path, 'utf8')
-  } catch {
+    text = await readSmallFile(path, { what: 'a delegation signature file', maxBytes: 64 * 1024 })
+  } catch (err) {
+    if (err instanceof TnvError) throw err
     throw new BadInputError(`The delegation signature file ${path} cannot be read.`, {
       fix: 'Pass the file the validator wrote with `tnv delegation sign --out FILE`.',
     })

@@ -9,10 +9,13 @@
  * JSON-RPC answer except -32601), an unserved one (-32601), a refused token (HTTP 401/403 or
  * a refused WS upgrade) and an unreachable endpoint apart.
  */
+
 import { HttpRequestError, http, RpcRequestError, TimeoutError } from 'viem'
 import { getIpcRpcClient } from 'viem/node'
 import { getSocketRpcClient, type SocketRpcClient } from 'viem/utils'
 import WebSocket from 'ws'
+import { remoteText } from '../io/remote-text.js'
+import { httpFailureText } from '../net/http-failure.js'
 
 export type RpcTarget =
   | { transport: 'http'; url: string }
@@ -94,7 +97,8 @@ function socketConnection(open: () => Promise<AnySocketClient>, timeoutMs: numbe
       }
       try {
         const response = await c.requestAsync({ body: { method, params }, timeout: timeoutMs })
-        if (response.error) return { kind: 'error', code: response.error.code, message: response.error.message }
+        if (response.error)
+          return { kind: 'error', code: Number(response.error.code), message: remoteText(response.error.message) }
         return { kind: 'result', result: response.result }
       } catch (err) {
         return classify(err)
@@ -161,8 +165,15 @@ function openWebSocketClient(url: string, token: string | null, timeoutMs: numbe
 function classify(err: unknown): CallOutcome {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 10; e = e.cause, depth++) {
     if (e instanceof UpgradeRefused) return refusal(e.status, e.message)
-    if (e instanceof RpcRequestError) return { kind: 'error', code: e.code, message: e.details }
-    if (e instanceof HttpRequestError && e.status !== undefined) return refusal(e.status, `HTTP ${e.status}`)
+    if (e instanceof RpcRequestError) return { kind: 'error', code: e.code, message: remoteText(e.details) }
+    if (e instanceof HttpRequestError && e.status !== undefined) {
+      const { message, fix } = httpFailureText({ url: e.url, status: e.status, body: e.details })
+      // "<label> did not answer: <this>" — the status, one line of the answer, what to check
+      return refusal(
+        e.status,
+        `${message.replace(/^The endpoint \S+ answered /, '').replace(/\.$/, '')}; ${fix.replace(/\.$/, '')}`,
+      )
+    }
     if (e instanceof TimeoutError) return { kind: 'failed', message: 'timed out' }
   }
   return { kind: 'failed', message: rootMessage(err) }
@@ -190,5 +201,5 @@ function rootMessage(err: unknown): string {
     if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return `${SYSTEM_ERRORS[code] ?? 'system error'} (${code})`
     message = e.message.split('\n')[0] ?? message
   }
-  return message
+  return remoteText(message)
 }

@@ -1,12 +1,6 @@
-/**
- * JWT for `--rpc.jwtsecret` (reference-facts, "Node RPC details"): the secret is 32 bytes,
- * hex-encoded; a token is an HS256 JWT whose `iat` claim must be within 60 seconds of the
- * server's clock (the Ethereum engine-API convention), sent as `Authorization: Bearer <token>`.
- * Signing and verifying use `jose`; tnv adds only the secret parsing and the `iat` window.
- * The HMAC key is the 32 decoded bytes (not the hex text), as the engine API specifies.
- */
-import { readFile } from 'node:fs/promises'
 import { jwtVerify, SignJWT } from 'jose'
+import { TnvError } from '../errors.js'
+import { readSmallFile } from '../fs/read-small-file.js'
 import { InvalidJwtSecretError, JwtSecretFileError } from './errors.js'
 
 /** Largest distance between `iat` and the verifier's clock, in seconds (engine API: ±60 s). */
@@ -40,8 +34,9 @@ export async function readJwtSecret(value: string): Promise<string> {
   const path = value.slice(1)
   let text: string
   try {
-    text = await readFile(path, 'utf8')
+    text = await readSmallFile(path, { what: 'a JWT secret file', maxBytes: 4096 })
   } catch (err) {
+    if (err instanceof TnvError) throw err
     throw new JwtSecretFileError(path, err)
   }
   return parseJwtSecretHex(text, `in ${path}`)

@@ -7,6 +7,7 @@
  * The probes read nothing costly: no block is re-executed (the debug and trace probes ask
  * for a transaction hash of zeros, which no chain holds).
  */
+import { remoteText } from '../io/remote-text.js'
 import type { CallOutcome, RpcConnection } from './connect.js'
 import {
   type NamespaceCheck,
@@ -56,11 +57,11 @@ export function outcomeDetail(outcome: CallOutcome): string | null {
     case 'result':
       return null
     case 'error':
-      return `${outcome.code} ${outcome.message}`
+      return `${outcome.code} ${remoteText(outcome.message)}`
     case 'unauthorized':
       return `HTTP ${outcome.status}`
     case 'failed':
-      return outcome.message
+      return remoteText(outcome.message)
   }
 }
 
@@ -102,7 +103,7 @@ async function probeSubscription(conn: RpcConnection): Promise<TransportCheck['s
     return { status: 'works', detail: null }
   }
   if (outcome.kind === 'result')
-    return { status: 'failed', detail: `unexpected result ${JSON.stringify(outcome.result)}` }
+    return { status: 'failed', detail: `unexpected result ${remoteText(outcome.result, 80)}` }
   return { status: outcome.kind === 'error' ? 'refused' : 'failed', detail: outcomeDetail(outcome) }
 }
 
