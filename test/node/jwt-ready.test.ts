@@ -23,12 +23,21 @@ describe('node start behind a JWT secret (reference node)', { timeout: 120_000 }
   let dir: string
   let cleanup: () => void
   const secret = randomBytes(32).toString('hex')
-  before(() => {
+  // the reference node joins a devnet (`--chain devnet`): it refuses a private chain of its own
+  const env = () => ({ TNV_DEVNET_DIR: join(dir, 'devnet') })
+  before(async () => {
     ;({ dir, cleanup } = tempDir('tnv-jwt-ready-'))
     writeFileSync(join(dir, 'jwt.hex'), `${secret}\n`, { mode: 0o600 })
+    const port = await freePort()
+    const r = await runCli(
+      ['devnet', 'start', '--detach', '--datadir', join(dir, 'devnet'), '--', '--http', '--http.port', String(port)],
+      { env: env() },
+    )
+    assert.equal(r.code, 0, r.stderr)
   })
   after(async () => {
-    for (const d of ['file', 'env']) await runCli(['node', 'stop', '--datadir', join(dir, d)])
+    for (const d of ['file', 'env']) await runCli(['node', 'stop', '--datadir', join(dir, d)], { env: env() })
+    await runCli(['devnet', 'stop', '--datadir', join(dir, 'devnet')], { env: env() })
     cleanup()
   })
 
@@ -49,13 +58,13 @@ describe('node start behind a JWT secret (reference node)', { timeout: 120_000 }
           ...(how === 'file' ? ['--jwt-secret-file', join(dir, 'jwt.hex')] : []),
           '--',
           '--chain',
-          'dev',
+          'devnet',
           '--http',
           '--http.port',
           String(port),
           '--ipcdisable',
         ],
-        { env: { TN_NODE_BINARY: undefined, ...(how === 'env' ? { TNV_JWT_SECRET: secret } : {}) } },
+        { env: { ...env(), TN_NODE_BINARY: undefined, ...(how === 'env' ? { TNV_JWT_SECRET: secret } : {}) } },
       )
       assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`)
       const state = parseJson<{ rpc: { http: string }; args: string[] }>(r)
