@@ -35,7 +35,7 @@ export type StartDevnetParameters = {
 
 export type StartedDevnet = {
   info: DevnetRuntimeInfo
-  /** The node's full argument list. */
+  /** The node's full argument list (a JWT secret given in the node flags travels in its environment instead). */
   args: string[]
   logFile: string | null
   /** Foreground only: the node process. */
@@ -65,16 +65,47 @@ export function devnetNodeArgs(
   ]
 }
 
+const JWT_FLAG = '--rpc.jwtsecret'
+const HEX_SECRET = /^(0x)?[0-9a-fA-F]+$/
+
+/**
+ * Takes a hex `--rpc.jwtsecret` out of the node's flags: the node gets it in its own
+ * environment (TNV_NODE_JWT_SECRET), never on its command line, which every local user can read.
+ * @example splitJwtSecret(['--http', '--rpc.jwtsecret', 'ab…']) // { flags: ['--http'], secret: 'ab…' }
+ */
+export function splitJwtSecret(flags: readonly string[]): { flags: string[]; secret: string | null } {
+  const out: string[] = []
+  let secret: string | null = null
+  for (let i = 0; i < flags.length; i++) {
+    const flag = flags[i] as string
+    if (flag === '--') {
+      out.push(...flags.slice(i))
+      break
+    }
+    const inline = flag.startsWith(`${JWT_FLAG}=`) ? flag.slice(JWT_FLAG.length + 1) : null
+    const value = inline ?? (flag === JWT_FLAG ? flags[i + 1] : undefined)
+    if (secret === null && value !== undefined && HEX_SECRET.test(value)) {
+      secret = value
+      if (inline === null) i++
+      continue
+    }
+    out.push(flag)
+  }
+  return { flags: out, secret }
+}
+
 export async function startDevnet(p: StartDevnetParameters): Promise<StartedDevnet> {
   const { dir, detach = false, onLog = () => {}, readyTimeoutMs = 90_000 } = p
   const running = await findRunningDevnet(dir)
   if (running.info) throw new DevnetAlreadyRunningError(dir, running.info.pid, running.info.rpcUrl)
   const created = !existsSync(dir)
   await ensureDir(dir, 0o700)
-  const args = devnetNodeArgs(p)
+  const { flags: nodeFlags, secret: jwtSecret } = splitJwtSecret(p.nodeFlags)
+  const args = devnetNodeArgs({ ...p, nodeFlags })
+  // the node's own environment carries what must stay off its command line: nothing else of tnv's secrets
   const env = childEnv()
-  delete env.TNV_DEVNET_FORK_URL
   if (p.forkUrl !== undefined) env.TNV_DEVNET_FORK_URL = p.forkUrl
+  if (jwtSecret !== null) env.TNV_NODE_JWT_SECRET = jwtSecret
   const logFile = detach ? join(dir, NODE_LOG_FILE) : null
   let tail = ''
   let child: ChildProcess
