@@ -4,7 +4,7 @@
  * can reach it). The socket lives in `engineDir`, a directory private to this engine (0700),
  * which is also anvil's working and temporary directory.
  *
- * anvil gets an environment of its own (PATH, HOME, TMPDIR and the allocator's settings), never
+ * anvil gets an environment of its own (PATH, HOME, TMPDIR, NO_COLOR), never
  * tnv's: no secret tnv was given (keys, passphrases, a JWT secret, a fork URL) reaches it.
  * Options that keep a long-running engine's memory flat are always on (./engine-memory.ts).
  * The child never outlives its parent: on Linux through `setpriv --pdeathsig TERM` (the kernel
@@ -16,7 +16,7 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { resolveAnvilBinary } from './anvil-binary.js'
 import type { EngineIsolation, EngineLauncher } from './engine-isolation.js'
-import { ENGINE_MEMORY_ARGS, engineAllocatorEnv } from './engine-memory.js'
+import { ENGINE_MEMORY_ARGS } from './engine-memory.js'
 import { engineCallOnce } from './engine-rpc.js'
 import { AnvilStartError } from './errors.js'
 import { onProcessExit } from './exit-hooks.js'
@@ -48,6 +48,8 @@ export type SpawnAnvilParameters = {
    * devnet directory keeps its own cache (reused on resume, gone with the directory). Default: engineDir.
    */
   home?: string | undefined
+  /** The memory options (default ENGINE_MEMORY_ARGS, ./engine-memory.ts); the soak benchmark compares with none. */
+  memoryArgs?: readonly string[] | undefined
   /** Interval mining in seconds on top of automine; 0 = automine only. */
   blockTime: number
   stateIntervalSeconds?: number
@@ -98,7 +100,7 @@ function anvilArgs(p: SpawnAnvilParameters, ipcPath: string, port: number): stri
     '--accounts',
     '0',
     '--quiet',
-    ...ENGINE_MEMORY_ARGS,
+    ...(p.memoryArgs ?? ENGINE_MEMORY_ARGS),
   ]
   if (p.initPath) args.push('--init', p.initPath)
   if (p.initPath && p.genesisTimestamp !== undefined) args.push('--timestamp', String(p.genesisTimestamp))
@@ -116,7 +118,6 @@ export function anvilEnv(engineDir: string, home: string | undefined): NodeJS.Pr
     HOME: home ?? engineDir,
     TMPDIR: engineDir,
     NO_COLOR: '1',
-    ...engineAllocatorEnv(),
   }
 }
 

@@ -63,11 +63,19 @@ export const SERVER_TIMEOUTS: ServerTimeouts = {
 /** jsonrpsee's answer to a POST whose Content-Type is not JSON (the reference node's server). */
 const UNSUPPORTED_CONTENT_TYPE = 'Supplied content type is not allowed. Content-Type: application/json is required\n'
 
-/** `application/json`, in any case, with or without parameters (`; charset=utf-8`); nothing else. */
+/**
+ * The Content-Types the real node's server (jsonrpsee, in reth) takes for JSON-RPC over HTTP,
+ * compared without regard to case: `application/json` and `application/json-rpc`, bare or with
+ * `charset=utf-8` (with or without a space after the `;`). Anything else (`application/jsonx`,
+ * another charset, no Content-Type) gets its 415.
+ */
+const JSON_CONTENT_TYPES = new Set(
+  ['application/json', 'application/json-rpc'].flatMap((t) => [t, `${t}; charset=utf-8`, `${t};charset=utf-8`]),
+)
+
+/** Whether the real node would take a request with this Content-Type (JSON_CONTENT_TYPES). */
 export function isJsonContentType(value: string | undefined): boolean {
-  if (value === undefined) return false
-  const semicolon = value.indexOf(';')
-  return (semicolon < 0 ? value : value.slice(0, semicolon)).trim().toLowerCase() === 'application/json'
+  return value !== undefined && JSON_CONTENT_TYPES.has(value.toLowerCase())
 }
 
 /** A WebSocket client that lets this much unsent data pile up is too slow and is dropped. */
