@@ -3,7 +3,7 @@
  * one Node process) and its engine (anvil), resident set size at the start, its peak and at the
  * end of a bounded soak:
  *   1. load: SOAK_TXS (default 2,000) signed transfers sent through the node's HTTP endpoint, one
- *      at a time; each is mined into a block of its own (automine), its receipt is read, and the
+ *      at a time; each is mined into a block of its own (automine), its receipt is awaited, and the
  *      registry is read at the block before (as the registry client replays a mined revert);
  *   2. idle: SOAK_IDLE_S seconds (default 180) with nothing to do but the devnet's idle block
  *      every second (the default --devnet.block-time 1).
@@ -58,6 +58,18 @@ async function rpc(url: string, method: string, params: unknown[] = []): Promise
   return body.result
 }
 
+type Receipt = { blockNumber: Hex; status: Hex }
+
+/** The receipt of `hash`: automine mines right after a transaction is accepted, not always before the answer. */
+async function receiptOf(url: string, hash: unknown, what: string): Promise<Receipt> {
+  for (let tries = 0; tries < 2000; tries++) {
+    const receipt = (await rpc(url, 'eth_getTransactionReceipt', [hash])) as Receipt | null
+    if (receipt) return receipt
+    await new Promise((r) => setTimeout(r, 5))
+  }
+  throw new Error(`${what} was not mined within 10 s`)
+}
+
 type Series = { start: number; peak: number; end: number; samples: number[] }
 const series = (): Series => ({ start: Number.NaN, peak: 0, end: Number.NaN, samples: [] })
 function sample(s: Series, value: number) {
@@ -69,6 +81,8 @@ function sample(s: Series, value: number) {
 
 type RunResult = {
   label: string
+  /** Lowest and highest sample of the idle phase. */
+  idle: { engine: { min: number; max: number }; node: { min: number; max: number } }
   engine: Series
   node: Series
   afterLoad: { engine: number; node: number; engineDirMb: number }
@@ -129,8 +143,8 @@ async function soak(label: string, work: string, anvilBinary: string | null): Pr
         maxPriorityFeePerGas: 1n,
       })
       const hash = await rpc(url, 'eth_sendRawTransaction', [raw])
-      const receipt = (await rpc(url, 'eth_getTransactionReceipt', [hash])) as { blockNumber: Hex; status: Hex } | null
-      if (receipt?.status !== '0x1') throw new Error(`transaction ${i} was not mined at once (${label})`)
+      const receipt = await receiptOf(url, hash, `transaction ${i} (${label})`)
+      if (receipt.status !== '0x1') throw new Error(`transaction ${i} failed (${label})`)
       // the state at the block before stays readable (a mined revert is replayed there)
       await rpc(url, 'eth_call', [READ, `0x${(BigInt(receipt.blockNumber) - 1n).toString(16)}`])
       if (i % 100 === 0) take()
@@ -139,14 +153,20 @@ async function soak(label: string, work: string, anvilBinary: string | null): Pr
     take()
     const afterLoad = { engine: engine.end, node: gateway.end, engineDirMb: duMb(engineDir) }
     const blocksAfterLoad = Number(await rpc(url, 'eth_blockNumber'))
+    const idleFrom = engine.samples.length
     for (let s = 0; s < IDLE_S; s += 5) {
       await new Promise((r) => setTimeout(r, 5000))
       take()
     }
     const blocks = Number(await rpc(url, 'eth_blockNumber'))
     const engineDirMb = duMb(engineDir)
+    const idleOf = (x: Series) => {
+      const idle = x.samples.slice(idleFrom)
+      return { min: Math.min(...idle), max: Math.max(...idle) }
+    }
     return {
       label,
+      idle: { engine: idleOf(engine), node: idleOf(gateway) },
       engine,
       node: gateway,
       afterLoad,
@@ -169,13 +189,12 @@ function report(r: RunResult): void {
   console.log(
     `${r.label}: ${TXS} transactions in ${r.loadSeconds.toFixed(0)} s, then ${IDLE_S} s idle (${r.idleBlocks} idle blocks); ${r.blocks} blocks in all`,
   )
-  for (const [who, s] of [
-    ['engine (anvil)', r.engine],
-    ['node (gateway)', r.node],
+  for (const [who, s, idle, loadEnd] of [
+    ['engine (anvil)', r.engine, r.idle.engine, r.afterLoad.engine],
+    ['node (gateway)', r.node, r.idle.node, r.afterLoad.node],
   ] as const) {
-    const loadEnd = who.startsWith('engine') ? r.afterLoad.engine : r.afterLoad.node
     console.log(
-      `  ${who.padEnd(15)} RSS MB start ${f(s.start)}  after load ${f(loadEnd)}  peak ${f(s.peak)}  end ${f(s.end)}`,
+      `  ${who.padEnd(15)} RSS MB start ${f(s.start)}  after load ${f(loadEnd)}  peak ${f(s.peak)}  end ${f(s.end)}  (idle: ${f(idle.min)} to ${f(idle.max)})`,
     )
   }
   console.log(
