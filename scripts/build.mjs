@@ -9,6 +9,7 @@ import { existsSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as esbuild from 'esbuild'
+import { buildInfo } from './build-info.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const quiet = process.argv.includes('--quiet')
@@ -23,7 +24,19 @@ function walk(dir, out = []) {
   return out
 }
 
-const entryPoints = [...walk(join(root, 'src/commands')), ...walk(join(root, 'src/entries'))]
+// Entries: every command, the process entries (not the single executable's, built by
+// scripts/package.mjs, nor modules only imported by other entries), and the commands of
+// @oclif/plugin-autocomplete bundled as tnv's own `autocomplete` commands (one oclif instance,
+// no plugin to load at start-up; the manifest lists them like any other command).
+const SKIP_ENTRIES = new Set(['sea.ts', 'sea-loader.ts', 'node-main.ts', 'version.ts'])
+const entryPoints = {}
+for (const file of [...walk(join(root, 'src/commands')), ...walk(join(root, 'src/entries'))]) {
+  if (file.includes(`${join('src', 'entries')}/`) && SKIP_ENTRIES.has(file.split('/').pop())) continue
+  entryPoints[relative(join(root, 'src'), file).replace(/\.ts$/, '')] = file
+}
+const autocompleteDir = join(root, 'node_modules/@oclif/plugin-autocomplete/lib/commands/autocomplete')
+for (const name of readdirSync(autocompleteDir).filter((f) => f.endsWith('.js')))
+  entryPoints[`commands/autocomplete/${name.replace(/\.js$/, '')}`] = join(autocompleteDir, name)
 
 // --clean removes dist/ first; without it stale files stay (harmless) so that a build never
 // pulls files from under a CLI process that is running at the same time.
@@ -31,7 +44,6 @@ if (process.argv.includes('--clean')) rmSync(join(root, 'dist'), { recursive: tr
 await esbuild.build({
   absWorkingDir: root,
   entryPoints,
-  outbase: 'src',
   outdir: 'dist',
   bundle: true,
   splitting: true,
@@ -46,7 +58,21 @@ await esbuild.build({
   banner: {
     js: "import { createRequire as __tnvCreateRequire } from 'node:module'; const require = __tnvCreateRequire(import.meta.url);",
   },
+  define: { __TNV_BUILD_INFO__: JSON.stringify(buildInfo()) },
   logLevel: 'warning',
+})
+
+// `tnv --version` of the installed CLI (bin/tnv.cjs), without the ES module loader.
+await esbuild.build({
+  absWorkingDir: root,
+  entryPoints: [join(root, 'src/entries/version.ts')],
+  outfile: join(root, 'dist/version.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  define: { __TNV_BUILD_INFO__: JSON.stringify(buildInfo()), 'import.meta.url': 'undefined' },
+  logLevel: 'error',
 })
 
 // Contracts (solc from npm), only when a .sol changed since the last compile.
@@ -60,4 +86,6 @@ execFileSync(process.execPath, [join(root, 'node_modules/oclif/bin/run.js'), 'ma
   stdio: quiet ? 'ignore' : ['ignore', 'ignore', 'inherit'],
 })
 if (!quiet)
-  console.error(`built ${entryPoints.length} entries into ${relative(process.cwd(), join(root, 'dist')) || 'dist'}`)
+  console.error(
+    `built ${Object.keys(entryPoints).length} entries into ${relative(process.cwd(), join(root, 'dist')) || 'dist'}`,
+  )

@@ -1,5 +1,5 @@
-import { BaseCommand } from '../lib/base-command.js'
-import { chainFlags, signerFlags, txFlags } from '../lib/chain/flags.js'
+import { BaseCommand } from '../cli/base-command.js'
+import { chainFlags, signerFlags, txFlags } from '../cli/flags/chain.js'
 import type { ActivateReturnType } from '../lib/registry/activate.js'
 
 export default class Activate extends BaseCommand {
@@ -19,12 +19,13 @@ Safe to repeat: a validator already PendingActivation or Active is reported and 
 
   async run(): Promise<ActivateReturnType> {
     const { flags } = await this.parse(Activate)
-    const [{ activate }, { runRegistryStep }] = await Promise.all([
+    const [{ activate }, { runRegistryCommand }] = await Promise.all([
       import('../lib/registry/activate.js'),
-      import('../lib/registry/command-support.js'),
+      import('../cli/registry-step.js'),
     ])
-    return runRegistryStep({
-      io: { note: (line) => this.note(line), out: (line) => this.out(line) },
+    return runRegistryCommand({
+      session: this.session,
+      out: (line) => this.out(line),
       flags,
       action: 'activate',
       step: activate,

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import { BaseCommand } from '../lib/base-command.js'
+import { BaseCommand } from '../cli/base-command.js'
 import type { DemoReturnType } from '../lib/demo/lifecycle.js'
 
 export default class Demo extends BaseCommand {

@@ -1,9 +1,9 @@
 import type { Interfaces } from '@oclif/core'
-import { BaseCommand } from '../lib/base-command.js'
-import { chainFlags, signerFlags, txFlags } from '../lib/chain/flags.js'
-import { datadirFlag } from '../lib/flags.js'
+import { BaseCommand } from '../cli/base-command.js'
+import { chainFlags, signerFlags, txFlags } from '../cli/flags/chain.js'
+import { datadirFlag } from '../cli/flags/common.js'
+import { exitFlowFlags } from '../cli/flags/onboard.js'
 import type { ExitFlowReturnType } from '../lib/onboard/exit-flow.js'
-import { exitFlowFlags } from '../lib/onboard/flags.js'
 import type { BeginExitReturnType } from '../lib/registry/begin-exit.js'
 
 export default class Exit extends BaseCommand {
@@ -24,24 +24,18 @@ Resumable and safe to repeat: each run reads the chain first; transactions are r
 
   static override flags = { ...chainFlags, ...signerFlags, ...txFlags, ...exitFlowFlags, ...datadirFlag }
 
-  private jsonLines = false
-
-  override logJson(json: unknown): void {
-    if (this.jsonLines) process.stdout.write(`${JSON.stringify(json)}\n`)
-    else super.logJson(json)
-  }
-
   async run(): Promise<BeginExitReturnType | ExitFlowReturnType> {
     const { flags } = await this.parse(Exit)
-    const { createWizardIo, isTerminal, onInterrupt } = await import('../lib/wizard/io.js')
     const { pathExists } = await import('../lib/fs/atomic.js')
-    const interactive = !flags['non-interactive'] && isTerminal()
+    const { interactive } = this.session
     // the journal lives in an existing data directory only: tnv exit creates none
     const journalDir = (await pathExists(flags.datadir)) ? flags.datadir : null
     if (!interactive && flags.through === undefined) return this.beginExitOnly(flags, journalDir)
 
     this.jsonLines = this.jsonEnabled()
-    const io = createWizardIo({ interactive, events: this.jsonLines ? 'json-lines' : 'human' })
+    this.session.output = this.jsonLines ? 'json-lines' : 'human'
+    const io = await this.session.wizardIo(this.jsonLines ? 'json-lines' : 'human')
+    const { onInterrupt } = await import('../cli/wizard-io.js')
     onInterrupt(io)
     const { runExitFlow } = await import('../lib/onboard/exit-flow.js')
     const result = await runExitFlow(io, {
@@ -64,23 +58,23 @@ Resumable and safe to repeat: each run reads the chain first; transactions are r
     flags: Interfaces.InferredFlags<typeof Exit.flags>,
     journalDir: string | null,
   ): Promise<BeginExitReturnType> {
-    const [{ beginExit }, support, { journaledStep }, { createWizardIo }] = await Promise.all([
+    const [{ beginExit }, support, cli] = await Promise.all([
       import('../lib/registry/begin-exit.js'),
       import('../lib/registry/command-support.js'),
-      import('../lib/wizard/journaled-step.js'),
-      import('../lib/wizard/io.js'),
+      import('../cli/registry-step.js'),
     ])
     const note = (line: string) => this.note(line)
     const ctx = await support.openRegistryContext(flags)
-    const signer = await support.signerFromFlags(flags, { action: 'beginExit' }, note)
-    const { result } = await journaledStep({
-      ctx,
-      datadir: journalDir,
-      step: 'beginExit',
-      from: signer.address,
-      io: createWizardIo({ interactive: false, events: this.jsonEnabled() ? 'none' : 'human' }),
-      show: support.createReporter(note),
-      run: (report) => beginExit(ctx, { signer, report, confirm: support.createConfirm({ yes: flags.yes, note }) }),
+    const signer = await cli.signerFromFlags(this.session, flags, { action: 'beginExit' })
+    const result = await beginExit(ctx, {
+      signer,
+      report: this.session.reporter(),
+      confirm: this.session.confirm({ yes: flags.yes }),
+      journal: cli.stepJournal(this.session, {
+        from: signer.address,
+        datadir: journalDir,
+        timeoutSeconds: flags.timeout,
+      }),
     })
     for (const line of support.outcomeLines(
       result,

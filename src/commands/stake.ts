@@ -1,11 +1,13 @@
+import { stat } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import type { Interfaces } from '@oclif/core'
-import { BaseCommand } from '../lib/base-command.js'
-import { chainFlags, signerFlags, txFlags } from '../lib/chain/flags.js'
-import { passphraseFlags } from '../lib/flags.js'
-import { p2pAddressFlags } from '../lib/keys/keytool-flags.js'
-import { stakeFlowFlags } from '../lib/onboard/flags.js'
+import { BaseCommand } from '../cli/base-command.js'
+import { chainFlags, signerFlags, txFlags } from '../cli/flags/chain.js'
+import { passphraseFlags } from '../cli/flags/common.js'
+import { p2pAddressFlags } from '../cli/flags/keytool.js'
+import { stakeFlowFlags } from '../cli/flags/onboard.js'
+import { keyMaterialFlags } from '../cli/flags/registry.js'
 import type { StakeFlowReturnType } from '../lib/onboard/stake-flow.js'
-import { keyMaterialFlags } from '../lib/registry/flags.js'
 import type { StakeReturnType } from '../lib/registry/stake.js'
 
 export default class Stake extends BaseCommand {
@@ -39,23 +41,22 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     ...p2pAddressFlags,
   }
 
-  /** JSON lines (flow mode): every JSON document on one line, the result last. */
-  private jsonLines = false
-
-  override logJson(json: unknown): void {
-    if (this.jsonLines) process.stdout.write(`${JSON.stringify(json)}\n`)
-    else super.logJson(json)
-  }
-
   async run(): Promise<StakeReturnType | StakeFlowReturnType> {
     const { flags } = await this.parse(Stake)
-    const { createWizardIo, isTerminal, onInterrupt } = await import('../lib/wizard/io.js')
-    const interactive = !flags['non-interactive'] && isTerminal()
+    const { interactive } = this.session
     if (!interactive && flags.through === undefined) return this.stakeOnly(flags)
 
     this.jsonLines = this.jsonEnabled()
-    const io = createWizardIo({ interactive, events: this.jsonLines ? 'json-lines' : 'human' })
+    this.session.output = this.jsonLines ? 'json-lines' : 'human'
+    const io = await this.session.wizardIo(this.jsonLines ? 'json-lines' : 'human')
+    const { onInterrupt } = await import('../cli/wizard-io.js')
     onInterrupt(io)
+    // the data directory is this run's until the stake is settled: no key commit can slip in
+    // between the key check and the stake (released by the flow once staked)
+    const dir = await this.session.openDatadir(
+      flags['node-info'] === undefined ? flags.datadir : await keyDirOf(flags['node-info']),
+    )
+    if (dir.recovered.action !== 'none') this.note(recoveredNote(dir.recovered, dir.datadir))
     const { runStakeFlow } = await import('../lib/onboard/stake-flow.js')
     if (flags['bls-pubkey'] !== undefined)
       this.note('Note: --bls-pubkey/--pop are used by the plain stake only; the flow reads node-info.yaml.')
@@ -84,6 +85,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       startNode: flags['start-node'],
       nodeBinary: flags['node-binary'],
       timeoutSeconds: flags.timeout,
+      releaseDatadir: () => dir.release(),
     })
     if (result.unsigned) {
       const { cast, ...tx } = result.unsigned
@@ -102,48 +104,63 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     return result
   }
 
-  /** The plain `tnv stake` of issue 6 (no terminal, no --through): stake, then stop. Journaled. */
+  /** The plain `tnv stake` (no terminal, no --through): stake, then stop. Journaled. */
   private async stakeOnly(flags: Interfaces.InferredFlags<typeof Stake.flags>): Promise<StakeReturnType> {
-    const [{ stake }, support, { keyMaterialFromFlags }, { formatTelAndWei }, { journaledStep }, { createWizardIo }] =
+    const [{ stake }, support, cli, { keyMaterialFromFlags }, { formatTelAndWei }, { adiriProofSigner }] =
       await Promise.all([
         import('../lib/registry/stake.js'),
         import('../lib/registry/command-support.js'),
+        import('../cli/registry-step.js'),
         import('../lib/registry/key-material.js'),
         import('../lib/chain/units.js'),
-        import('../lib/wizard/journaled-step.js'),
-        import('../lib/wizard/io.js'),
+        import('../lib/registry/adiri-proof-signer.js'),
       ])
     const note = (line: string) => this.note(line)
+    // key material from node-info.yaml: its data directory is locked (and a half-finished key
+    // commit repaired) before it is read, and held until the stake is settled
+    const fromNodeInfo = flags['bls-pubkey'] === undefined
+    if (fromNodeInfo) {
+      const dir = await this.session.openDatadir(
+        flags['node-info'] === undefined ? flags.datadir : await keyDirOf(flags['node-info']),
+      )
+      if (dir.recovered.action !== 'none') note(recoveredNote(dir.recovered, dir.datadir))
+    }
     const keys = await keyMaterialFromFlags(flags)
     if (keys.nodeInfoPath) note(`Key material from ${keys.nodeInfoPath} (execution address ${keys.executionAddress}).`)
     const ctx = await support.openRegistryContext(flags)
-    const signer = await support.signerFromFlags(flags, { action: 'stake', defaultFrom: keys.executionAddress }, note)
-    const { adiriProofSigner } = await import('../lib/registry/adiri-proof-signer.js')
-    const io = createWizardIo({ interactive: false, events: this.jsonEnabled() ? 'none' : 'human' })
-    const { dirname } = await import('node:path')
-    const { result } = await journaledStep({
-      ctx,
+    const signer = await cli.signerFromFlags(this.session, flags, {
+      action: 'stake',
+      defaultFrom: keys.executionAddress,
+    })
+    const passphrase = {
+      source: flags['bls-passphrase-source'],
+      stdin: this.session.stdin(),
+      io: this.session.passphraseIo(),
+    }
+    if (keys.nodeInfoPath) {
+      const { assertKeyOnDisk } = await import('../lib/keys/key-binding.js')
+      const how = await assertKeyOnDisk({
+        datadir: keys.keyDir,
+        nodeInfoKey: Buffer.from(keys.blsPubkey.slice(2), 'hex'),
+        ...passphrase,
+      })
+      if (how === 'match') note(`- the key in ${keys.keyDir}/node-keys is the key node-info.yaml records`)
+    }
+    const result = await stake(ctx, {
+      signer,
+      blsPubkey: keys.blsPubkey,
+      proofOfPossession: keys.proofOfPossession,
+      adiriSignature: keys.adiriSignature,
+      executionAddress: keys.executionAddress,
+      signAdiriProof: adiriProofSigner({ datadir: keys.keyDir, ...passphrase, note }),
+      report: this.session.reporter(),
+      confirm: this.session.confirm({ yes: flags.yes }),
       // the journal sits beside node-info.yaml; key material given as hex has no data directory
-      datadir: keys.nodeInfoPath ? dirname(keys.nodeInfoPath) : null,
-      step: 'stake',
-      from: signer.address,
-      io,
-      show: support.createReporter(note),
-      run: (report) =>
-        stake(ctx, {
-          signer,
-          blsPubkey: keys.blsPubkey,
-          proofOfPossession: keys.proofOfPossession,
-          adiriSignature: keys.adiriSignature,
-          executionAddress: keys.executionAddress,
-          signAdiriProof: adiriProofSigner({
-            datadir: keys.keyDir,
-            source: flags['bls-passphrase-source'],
-            note,
-          }),
-          report,
-          confirm: support.createConfirm({ yes: flags.yes, note }),
-        }),
+      journal: cli.stepJournal(this.session, {
+        from: signer.address,
+        datadir: keys.nodeInfoPath ? keys.keyDir : null,
+        timeoutSeconds: flags.timeout,
+      }),
     })
     for (const line of support.outcomeLines(
       result,
@@ -154,4 +171,19 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     if (result.outcome === 'sent') note('Next: once the node is synced, run `tnv activate`.')
     return result
   }
+}
+
+/** The data directory of a --node-info value (a node-info.yaml file, or the directory holding it). */
+async function keyDirOf(nodeInfo: string): Promise<string> {
+  const s = await stat(nodeInfo).catch(() => undefined)
+  return s?.isFile() ? dirname(nodeInfo) : nodeInfo
+}
+
+function recoveredNote(
+  r: Exclude<import('../lib/keys/commit-files.js').RecoverCommitReturnType, { action: 'none' }>,
+  datadir: string,
+): string {
+  return r.action === 'rolled-forward'
+    ? `Note: a key commit in ${datadir} started at ${r.startedAt} was interrupted; it was completed now (the replaced files are in ${r.backupDir ?? 'no backup: nothing was replaced'}).`
+    : `Note: an interrupted key write in ${datadir} was undone (${r.removed.length} leftover${r.removed.length === 1 ? '' : 's'} removed); the directory is as it was before it.`
 }

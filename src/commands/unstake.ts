@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
-import { BaseCommand } from '../lib/base-command.js'
-import { chainFlags, signerFlags, txFlags } from '../lib/chain/flags.js'
+import { BaseCommand } from '../cli/base-command.js'
+import { chainFlags, signerFlags, txFlags } from '../cli/flags/chain.js'
 import type { UnstakeReturnType } from '../lib/registry/unstake.js'
 
 export default class Unstake extends BaseCommand {
@@ -34,22 +34,23 @@ The address is retired for good: governance can never whitelist it again. Asks f
 
   async run(): Promise<UnstakeReturnType> {
     const { flags } = await this.parse(Unstake)
-    const [{ unstake }, support, { parseAddressFlag }, { formatTelAndWei }] = await Promise.all([
+    const [{ unstake }, support, cli, { parseAddressFlag }, { formatTelAndWei }] = await Promise.all([
       import('../lib/registry/unstake.js'),
       import('../lib/registry/command-support.js'),
+      import('../cli/registry-step.js'),
       import('../lib/chain/address.js'),
       import('../lib/chain/units.js'),
     ])
-    const note = (line: string) => this.note(line)
     const validator = flags.validator === undefined ? undefined : parseAddressFlag(flags.validator, '--validator')
     const ctx = await support.openRegistryContext(flags)
-    const signer = await support.signerFromFlags(flags, { action: 'unstake', defaultFrom: validator }, note)
+    const signer = await cli.signerFromFlags(this.session, flags, { action: 'unstake', defaultFrom: validator })
     const result = await unstake(ctx, {
       signer,
       validator,
       acceptRewardShortfall: flags['accept-reward-shortfall'],
-      report: support.createReporter(note),
-      confirm: support.createConfirm({ yes: flags.yes, note }),
+      report: this.session.reporter(),
+      confirm: this.session.confirm({ yes: flags.yes }),
+      journal: cli.stepJournal(this.session, { from: signer.address }),
     })
     for (const line of support.outcomeLines(result, (sent) => {
       const paidRewards = BigInt(result.rewards) - BigInt(result.rewardsForfeited)

@@ -1,9 +1,31 @@
 /**
  * The CLI entry, bundled with @oclif/core by esbuild (scripts/build.mjs) into the same chunks
  * the commands use, so start-up loads one pre-linked bundle instead of oclif's module tree.
+ * `tnv --version` is answered before oclif is loaded (src/entries/version.ts).
  */
-import { execute } from '@oclif/core'
+import { isVersionRequest, printVersion } from './version.js'
 
-export async function run(): Promise<void> {
-  await execute({ dir: import.meta.url })
+export async function run(argv: string[] = process.argv.slice(2)): Promise<void> {
+  if (isVersionRequest(argv)) return printVersion(argv, 'npm')
+  // Every path ends with a documented exit code: should the event loop ever run dry while the
+  // command still waits on something (an input that never comes), Node would end with 13
+  // ("unsettled top-level await"), a code no table lists. Say so and end as an internal error.
+  let settled = false
+  const guard = () => {
+    if (settled) return
+    process.stderr.write(
+      'Error: tnv stopped while still waiting for something that can no longer happen (an internal error). Run again with DEBUG=1 and report it.\n',
+    )
+    process.exit(1)
+  }
+  process.once('beforeExit', guard)
+  try {
+    // esbuild's chunk for a lazily imported CommonJS module exports it as `default` only
+    const mod = await import('@oclif/core')
+    const { execute } = (typeof mod.execute === 'function' ? mod : mod.default) as typeof mod
+    await execute({ args: argv, dir: import.meta.url })
+  } finally {
+    settled = true
+    process.removeListener('beforeExit', guard)
+  }
 }

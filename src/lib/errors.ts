@@ -37,6 +37,8 @@ export const ExitCode = {
   NodeConfig: 25,
   /** Waiting ran out of time. */
   Timeout: 26,
+  /** Another tnv command holds the data directory or the transaction journal (its pid and command are named). */
+  Locked: 27,
   /** The user declined a confirmation. */
   Aborted: 30,
 } as const
@@ -53,15 +55,18 @@ export type TnvErrorOptions = {
 
 export class TnvError extends Error {
   override name = 'TnvError'
-  /** Stable machine-readable code, derived from the class name (e.g. `PassphraseRequired`). */
-  code: string
+  /**
+   * Stable machine-readable code (e.g. `PassphraseRequired`). Every subclass declares its own
+   * as a string literal (`override readonly code: string = 'PassphraseRequired'`), never derived
+   * from the class name, which a bundler may rename; test/unit/error-codes.test.ts checks them.
+   */
+  readonly code: string = 'Tnv'
   fix: string | undefined
   details: string[]
   exitCode: ExitCodeValue
 
   constructor(message: string, options: TnvErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
-    this.code = new.target.name.replace(/Error$/, '')
     this.name = new.target.name
     this.fix = options.fix
     this.details = options.details ?? []
@@ -87,6 +92,7 @@ export class TnvError extends Error {
 
 /** Usage problems found after flag parsing (conflicts oclif cannot express, missing input without a TTY). */
 export class UsageError extends TnvError {
+  override readonly code: string = 'Usage'
   constructor(message: string, options: TnvErrorOptions = {}) {
     super(message, { exitCode: ExitCode.Usage, ...options })
   }
@@ -94,6 +100,7 @@ export class UsageError extends TnvError {
 
 /** A value or file the user gave is malformed. */
 export class BadInputError extends TnvError {
+  override readonly code: string = 'BadInput'
   constructor(message: string, options: TnvErrorOptions = {}) {
     super(message, { exitCode: ExitCode.BadInput, ...options })
   }
@@ -101,6 +108,7 @@ export class BadInputError extends TnvError {
 
 /** Input is needed but there is no TTY to ask on. */
 export class MissingInputError extends UsageError {
+  override readonly code: string = 'MissingInput'
   constructor(what: string, flag: string) {
     super(`${what} is needed and there is no terminal to ask on.`, { fix: `Pass ${flag}.` })
   }
@@ -108,6 +116,7 @@ export class MissingInputError extends UsageError {
 
 /** The user answered No (or Ctrl-C) at a confirmation. Nothing was changed. */
 export class AbortedError extends TnvError {
+  override readonly code: string = 'Aborted'
   constructor(message = 'Aborted: nothing was changed.') {
     super(message, { exitCode: ExitCode.Aborted })
   }

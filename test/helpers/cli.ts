@@ -8,6 +8,19 @@ import { fileURLToPath } from 'node:url'
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 export const BIN = join(ROOT, 'bin', 'run.js')
 
+/**
+ * tnv's state directory for this test process (the journals of commands without a data
+ * directory): never the developer's own ~/.local/state/tnv.
+ */
+let stateDir: string | undefined
+export function testStateDir(): string {
+  stateDir ??= mkdtempSync(join(tmpdir(), 'tnv-state-'))
+  return stateDir
+}
+process.once('exit', () => {
+  if (stateDir) rmSync(stateDir, { recursive: true, force: true })
+})
+
 export type CliResult = { code: number; stdout: string; stderr: string }
 
 export type RunCliOptions = {
@@ -28,6 +41,7 @@ export function runCli(
     // never let the developer's own secrets leak into a test
     if (!('TN_BLS_PASSPHRASE' in env)) delete merged.TN_BLS_PASSPHRASE
     if (!('TN_PRIVATE_KEY' in env)) delete merged.TN_PRIVATE_KEY
+    if (!('TNV_STATE_DIR' in env)) merged.TNV_STATE_DIR = testStateDir()
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: cwd ?? ROOT,
       env: merged,

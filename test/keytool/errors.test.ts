@@ -1,14 +1,18 @@
 /**
- * The rendered text of the keytool errors operators meet most (one paragraph: what is wrong,
- * then what to do). Where the node's keytool has a text for the same failure
- * (real-network/node.md §1, "Common error texts"), tnv's message carries it word for word.
+ * The keytool errors operators meet most, checked by what a script or a person acts on: the
+ * code, the exit code, and the flag or command the fix names (one paragraph each). Where the
+ * node's keytool has a text for the same failure (real-network/node.md §1, "Common error
+ * texts"), tnv's message starts with it word for word.
  */
 import assert from 'node:assert/strict'
 import { it } from 'node:test'
+import { ExitCode } from '../../src/lib/errors.js'
 import {
   InvalidProofOfPossessionError,
   KeyFileMissingError,
   KeyMismatchError,
+  KeyOnDiskMismatchError,
+  KeyOnDiskUncheckedError,
   NodeKeysExistError,
   WrongPassphraseError,
 } from '../../src/lib/keys/errors.js'
@@ -16,37 +20,65 @@ import { InvalidRpcUrlError, NodeInfoFieldError, NodeInfoSyntaxError } from '../
 import { PassphraseRequiredError } from '../../src/lib/passphrase/errors.js'
 import { FIXED, unhex } from './fixtures.js'
 
-it('passphrase required', () => {
-  assert.equal(
-    new PassphraseRequiredError(
-      'TN_BLS_PASSPHRASE is not set (--bls-passphrase-source env, the default)',
-      '--bls-passphrase-source',
-    ).render(),
-    'passphrase is required, see the option --bls-passphrase-source for options: TN_BLS_PASSPHRASE is not set (--bls-passphrase-source env, the default). Set TN_BLS_PASSPHRASE without leaving it in your shell history (`read -rs TN_BLS_PASSPHRASE && export TN_BLS_PASSPHRASE`), or choose another source: --bls-passphrase-source stdin (a line of standard input, trailing whitespace dropped), --bls-passphrase-source ask (hidden prompt on a terminal), or --bls-passphrase-source no-passphrase (an unencrypted bls.key; also the simple choice for commands that read no key, such as export-staking-args).',
+/** What CI and operators act on: the code, the exit code, and the flag or command the fix names. */
+function expectError(
+  e: { code: string; exitCode: number; fix: string | undefined; render(): string },
+  code: string,
+  exitCode: number,
+  fixNames: RegExp,
+): void {
+  assert.equal(e.code, code)
+  assert.equal(e.exitCode, exitCode)
+  assert.match(e.fix ?? '', fixNames)
+  assert.equal(e.render().split('\n').length, 1, 'one paragraph')
+}
+
+it('passphrase required: names every other source', () => {
+  const e = new PassphraseRequiredError(
+    'TN_BLS_PASSPHRASE is not set (--bls-passphrase-source env, the default)',
+    '--bls-passphrase-source',
   )
+  expectError(
+    e,
+    'PassphraseRequired',
+    ExitCode.Usage,
+    /TN_BLS_PASSPHRASE.*--bls-passphrase-source stdin.*ask.*no-passphrase/,
+  )
+  // the node's own text, word for word
+  assert.match(e.message, /^passphrase is required, see the option --bls-passphrase-source for options: /)
 })
 
 it('wrong passphrase', () => {
-  assert.equal(
-    new WrongPassphraseError('/d/node-keys/bls.kw').render(),
-    'Could not decrypt BLS key: wrong passphrase, or corrupted/unsupported keyfile (/d/node-keys/bls.kw; the passphrase does not open it, or the file was modified). Check the passphrase. TN_BLS_PASSPHRASE is taken exactly as set (trailing spaces included), while --bls-passphrase-source stdin drops all trailing whitespace of its line, as the node does; a key made with a passphrase ending in spaces opens only through env or ask. A lost passphrase cannot be recovered: before staking, generate new keys; after staking, exit and unstake from the validator address, then onboard a new validator address with new keys.',
+  const e = new WrongPassphraseError('/d/node-keys/bls.kw')
+  expectError(e, 'WrongPassphrase', ExitCode.BadKeys, /--bls-passphrase-source stdin/)
+  assert.match(e.message, /^Could not decrypt BLS key: wrong passphrase, or corrupted\/unsupported keyfile/)
+})
+
+it('invalid proof of possession: the command that re-signs it', () => {
+  const e = new InvalidProofOfPossessionError('/d/node-info.yaml', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed')
+  expectError(
+    e,
+    'NodeInfoProofOfPossessionInvalid',
+    ExitCode.BadKeys,
+    /`tnv keytool generate pop --address 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed --datadir <dir>`/,
   )
 })
 
-it('invalid proof of possession', () => {
-  assert.equal(
-    new InvalidProofOfPossessionError('/d/node-info.yaml', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed').render(),
-    "The proof of possession in /d/node-info.yaml does not verify for its bls_public_key and execution_address 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed; the registry would reject the stake with InvalidProofOfPossession. Re-sign it with the node's key: `tnv keytool generate pop --address 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed --datadir <dir>`, then export the staking args again.",
-  )
+it('keys exist: --force or a new --datadir', () => {
+  expectError(new NodeKeysExistError('/d/node-keys'), 'NodeKeysExist', ExitCode.Usage, /--force.*--datadir/)
+  assert.match(new NodeKeysExistError('/d/node-keys').message, /^cannot overwrite node keys without passing --force/)
 })
 
-it('keys exist', () => {
-  const e = new NodeKeysExistError('/d/node-keys')
-  assert.equal(e.code, 'NodeKeysExist')
-  assert.equal(
-    e.render(),
-    'cannot overwrite node keys without passing --force: /d/node-keys already holds keys. Nothing was changed. Never replace the keys of a validator that has staked: the registry binds its BLS key for good. Otherwise pass --force (the old keys and node-info.yaml are kept in a backup-<time>/ directory), or use a new --datadir.',
-  )
+it('the key on disk is not the key of node-info.yaml: names the backup and the command that checks the pair', () => {
+  const e = new KeyOnDiskMismatchError({
+    datadir: '/d',
+    nodeInfoKey: unhex(FIXED.publicKeyHex),
+    onDisk: new Uint8Array(96),
+    keyFile: '/d/node-keys/bls.kw',
+  })
+  expectError(e, 'KeyOnDiskMismatch', ExitCode.BadKeys, /backup-<time>\/.*`tnv keytool verify --datadir \/d`/)
+  const u = new KeyOnDiskUncheckedError({ datadir: '/d', keyFile: '/d/node-keys/bls.kw' })
+  expectError(u, 'KeyOnDiskUnchecked', ExitCode.Usage, /`tnv keytool verify --datadir \/d`.*--bls-passphrase-source/)
 })
 
 it("the node's texts: no keys, key mismatch, rpc endpoint, bad yaml", () => {
@@ -70,18 +102,34 @@ it("the node's texts: no keys, key mismatch, rpc endpoint, bad yaml", () => {
 })
 
 it('a node-info.yaml field: the field, the form of the file, and the command that repairs it', () => {
-  assert.equal(
-    new NodeInfoFieldError('/d/node-info.yaml', 'execution_address', 'is missing', {
-      form: 'worker',
-      repair: 'pop',
-    }).render(),
-    "/d/node-info.yaml: execution_address: is missing. The file is in the released node's form (p2p_info.worker: one map); nothing was changed. Re-sign it with the node's key: `tnv keytool generate pop --address <validator address> --datadir /d` rewrites execution_address and proof_of_possession (and keeps the file's form).",
+  const pop = new NodeInfoFieldError('/d/node-info.yaml', 'execution_address', 'is missing', {
+    form: 'worker',
+    repair: 'pop',
+  })
+  expectError(
+    pop,
+    'NodeInfoField',
+    ExitCode.BadInput,
+    /`tnv keytool generate pop --address <validator address> --datadir \/d`/,
   )
-  assert.equal(
-    new NodeInfoFieldError('/d/node-info.yaml', 'p2p_info.workers[0].rpc.ws', 'expected a text value, found a list', {
+  assert.match(
+    pop.message,
+    /^\/d\/node-info\.yaml: execution_address: is missing\. The file is in the released node's form/,
+  )
+  const rpc = new NodeInfoFieldError(
+    '/d/node-info.yaml',
+    'p2p_info.workers[0].rpc.ws',
+    'expected a text value, found a list',
+    {
       form: 'workers',
       repair: 'rpc',
-    }).render(),
-    "/d/node-info.yaml: p2p_info.workers[0].rpc.ws: expected a text value, found a list. The file is in the specification's form (p2p_info.workers: a list); nothing was changed. Set or clear the worker's endpoints: `tnv keytool set-rpc --http <url> [--ws <url>] --datadir /d` or `tnv keytool set-rpc --clear --datadir /d` (it replaces that rpc entry and keeps the file's form).",
+    },
   )
+  expectError(
+    rpc,
+    'NodeInfoField',
+    ExitCode.BadInput,
+    /`tnv keytool set-rpc --http <url> \[--ws <url>\] --datadir \/d`/,
+  )
+  assert.match(rpc.message, /p2p_info\.workers\[0\]\.rpc\.ws: .* the specification's form/)
 })

@@ -42,7 +42,7 @@ import {
 import { deriveNetworkKeypair, ed25519PublicKey } from '../../src/lib/keys/network-key.js'
 import { popMessage, signProofOfPossession, verifyProofOfPossession } from '../../src/lib/keys/pop.js'
 import { PRIMARY_SEED_TEXT, workerSeed } from '../../src/lib/keys/seeds.js'
-import { STAKE_SIGNATURE, stakeCalldata, stakeSelector } from '../../src/lib/keys/staking-args.js'
+import { STAKE_SIGNATURE, stakeCalldata } from '../../src/lib/keys/staking-args.js'
 import { FIXED, hex, TESTNET_VECTOR, unhex } from './fixtures.js'
 
 const { G1, G2, fields } = bls12_381
@@ -351,7 +351,8 @@ describe('stake calldata', () => {
 
   it('selector is keccak256("stake(bytes,(bytes))")[0:4]', () => {
     assert.equal(STAKE_SIGNATURE, 'stake(bytes,(bytes))')
-    assert.equal(stakeSelector(), toFunctionSelector('stake(bytes,(bytes))'))
+    const pk = `0x${FIXED.publicKeyHex}` as const
+    assert.equal(stakeCalldata(pk, `0x${FIXED.popHex}`).slice(0, 10), toFunctionSelector('stake(bytes,(bytes))'))
   })
 
   it('equals viem encodeFunctionData', () => {

@@ -1,5 +1,6 @@
 /** Network resolution: presets, the devnet runtime file, custom endpoints, and the chain-id check. */
 import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
@@ -87,15 +88,23 @@ describe('chain target', () => {
     })
   })
 
-  it('devnet reads the runtime file, and refuses a stale one', async () => {
-    writeFileSync(join(dir, 'devnet.json'), JSON.stringify(runtime(process.pid)))
+  it('devnet reads the runtime file, and refuses a stale one (dead pid, or a pid reused by another program)', async () => {
+    // a live process whose command line is the reference node's (what the pid-reuse check looks for)
+    const node = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', join(dir, 'tnv-node.js')], {
+      stdio: 'ignore',
+    })
+    after(() => node.kill('SIGKILL'))
+    writeFileSync(join(dir, 'devnet.json'), JSON.stringify(runtime(node.pid as number)))
     const t = await resolveChainTarget({ devnetDir: dir })
     assert.equal(t.name, 'devnet')
     assert.equal(t.rpcUrl, 'http://127.0.0.1:18545')
     assert.equal(t.expectedChainId, 911329)
-    assert.equal(t.devnet?.pid, process.pid)
+    assert.equal(t.devnet?.pid, node.pid)
     writeFileSync(join(dir, 'devnet.json'), JSON.stringify(runtime(2 ** 22 + 12345)))
-    await assert.rejects(resolveChainTarget({ devnetDir: dir }), /names process \d+, which is not running/)
+    await assert.rejects(resolveChainTarget({ devnetDir: dir }), /no longer runs the devnet node/)
+    // this test's own process is alive but is not the reference node: a reused pid
+    writeFileSync(join(dir, 'devnet.json'), JSON.stringify(runtime(process.pid)))
+    await assert.rejects(resolveChainTarget({ devnetDir: dir }), DevnetNotRunningError)
   })
 
   it('a bare --rpc-url is a custom network named after its chain id once known', async () => {

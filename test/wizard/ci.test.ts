@@ -6,14 +6,14 @@
  */
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { generatePrivateKey } from 'viem/accounts'
 import { ExitCode } from '../../src/lib/errors.js'
-import { JOURNAL_FILE, type Journal, recordSubmission } from '../../src/lib/wizard/journal.js'
+import { JOURNAL_FILE, type JournalFile as Journal } from '../../src/lib/tx/journal.js'
 import { BIN, type CliResult, ROOT } from '../helpers/cli.js'
 import { freePort } from '../helpers/ports.js'
 import { jsonLines, startTestDevnet, stopNode, type TestDevnet } from './devnet.js'
@@ -33,6 +33,8 @@ describe('tnv stake / tnv exit without a terminal (CI)', () => {
     '--through',
     'active',
     '--json',
+    // stake moves money: without a terminal it needs --yes (the one confirmation policy)
+    '--yes',
     ...(extra.includes('--timeout') ? [] : ['--timeout', '120']),
     ...extra,
   ]
@@ -262,17 +264,26 @@ describe('tnv stake / tnv exit without a terminal (CI)', () => {
     })
     assert.equal(keys.code, 0, keys.stderr)
     const ghost = `0x${'ab'.repeat(32)}` as const
-    recordSubmission(dir, {
-      step: 'stake',
-      chainId: t.info.chainId,
-      from: t.address(6),
-      to: t.info.registry,
-      hash: ghost,
-      nonce: null,
-      submittedAt: new Date().toISOString(),
-    })
+    // an entry as an older tnv wrote it (after the send, without its bytes or nonce)
+    writeFileSync(
+      join(dir, JOURNAL_FILE),
+      JSON.stringify({
+        version: 1,
+        entries: [
+          {
+            step: 'stake',
+            chainId: t.info.chainId,
+            from: t.address(6),
+            to: t.info.registry,
+            hash: ghost,
+            nonce: null,
+            submittedAt: new Date().toISOString(),
+          },
+        ],
+      }),
+    )
     const r = await t.tnv(
-      ['stake', '--datadir', dir, '--chain', 'devnet', '--through', 'staked', '--mint', '--json'],
+      ['stake', '--datadir', dir, '--chain', 'devnet', '--through', 'staked', '--mint', '--json', '--yes'],
       withKey(6),
     )
     assert.equal(r.code, 0, r.stderr)

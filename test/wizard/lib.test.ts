@@ -5,45 +5,64 @@ import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import type { NodeInfo } from '../../src/lib/nodeinfo/types.js'
 import { checkPrerequisites } from '../../src/lib/onboard/prerequisites.js'
+import { JOURNAL_FILE, type JournalEntry, TxJournal } from '../../src/lib/tx/journal.js'
 import { progressBar } from '../../src/lib/wizard/io.js'
-import {
-  findOpenSubmission,
-  JOURNAL_FILE,
-  type JournalEntry,
-  readJournal,
-  recordOutcome,
-  recordSubmission,
-} from '../../src/lib/wizard/journal.js'
 import { tempDir } from '../helpers/cli.js'
 
 const A = '0x1111111111111111111111111111111111111111' as const
-const entry = (hash: `0x${string}`, step: JournalEntry['step'] = 'stake'): JournalEntry => ({
+const entry = (hash: `0x${string}`, step: JournalEntry['step'] = 'stake') => ({
   step,
   chainId: 7,
   from: A,
   to: A,
   hash,
-  nonce: null,
+  nonce: 3,
+  raw: '0x02f8' as `0x${string}`,
   submittedAt: '2026-01-01T00:00:00.000Z',
 })
 
 describe('journal', () => {
-  it('records submissions and outcomes; only unknown outcomes are open; no temp file is left', async () => {
+  it('records signed transactions and outcomes under its lock; only unknown outcomes are open; no temp file is left', async () => {
     const { dir, cleanup } = tempDir('tnv-journal-')
     try {
-      assert.deepEqual(await readJournal(dir), { version: 1, entries: [] })
-      recordSubmission(dir, entry('0xaa'))
-      recordSubmission(dir, entry('0xaa')) // the same hash twice is one entry
-      assert.equal((await readJournal(dir)).entries.length, 1)
-      assert.equal((await findOpenSubmission(dir, { step: 'stake', chainId: 7, from: A.toUpperCase() }))?.hash, '0xaa')
-      assert.equal(await findOpenSubmission(dir, { step: 'stake', chainId: 8, from: A }), undefined)
-      assert.equal(await findOpenSubmission(dir, { step: 'activate', chainId: 7, from: A }), undefined)
-      recordOutcome(dir, '0xaa', 'success', 12n)
-      assert.equal(await findOpenSubmission(dir, { step: 'stake', chainId: 7, from: A }), undefined)
-      const [e] = (await readJournal(dir)).entries
+      const j = new TxJournal(join(dir, JOURNAL_FILE))
+      assert.deepEqual(j.read(), { version: 2, entries: [] })
+      assert.throws(() => j.recordSigned(entry('0xaa')), /without its lock/)
+      const release = await j.lock('test')
+      j.recordSigned(entry('0xaa'))
+      j.recordSigned(entry('0xaa')) // the same hash twice is one entry
+      assert.equal(j.read().entries.length, 1)
+      assert.equal(j.open(A.toUpperCase() as `0x${string}`, 7)[0]?.hash, '0xaa')
+      assert.deepEqual(j.open(A, 8), [])
+      j.recordOutcome('0xaa', 'success', { blockNumber: 12n })
+      assert.deepEqual(j.open(A), [])
+      const [e] = j.read().entries
       assert.equal(e?.outcome, 'success')
       assert.equal(e?.blockNumber, '12')
+      assert.equal(e?.nonce, 3)
+      await release()
       assert.deepEqual(readdirSync(dir), [JOURNAL_FILE])
+    } finally {
+      cleanup()
+    }
+  })
+
+  it('a second holder waits, then is told who holds the lock (pid, command)', async () => {
+    const { dir, cleanup } = tempDir('tnv-journal-')
+    try {
+      const path = join(dir, JOURNAL_FILE)
+      const release = await new TxJournal(path).lock('tnv stake')
+      const { acquireLock } = await import('../../src/lib/fs/lock.js')
+      await assert.rejects(
+        acquireLock({ lockPath: `${path}.lock`, what: 'the journal', command: 'tnv activate', waitMs: 300 }),
+        (err: Error & { code?: string; exitCode?: number }) => {
+          assert.equal(err.code, 'Locked')
+          assert.equal(err.exitCode, 27)
+          assert.match(err.message, new RegExp(`pid ${process.pid}.*tnv stake`))
+          return true
+        },
+      )
+      await release()
     } finally {
       cleanup()
     }
@@ -51,11 +70,14 @@ describe('journal', () => {
 })
 
 describe('journal with an unreadable file', () => {
-  it('keeps the unreadable file aside instead of overwriting it', () => {
+  it('keeps the unreadable file aside instead of overwriting it', async () => {
     const { dir, cleanup } = tempDir('tnv-journal-')
     try {
       writeFileSync(join(dir, JOURNAL_FILE), '{"version":1,"entries":[{"hash":"0xold"') // cut short
-      recordSubmission(dir, entry('0xbb'))
+      const j = new TxJournal(join(dir, JOURNAL_FILE))
+      const release = await j.lock('test')
+      j.recordSigned(entry('0xbb'))
+      await release()
       const kept = readdirSync(dir).filter((f) => f.startsWith(`${JOURNAL_FILE}.unreadable-`))
       assert.equal(kept.length, 1)
       assert.equal(readFileSync(join(dir, kept[0] as string), 'utf8'), '{"version":1,"entries":[{"hash":"0xold"')

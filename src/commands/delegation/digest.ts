@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
-import { BaseCommand } from '../../lib/base-command.js'
+import { BaseCommand } from '../../cli/base-command.js'
+import { chainFlags } from '../../cli/flags/chain.js'
+import { keyMaterialFlags } from '../../cli/flags/registry.js'
 import type { ChainInfo } from '../../lib/chain/check-chain-id.js'
-import { chainFlags } from '../../lib/chain/flags.js'
-import { keyMaterialFlags } from '../../lib/registry/flags.js'
 import type { RegistryInfo } from '../../lib/registry/registry-guard.js'
 
 export type DelegationDigestResult = {

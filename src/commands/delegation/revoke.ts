@@ -1,5 +1,5 @@
-import { BaseCommand } from '../../lib/base-command.js'
-import { chainFlags, signerFlags, txFlags } from '../../lib/chain/flags.js'
+import { BaseCommand } from '../../cli/base-command.js'
+import { chainFlags, signerFlags, txFlags } from '../../cli/flags/chain.js'
 import type { IncreaseNonceReturnType } from '../../lib/registry/increase-nonce.js'
 
 export default class DelegationRevoke extends BaseCommand {
@@ -20,12 +20,13 @@ The adiri registry has no increaseNonce() and no deadline: there the command sen
 
   async run(): Promise<IncreaseNonceReturnType> {
     const { flags } = await this.parse(DelegationRevoke)
-    const [{ increaseNonce }, { runRegistryStep }] = await Promise.all([
+    const [{ increaseNonce }, { runRegistryCommand }] = await Promise.all([
       import('../../lib/registry/increase-nonce.js'),
-      import('../../lib/registry/command-support.js'),
+      import('../../cli/registry-step.js'),
     ])
-    return runRegistryStep({
-      io: { note: (line) => this.note(line), out: (line) => this.out(line) },
+    return runRegistryCommand({
+      session: this.session,
+      out: (line) => this.out(line),
       flags,
       action: 'increaseNonce',
       step: increaseNonce,

@@ -1,9 +1,9 @@
 import { Flags } from '@oclif/core'
-import { BaseCommand } from '../../lib/base-command.js'
-import { chainFlags, signerFlags } from '../../lib/chain/flags.js'
-import { passphraseFlags } from '../../lib/flags.js'
+import { BaseCommand } from '../../cli/base-command.js'
+import { chainFlags, signerFlags } from '../../cli/flags/chain.js'
+import { passphraseFlags } from '../../cli/flags/common.js'
+import { keyMaterialFlags } from '../../cli/flags/registry.js'
 import type { DelegationSignatureFile } from '../../lib/registry/delegation-file.js'
-import { keyMaterialFlags } from '../../lib/registry/flags.js'
 
 export type DelegationSignResult = {
   /** Where the file was written; null when printed to stdout. */
@@ -101,6 +101,7 @@ The signature stops working when the stake version changes (the next epoch after
     const note = (line: string) => this.note(line)
     const delegator = parseAddressFlag(flags.delegator, '--delegator')
     const keys = await keyMaterialFromFlags(flags)
+    const { assertKeyMaterialOnDisk } = await import('../../cli/registry-step.js')
     const deadline = parseDeadline(flags.deadline ?? '24h', BigInt(Math.floor(Date.now() / 1000)))
     let signer: Parameters<typeof signDelegation>[0]['signer']
     if (flags['external-signature'] !== undefined) {
@@ -119,17 +120,20 @@ The signature stops working when the stake version changes (the next epoch after
         new UsageError("Signing a delegation needs the validator's key, and none was given.", {
           fix: 'Set TN_PRIVATE_KEY or pass --keystore FILE with the key of the validator (execution) address, or sign the digest elsewhere and pass --external-signature.',
         })
-      const local = await support
-        .signerFromFlags(flags, { action: 'the delegation signature' }, note)
-        .catch((err: unknown) => {
+      const { signerFromFlags } = await import('../../cli/registry-step.js')
+      const local = await signerFromFlags(this.session, flags, { action: 'the delegation signature' }).catch(
+        (err: unknown) => {
           throw err instanceof SignerRequiredError ? noKey() : err
-        })
+        },
+      )
       if (local.type !== 'local') throw noKey()
       if (keys.executionAddress !== undefined && keys.executionAddress !== local.address)
         throw new SignerMismatchError({ signer: local.address, executionAddress: keys.executionAddress })
       signer = { kind: 'key', account: local.account }
     }
 
+    // after the signer (its keystore password is the first stdin line), before anything is signed
+    await assertKeyMaterialOnDisk(this.session, keys, flags['bls-passphrase-source'])
     const offline = flags['stake-version'] !== undefined && flags.nonce !== undefined
     let source: Parameters<typeof signDelegation>[0]['source']
     if (offline && flags['registry-generation']) {
@@ -153,8 +157,14 @@ The signature stops working when the stake version changes (the next epoch after
       blsPubkey: keys.blsPubkey,
       proofOfPossession: keys.proofOfPossession,
       adiriSignature: keys.adiriSignature,
-      signAdiriProof: adiriProofSigner({ datadir: keys.keyDir, source: flags['bls-passphrase-source'], note }),
-      report: support.createReporter(note),
+      signAdiriProof: adiriProofSigner({
+        datadir: keys.keyDir,
+        source: flags['bls-passphrase-source'],
+        stdin: this.session.stdin(),
+        io: this.session.passphraseIo(),
+        note,
+      }),
+      report: this.session.reporter(),
     })
     if (flags.deadline !== undefined && file.deadline === null)
       note('Note: the adiri registry signs no deadline; --deadline has no effect there.')

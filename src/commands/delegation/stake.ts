@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
-import { BaseCommand } from '../../lib/base-command.js'
-import { chainFlags, signerFlags, txFlags } from '../../lib/chain/flags.js'
+import { BaseCommand } from '../../cli/base-command.js'
+import { chainFlags, signerFlags, txFlags } from '../../cli/flags/chain.js'
+import { keyMaterialFlags } from '../../cli/flags/registry.js'
 import type { DelegateStakeReturnType } from '../../lib/registry/delegate-stake.js'
-import { keyMaterialFlags } from '../../lib/registry/flags.js'
 
 export default class DelegationStake extends BaseCommand {
   static override summary = "Stake for a validator as its delegator: delegateStake with the validator's signature."
@@ -46,6 +46,7 @@ Safe to repeat: if the validator already staked with this key, it says so and se
     const [
       { delegateStake },
       support,
+      cli,
       { parseAddressFlag },
       files,
       { keyMaterialFromFlags },
@@ -54,6 +55,7 @@ Safe to repeat: if the validator already staked with this key, it says so and se
     ] = await Promise.all([
       import('../../lib/registry/delegate-stake.js'),
       import('../../lib/registry/command-support.js'),
+      import('../../cli/registry-step.js'),
       import('../../lib/chain/address.js'),
       import('../../lib/registry/delegation-file.js'),
       import('../../lib/registry/key-material.js'),
@@ -67,6 +69,7 @@ Safe to repeat: if the validator already staked with this key, it says so and se
       authority = { kind: 'signature', file: await files.readDelegationFile(flags.signature) }
     else if (flags.validator !== undefined) {
       const keys = await keyMaterialFromFlags(flags)
+      await cli.assertKeyMaterialOnDisk(this.session, keys)
       authority = {
         kind: 'owner',
         validator: parseAddressFlag(flags.validator, '--validator'),
@@ -78,12 +81,13 @@ Safe to repeat: if the validator already staked with this key, it says so and se
     } else throw new DelegationSignatureRequiredError()
     const ctx = await support.openRegistryContext(flags)
     const defaultFrom = authority.kind === 'signature' ? authority.file.delegator : undefined
-    const signer = await support.signerFromFlags(flags, { action: 'delegateStake', defaultFrom }, note)
+    const signer = await cli.signerFromFlags(this.session, flags, { action: 'delegateStake', defaultFrom })
     const result = await delegateStake(ctx, {
       signer,
       authority,
-      report: support.createReporter(note),
-      confirm: support.createConfirm({ yes: flags.yes, note }),
+      report: this.session.reporter(),
+      confirm: this.session.confirm({ yes: flags.yes }),
+      journal: cli.stepJournal(this.session, { from: signer.address }),
     })
     for (const line of support.outcomeLines(
       result,

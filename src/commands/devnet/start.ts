@@ -1,7 +1,8 @@
+import { resolve } from 'node:path'
 import { Flags } from '@oclif/core'
+import { BaseCommand } from '../../cli/base-command.js'
 import { devnetDirFlag } from '../../devnet/node/cli-flags.js'
 import type { DevnetRuntimeInfo } from '../../devnet/paths.js'
-import { BaseCommand } from '../../lib/base-command.js'
 
 const EXAMPLE = 'tnv devnet start -- --http --http.port 8545 --http.api eth,net,web3,rpc,tn'
 
@@ -172,7 +173,7 @@ The node's own flags go after \`--\`, exactly as the real node takes them. Witho
     }
     // a genesis file by path: absolute, so the node (and a resume from elsewhere) finds the same file
     if (flags.genesis !== undefined && flags.genesis !== 'adiri' && flags.genesis !== 'next')
-      flags.genesis = (await import('node:path')).resolve(flags.genesis)
+      flags.genesis = resolve(flags.genesis)
     const source =
       flags['fork-url'] !== undefined
         ? { kind: 'fork' as const, url: flags['fork-url'], blockNumber: forkBlock }

@@ -1,6 +1,6 @@
+import { BaseCommand } from '../../cli/base-command.js'
 import { devnetDirFlag } from '../../devnet/node/cli-flags.js'
 import type { DevnetStatus } from '../../devnet/node/devnet-status.js'
-import { BaseCommand } from '../../lib/base-command.js'
 
 export default class DevnetStatusCommand extends BaseCommand {
   static override summary =

@@ -1,5 +1,5 @@
+import { BaseCommand } from '../../cli/base-command.js'
 import { devnetDirFlag } from '../../devnet/node/cli-flags.js'
-import { BaseCommand } from '../../lib/base-command.js'
 
 export type DevnetStopResult = {
   datadir: string

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
+import { BaseCommand } from '../../cli/base-command.js'
+import { chainFlags, signerFlags, txFlags } from '../../cli/flags/chain.js'
 import type { GovernanceResult } from '../../devnet/chain/governance.js'
-import { BaseCommand } from '../../lib/base-command.js'
-import { chainFlags, signerFlags, txFlags } from '../../lib/chain/flags.js'
 import type { MintReturnType } from '../../lib/registry/mint.js'
 
 /** The devnet path: REHEARSAL-ONLY, the devnet node impersonates the registry owner. */
@@ -39,12 +39,13 @@ On the devnet (--chain devnet, or no --chain and no --rpc-url), without signer f
       Boolean(process.env.TN_PRIVATE_KEY)
     if (devnet && !signer) return this.rehearse(validator)
 
-    const [{ mint }, { runRegistryStep }] = await Promise.all([
+    const [{ mint }, { runRegistryCommand }] = await Promise.all([
       import('../../lib/registry/mint.js'),
-      import('../../lib/registry/command-support.js'),
+      import('../../cli/registry-step.js'),
     ])
-    return runRegistryStep({
-      io: { note: (line) => this.note(line), out: (line) => this.out(line) },
+    return runRegistryCommand({
+      session: this.session,
+      out: (line) => this.out(line),
       flags,
       action: 'mint',
       step: (ctx, options) => mint(ctx, { ...options, validator }),

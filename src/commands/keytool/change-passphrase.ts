@@ -1,6 +1,6 @@
-import { datadirFlag, passphraseFlags, quietFlag } from '../../lib/flags.js'
-import { KeytoolCommand } from '../../lib/keys/keytool-command.js'
-import { newPassphraseFlag } from '../../lib/keys/keytool-flags.js'
+import { datadirFlag, passphraseFlags, quietFlag } from '../../cli/flags/common.js'
+import { newPassphraseFlag } from '../../cli/flags/keytool.js'
+import { KeytoolCommand } from '../../cli/keytool-command.js'
 
 export type ChangePassphraseResult = { keyFile: string; previousKeyFile: string; backupDir?: string }
 
@@ -23,6 +23,7 @@ export default class ChangePassphrase extends KeytoolCommand {
       import('../../lib/passphrase/read-passphrase.js'),
     ])
     const newSource = flags['new-passphrase-source']
+    await this.lockDatadir(flags.datadir)
     const r = await changePassphrase({
       datadir: flags.datadir,
       openKey: () => this.openKey(flags.datadir, flags['bls-passphrase-source']),
@@ -35,6 +36,7 @@ export default class ChangePassphrase extends KeytoolCommand {
             flag: '--new-passphrase-source',
             label: 'BLS key passphrase',
             ...(newSource === 'stdin' ? { stdin: await this.stdin() } : {}),
+            io: this.passphraseIo,
           })) ?? ''
         if (/\p{White_Space}$/u.test(next))
           this.warnLine(

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
-import { datadirFlag, passphraseFlags, quietFlag } from '../../lib/flags.js'
+import { datadirFlag, passphraseFlags, quietFlag } from '../../cli/flags/common.js'
+import { KeytoolCommand } from '../../cli/keytool-command.js'
 import type { ConvertNodeInfoReturnType } from '../../lib/keys/convert-node-info.js'
-import { KeytoolCommand } from '../../lib/keys/keytool-command.js'
 import { NODE_INFO_FORMS } from '../../lib/nodeinfo/types.js'
 
 export default class Convert extends KeytoolCommand {
@@ -32,6 +32,7 @@ export default class Convert extends KeytoolCommand {
       import('../../lib/keys/convert-node-info.js'),
       import('../../lib/nodeinfo/forms.js'),
     ])
+    await this.lockDatadir(flags.datadir)
     const r = await convertNodeInfo({ datadir: flags.datadir, form: flags.to })
     if (!r.changed) this.out(`${r.nodeInfo} already is in this form, as the node writes it; nothing was changed.`)
     else

@@ -1,9 +1,10 @@
+import { dirname } from 'node:path'
 import { Flags } from '@oclif/core'
-import { REGISTRY_GENERATION_NAMES } from '../../lib/chain/flags.js'
+import { REGISTRY_GENERATION_NAMES } from '../../cli/flags/chain.js'
+import { datadirFlag, passphraseFlags, quietFlag } from '../../cli/flags/common.js'
+import { KeytoolCommand } from '../../cli/keytool-command.js'
 import { CHAIN_NAMES } from '../../lib/chain/presets.js'
 import { UsageError } from '../../lib/errors.js'
-import { datadirFlag, passphraseFlags, quietFlag } from '../../lib/flags.js'
-import { KeytoolCommand } from '../../lib/keys/keytool-command.js'
 import type { Hex } from '../../lib/nodeinfo/types.js'
 
 /** Exactly what the real keytool's --json prints (node.md §1), in that order. */
@@ -100,6 +101,29 @@ The adiri registry (the test network's) takes another proof: the uncompressed ke
       generationFrom = 'registry'
     }
 
+    // the key on disk (when there is one) must be the key node-info.yaml records
+    {
+      const [{ readNodeInfo }, { checkKeyOnDisk }, { KeyOnDiskMismatchError }] = await Promise.all([
+        import('../../lib/nodeinfo/read.js'),
+        import('../../lib/keys/key-binding.js'),
+        import('../../lib/keys/errors.js'),
+      ])
+      const { path, info } = await readNodeInfo(nodeInfoPath)
+      const keyDir = dirname(path)
+      await this.lockDatadir(keyDir)
+      const check = await checkKeyOnDisk(keyDir, info.blsPublicKey)
+      if (check.status === 'mismatch')
+        throw new KeyOnDiskMismatchError({
+          datadir: keyDir,
+          nodeInfoKey: info.blsPublicKey,
+          onDisk: check.onDisk,
+          keyFile: check.keyFile,
+        })
+      if (check.status === 'unknown' && generation === 'next')
+        this.warnLine(
+          `tnv has no record of which key ${check.keyFile} holds, so it could not check that it is the key in ${path} without the passphrase; run \`tnv keytool verify --datadir ${keyDir}\` once to check and record it.`,
+        )
+    }
     let result: ExportStakingArgsJson | AdiriStakingArgsJson
     let details: ExportStakingArgsDetails['tnv']
     if (generation === 'next') {
@@ -135,9 +159,8 @@ The adiri registry (the test network's) takes another proof: the uncompressed ke
           ].join('\n'),
         )
     } else {
-      const [{ readNodeInfo }, { dirname }, { adiriStakingArgs }] = await Promise.all([
+      const [{ readNodeInfo }, { adiriStakingArgs }] = await Promise.all([
         import('../../lib/nodeinfo/read.js'),
-        import('node:path'),
         import('../../lib/keys/export-staking-args.js'),
       ])
       const { path, info } = await readNodeInfo(nodeInfoPath)

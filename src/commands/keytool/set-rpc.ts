@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
+import { datadirFlag, passphraseFlags, quietFlag } from '../../cli/flags/common.js'
+import { nodeInfoFormFlag } from '../../cli/flags/keytool.js'
+import { KeytoolCommand } from '../../cli/keytool-command.js'
 import { UsageError } from '../../lib/errors.js'
-import { datadirFlag, passphraseFlags, quietFlag } from '../../lib/flags.js'
-import { KeytoolCommand } from '../../lib/keys/keytool-command.js'
-import { nodeInfoFormFlag } from '../../lib/keys/keytool-flags.js'
 import type { NodeInfoForm, RpcEndpoints } from '../../lib/nodeinfo/types.js'
 
 export type SetRpcResult = {
@@ -62,6 +62,7 @@ export default class SetRpc extends KeytoolCommand {
     const rpc = flags.clear
       ? null
       : (checkRpcEndpoints({ http: flags.http, ws: flags.ws }, { http: '--http', ws: '--ws' }) ?? null)
+    await this.lockDatadir(flags.datadir)
     const r = await setWorkerRpc({
       datadir: flags.datadir,
       worker: flags.worker,

@@ -1,6 +1,6 @@
-import { datadirFlag, passphraseFlags, quietFlag } from '../../lib/flags.js'
+import { datadirFlag, passphraseFlags, quietFlag } from '../../cli/flags/common.js'
+import { KeytoolCommand } from '../../cli/keytool-command.js'
 import type { DescribeNodeReturnType } from '../../lib/keys/describe-node.js'
-import { KeytoolCommand } from '../../lib/keys/keytool-command.js'
 
 export default class Show extends KeytoolCommand {
   static override summary =
@@ -20,6 +20,7 @@ export default class Show extends KeytoolCommand {
       import('../../lib/keys/describe-node.js'),
       import('../../lib/keys/identity.js'),
     ])
+    await this.lockDatadir(flags.datadir)
     const d = await describeNode({ datadir: flags.datadir })
     const form = d.nodeInfoForm
     this.logLine(`Node identity from ${d.nodeInfo}:`)

@@ -1,5 +1,5 @@
-import { datadirFlag, passphraseFlags, quietFlag } from '../../lib/flags.js'
-import { KeytoolCommand } from '../../lib/keys/keytool-command.js'
+import { datadirFlag, passphraseFlags, quietFlag } from '../../cli/flags/common.js'
+import { KeytoolCommand } from '../../cli/keytool-command.js'
 import type { VerifyNodeKeysReturnType } from '../../lib/keys/verify-node-keys.js'
 
 export default class Verify extends KeytoolCommand {
@@ -20,6 +20,7 @@ export default class Verify extends KeytoolCommand {
       import('../../lib/keys/verify-node-keys.js'),
       import('../../lib/keys/errors.js'),
     ])
+    await this.lockDatadir(flags.datadir)
     const r = await verifyNodeKeys({
       datadir: flags.datadir,
       openKey: () => this.openKey(flags.datadir, flags['bls-passphrase-source']),

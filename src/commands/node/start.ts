@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
-import { BaseCommand } from '../../lib/base-command.js'
-import { datadirFlag } from '../../lib/flags.js'
+import { BaseCommand } from '../../cli/base-command.js'
+import { datadirFlag } from '../../cli/flags/common.js'
 import type { NodeState } from '../../lib/node/state.js'
 
 export default class NodeStart extends BaseCommand {

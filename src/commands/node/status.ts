@@ -1,5 +1,5 @@
-import { BaseCommand } from '../../lib/base-command.js'
-import { datadirFlag } from '../../lib/flags.js'
+import { BaseCommand } from '../../cli/base-command.js'
+import { datadirFlag } from '../../cli/flags/common.js'
 import type { NodeStatus } from '../../lib/node/status.js'
 
 export default class NodeStatusCommand extends BaseCommand {

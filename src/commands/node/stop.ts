@@ -1,5 +1,5 @@
-import { BaseCommand } from '../../lib/base-command.js'
-import { datadirFlag } from '../../lib/flags.js'
+import { BaseCommand } from '../../cli/base-command.js'
+import { datadirFlag } from '../../cli/flags/common.js'
 import type { StopNodeReturnType } from '../../lib/node/stop.js'
 
 export default class NodeStop extends BaseCommand {

@@ -1,5 +1,5 @@
-import { BaseCommand } from '../../lib/base-command.js'
-import { chainFlags, signerFlags, txFlags } from '../../lib/chain/flags.js'
+import { BaseCommand } from '../../cli/base-command.js'
+import { chainFlags, signerFlags, txFlags } from '../../cli/flags/chain.js'
 import type { ClaimRefundReturnType } from '../../lib/registry/claim-refund.js'
 
 export default class RefundClaim extends BaseCommand {
@@ -17,13 +17,14 @@ export default class RefundClaim extends BaseCommand {
 
   async run(): Promise<ClaimRefundReturnType> {
     const { flags } = await this.parse(RefundClaim)
-    const [{ claimRefund }, { runRegistryStep }, { formatTelAndWei }] = await Promise.all([
+    const [{ claimRefund }, { runRegistryCommand }, { formatTelAndWei }] = await Promise.all([
       import('../../lib/registry/claim-refund.js'),
-      import('../../lib/registry/command-support.js'),
+      import('../../cli/registry-step.js'),
       import('../../lib/chain/units.js'),
     ])
-    return runRegistryStep({
-      io: { note: (line) => this.note(line), out: (line) => this.out(line) },
+    return runRegistryCommand({
+      session: this.session,
+      out: (line) => this.out(line),
       flags,
       action: 'claimRefund',
       step: claimRefund,

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
-import { BaseCommand } from '../../lib/base-command.js'
-import { chainFlags, signerFlags, txFlags } from '../../lib/chain/flags.js'
+import { BaseCommand } from '../../cli/base-command.js'
+import { chainFlags, signerFlags, txFlags } from '../../cli/flags/chain.js'
 import type { ClaimStakeRewardsReturnType } from '../../lib/registry/claim-stake-rewards.js'
 
 export default class RewardsClaim extends BaseCommand {
@@ -26,15 +26,17 @@ export default class RewardsClaim extends BaseCommand {
 
   async run(): Promise<ClaimStakeRewardsReturnType> {
     const { flags } = await this.parse(RewardsClaim)
-    const [{ claimStakeRewards }, { runRegistryStep }, { parseAddressFlag }, { formatTelAndWei }] = await Promise.all([
-      import('../../lib/registry/claim-stake-rewards.js'),
-      import('../../lib/registry/command-support.js'),
-      import('../../lib/chain/address.js'),
-      import('../../lib/chain/units.js'),
-    ])
+    const [{ claimStakeRewards }, { runRegistryCommand }, { parseAddressFlag }, { formatTelAndWei }] =
+      await Promise.all([
+        import('../../lib/registry/claim-stake-rewards.js'),
+        import('../../cli/registry-step.js'),
+        import('../../lib/chain/address.js'),
+        import('../../lib/chain/units.js'),
+      ])
     const validator = flags.validator === undefined ? undefined : parseAddressFlag(flags.validator, '--validator')
-    return runRegistryStep({
-      io: { note: (line) => this.note(line), out: (line) => this.out(line) },
+    return runRegistryCommand({
+      session: this.session,
+      out: (line) => this.out(line),
       flags,
       action: 'claimStakeRewards',
       defaultFrom: validator,

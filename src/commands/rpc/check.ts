@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core'
-import { BaseCommand } from '../../lib/base-command.js'
+import { BaseCommand } from '../../cli/base-command.js'
+import { jwtSecretFlags, timeoutFlags } from '../../cli/flags/rpc.js'
 import { ExitCode } from '../../lib/errors.js'
 import type { RpcPlans } from '../../lib/rpc/behaviours.js'
 import {
@@ -8,7 +9,6 @@ import {
   NodeFlagsWithoutSeparatorError,
   NoRpcEndpointError,
 } from '../../lib/rpc/errors.js'
-import { jwtSecretFlags, timeoutFlags } from '../../lib/rpc/flags.js'
 import { splitNodeArgs, strayFlags } from '../../lib/rpc/node-args.js'
 import type { RpcCheckReport } from '../../lib/rpc/types.js'
 

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
-import { BaseCommand } from '../../lib/base-command.js'
+import { BaseCommand } from '../../cli/base-command.js'
+import { secretFlags } from '../../cli/flags/rpc.js'
 import { MissingInputError } from '../../lib/errors.js'
-import { secretFlags } from '../../lib/rpc/flags.js'
 
 export type RpcJwtResult = {
   /** The HS256 JWT. */

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import { BaseCommand } from '../../lib/base-command.js'
+import { BaseCommand } from '../../cli/base-command.js'
 import { ExitCode } from '../../lib/errors.js'
 import type { PlanDifference, SelectionEquivalent } from '../../lib/rpc/behaviours.js'
 import { NodeFlagsWithoutSeparatorError } from '../../lib/rpc/errors.js'

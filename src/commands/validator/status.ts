@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
-import { BaseCommand } from '../../lib/base-command.js'
-import { chainFlags } from '../../lib/chain/flags.js'
-import { datadirFlag } from '../../lib/flags.js'
+import { BaseCommand } from '../../cli/base-command.js'
+import { chainFlags } from '../../cli/flags/chain.js'
+import { datadirFlag } from '../../cli/flags/common.js'
 import type { ValidatorStatus } from '../../lib/registry/read-validator-status.js'
 
 export default class ValidatorStatusCommand extends BaseCommand {

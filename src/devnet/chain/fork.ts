@@ -30,6 +30,7 @@ export function redactUrl(url: string): string {
 }
 
 export class ForkUrlInvalidError extends BadInputError {
+  override readonly code: string = 'ForkUrlInvalid'
   constructor(url: string, problem: string) {
     super(`--fork-url ${redactUrl(url)} cannot be used: ${problem}.`, {
       fix: 'Pass the HTTP(S) JSON-RPC endpoint of the chain to fork, e.g. --fork-url https://rpc.adiri.tel (or a local node: http://127.0.0.1:8545).',
@@ -38,6 +39,7 @@ export class ForkUrlInvalidError extends BadInputError {
 }
 
 export class ForkUnreachableError extends TnvError {
+  override readonly code: string = 'ForkUnreachable'
   constructor(url: string, reason: string) {
     super(`The chain to fork cannot be reached at ${redactUrl(url)}: ${reason}.`, {
       fix: 'Check the URL and your connection (try `curl` with an eth_chainId request), then start again; nothing was started or written.',
@@ -47,6 +49,7 @@ export class ForkUnreachableError extends TnvError {
 }
 
 export class ForkRateLimitedError extends TnvError {
+  override readonly code: string = 'ForkRateLimited'
   constructor(url: string, retryAfter: string | null) {
     super(
       `The endpoint ${redactUrl(url)} refused the request with HTTP 429 (rate limited)${retryAfter ? `; it asks to retry after ${retryAfter} s` : ''}.`,
@@ -59,6 +62,7 @@ export class ForkRateLimitedError extends TnvError {
 }
 
 export class ForkEndpointError extends TnvError {
+  override readonly code: string = 'ForkEndpoint'
   constructor(url: string, reason: string) {
     super(`${redactUrl(url)} does not answer like an Ethereum JSON-RPC endpoint: ${reason}.`, {
       fix: "Pass the chain's JSON-RPC HTTP endpoint (the one wallets and `cast` use); nothing was started or written.",
@@ -68,6 +72,7 @@ export class ForkEndpointError extends TnvError {
 }
 
 export class ForkBlockNotFoundError extends BadInputError {
+  override readonly code: string = 'ForkBlockNotFound'
   constructor(url: string, block: bigint, latest: bigint) {
     super(`Block ${block} does not exist on ${redactUrl(url)} (its latest block is ${latest}).`, {
       fix: `Pass --fork-block ${latest} or lower, or leave --fork-block out to fork at the latest block.`,
@@ -77,6 +82,7 @@ export class ForkBlockNotFoundError extends BadInputError {
 
 /** The forked chain has no registry, or registry code tnv does not recognise. */
 export class ForkRegistryError extends TnvError {
+  override readonly code: string = 'ForkRegistry'
   constructor(message: string, fix: string) {
     super(message, { fix, exitCode: ExitCode.WrongChain })
   }

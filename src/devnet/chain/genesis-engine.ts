@@ -139,6 +139,7 @@ export type GenesisEngine = {
 
 /** A governance call the simulation says reverts: nothing was sent. */
 export class GovernanceCallRevertsError extends TnvError {
+  override readonly code: string = 'GovernanceCallReverts'
   constructor(what: string, owner: Address, reason: string) {
     super(
       `Rehearsal governance: ${what} would revert with ${reason} (simulated as the owner ${owner}); nothing was sent.`,

@@ -58,6 +58,7 @@ export type LoadedGenesis = {
 
 /** A file that is not a usable node genesis. */
 export class InvalidGenesisError extends BadInputError {
+  override readonly code: string = 'InvalidGenesis'
   constructor(path: string, problem: string, fix?: string) {
     super(`${path} is not a usable node genesis file: ${problem}.`, {
       fix:

@@ -78,7 +78,9 @@ export type AnvilProcess = {
 }
 
 /** The port was taken between choosing it and anvil binding it. */
-export class AnvilPortInUseError extends AnvilStartError {}
+export class AnvilPortInUseError extends AnvilStartError {
+  override readonly code: string = 'AnvilPortInUse'
+}
 
 const TAIL_BYTES = 4096
 export const ENGINE_SOCKET = 'anvil.ipc'

@@ -28,24 +28,10 @@ export type DevnetSource =
   | { kind: 'fork'; url: string; blockNumber?: bigint | undefined }
 
 /** The source as the runtime file and status show it (JSON, no secrets: a fork URL is redacted). */
-export type DevnetSourceInfo = {
-  kind: 'embedded' | 'genesis' | 'fork'
-  genesis: {
-    /** `adiri` / `next`, or null for a file. */
-    name: ShippedGenesisName | null
-    path: string
-    /** The chain id the genesis file says. */
-    chainId: number
-    /** sha256 of the file. */
-    sha256: string
-  } | null
-  fork: {
-    /** The upstream URL without path, query or credentials. */
-    url: string
-    blockNumber: string
-    upstreamChainId: number
-  } | null
-}
+/** What a devnet runs (defined in the library, which reads the runtime file). */
+import type { DevnetSourceInfo } from '../../lib/devnet/runtime-file.js'
+
+export type { DevnetSourceInfo }
 
 export type StartDevnetChainParameters = {
   /** Where the chain is kept (anvil's state, chain.json, the fork cache); a restart resumes it. */

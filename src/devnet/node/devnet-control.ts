@@ -6,6 +6,7 @@ import { controlSocketPath, findRunningDevnet } from './runtime-file.js'
 
 /** An error the node raised for the request, with its own code, fix and exit code. */
 export class DevnetRequestError extends TnvError {
+  override readonly code: string = 'DevnetRequest'
   constructor(e: { code: string; message: string; fix?: string; details?: string[]; exitCode: number }) {
     super(e.message, { fix: e.fix, details: e.details ?? [], exitCode: e.exitCode as ExitCodeValue })
     this.code = e.code

@@ -14,7 +14,7 @@
  */
 import { join, resolve as resolvePath } from 'node:path'
 import packageJson from '../../../package.json' with { type: 'json' }
-import { defaultDatadir } from '../../lib/flags.js'
+import { defaultDatadir } from '../../cli/flags/common.js'
 import { parseJwtSecretHex, readJwtSecret } from '../../lib/rpc/jwt.js'
 import { resolveRpcPlan } from '../../lib/rpc/resolve.js'
 import type { RpcPlan } from '../../lib/rpc/types.js'

@@ -6,6 +6,7 @@ import { ExitCode, TnvError, type TnvErrorOptions, UsageError } from '../errors.
 
 /** The endpoint cannot be reached, times out, or keeps refusing (rate limit) after retries. */
 export class RpcUnreachableError extends TnvError {
+  override readonly code: string = 'RpcUnreachable'
   constructor(message: string, options: TnvErrorOptions = {}) {
     super(message, { exitCode: ExitCode.RpcUnreachable, ...options })
   }
@@ -13,6 +14,7 @@ export class RpcUnreachableError extends TnvError {
 
 /** The endpoint's chain id is not the one the preset or --chain-id expects. */
 export class WrongChainError extends TnvError {
+  override readonly code: string = 'WrongChain'
   constructor(params: { rpcUrl: string; expected: number; actual: number; name: string }) {
     super(
       `The endpoint ${params.rpcUrl} serves chain id ${params.actual}, but ${params.name} is chain id ${params.expected}.`,
@@ -26,6 +28,7 @@ export class WrongChainError extends TnvError {
 
 /** `--chain devnet` (the default) but no devnet runtime file, or a stale one. */
 export class DevnetNotRunningError extends TnvError {
+  override readonly code: string = 'DevnetNotRunning'
   constructor(message: string) {
     super(message, {
       fix: 'Start it with `tnv devnet start`, or pick another network with --chain testnet or --rpc-url URL.',
@@ -36,6 +39,7 @@ export class DevnetNotRunningError extends TnvError {
 
 /** No signer was given for a step that sends a transaction. */
 export class SignerRequiredError extends UsageError {
+  override readonly code: string = 'SignerRequired'
   constructor(action: string) {
     super(`Sending ${action} needs a signer, and none was given.`, {
       fix: 'Set TN_PRIVATE_KEY, pass --keystore FILE, or pass --unsigned --from ADDRESS to print the transaction for another wallet.',
@@ -45,6 +49,7 @@ export class SignerRequiredError extends UsageError {
 
 /** The private key is malformed. The value itself is never repeated. */
 export class InvalidPrivateKeyError extends TnvError {
+  override readonly code: string = 'InvalidPrivateKey'
   constructor(source: string) {
     super(`The private key from ${source} is not a valid 32-byte hex secp256k1 key.`, {
       fix:
@@ -58,6 +63,7 @@ export class InvalidPrivateKeyError extends TnvError {
 
 /** The keystore file cannot be read or is not an Ethereum V3 keystore tnv supports. */
 export class InvalidKeystoreError extends TnvError {
+  override readonly code: string = 'InvalidKeystore'
   constructor(path: string, problem: string) {
     super(`The keystore ${path} cannot be used: ${problem}.`, {
       fix: 'Pass an Ethereum V3 JSON keystore as geth, cast (`cast wallet import`) or clef write it (scrypt or pbkdf2, aes-128-ctr).',
@@ -68,6 +74,7 @@ export class InvalidKeystoreError extends TnvError {
 
 /** The password does not open the keystore (MAC mismatch). */
 export class WrongKeystorePasswordError extends TnvError {
+  override readonly code: string = 'WrongKeystorePassword'
   constructor(path: string) {
     super(`The password does not open the keystore ${path} (MAC check failed).`, {
       fix: 'Check TN_KEYSTORE_PASSWORD (or the password given on stdin or at the prompt) and try again.',
@@ -78,6 +85,7 @@ export class WrongKeystorePasswordError extends TnvError {
 
 /** A keystore password is needed and no source gives one. */
 export class KeystorePasswordRequiredError extends UsageError {
+  override readonly code: string = 'KeystorePasswordRequired'
   constructor(path: string) {
     super(
       `The keystore ${path} needs a password, and TN_KEYSTORE_PASSWORD is not set and there is no terminal to ask on.`,
@@ -90,6 +98,7 @@ export class KeystorePasswordRequiredError extends UsageError {
 
 /** The signer cannot pay the value plus the maximum gas cost. */
 export class InsufficientFundsError extends TnvError {
+  override readonly code: string = 'InsufficientFunds'
   constructor(message: string, options: Omit<TnvErrorOptions, 'exitCode'> = {}) {
     super(message, { exitCode: ExitCode.InsufficientFunds, ...options })
   }
@@ -97,6 +106,7 @@ export class InsufficientFundsError extends TnvError {
 
 /** Another transaction from the same account holds the nonce (pending in the pool). */
 export class PendingTransactionConflictError extends TnvError {
+  override readonly code: string = 'PendingTransactionConflict'
   constructor(params: { from: string; nonce: number; reason: string }) {
     super(
       `The node refused the transaction (${params.reason}): account ${params.from} already has a pending transaction with nonce ${params.nonce}.`,
@@ -110,6 +120,7 @@ export class PendingTransactionConflictError extends TnvError {
 
 /** Another sender keeps taking this account's nonce while tnv prepares its transaction. */
 export class NonceConflictError extends TnvError {
+  override readonly code: string = 'NonceConflict'
   constructor(params: { from: string; nonce: number }) {
     super(
       `Another transaction from ${params.from} took nonce ${params.nonce} while tnv was sending; nothing of tnv's was sent.`,
@@ -123,6 +134,7 @@ export class NonceConflictError extends TnvError {
 
 /** The transaction left the pool and its nonce was used by another transaction. */
 export class TransactionDroppedError extends TnvError {
+  override readonly code: string = 'TransactionDropped'
   constructor(params: { hash: string; from: string; nonce: number }) {
     super(
       `Transaction ${params.hash} was dropped: nonce ${params.nonce} of ${params.from} was used by another transaction before it was mined.`,
@@ -136,6 +148,7 @@ export class TransactionDroppedError extends TnvError {
 
 /** No receipt within the time limit. The transaction may still be mined. */
 export class TransactionTimeoutError extends TnvError {
+  override readonly code: string = 'TransactionTimeout'
   constructor(params: { hash: string; seconds: number; rpcUrl: string }) {
     super(
       `No receipt for transaction ${params.hash} after ${params.seconds} s on ${params.rpcUrl}; it may still be mined.`,

@@ -4,10 +4,8 @@
  * the chain id is checked against `expectedChainId` by the first read batch (./check-chain-id.ts).
  * Order for every setting: flag, then environment (oclif fills flags from TN_* variables), then default.
  */
-import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import type { Address } from 'viem'
-import { type DevnetRuntimeInfo, defaultDevnetDir, RUNTIME_FILE } from '../../devnet/paths.js'
+import { type DevnetRuntimeInfo, defaultDevnetDir, findRunningDevnet, runtimeFilePath } from '../devnet/runtime-file.js'
 import { BadInputError, UsageError } from '../errors.js'
 import type { RegistryGeneration } from '../registry/generations/detect.js'
 import { parseAddressFlag } from './address.js'
@@ -124,34 +122,20 @@ export async function resolveChainTarget({
   }
 }
 
+/** The running devnet's runtime file, through the library's one reader (with its pid-reuse check). */
 async function readDevnetRuntime(devnetDir: string): Promise<DevnetRuntimeInfo> {
-  const path = join(devnetDir, RUNTIME_FILE)
-  let text: string
-  try {
-    text = await readFile(path, 'utf8')
-  } catch {
-    throw new DevnetNotRunningError(`No devnet is running: ${path} does not exist.`)
-  }
-  let info: DevnetRuntimeInfo
-  try {
-    info = JSON.parse(text) as DevnetRuntimeInfo
-  } catch {
-    throw new DevnetNotRunningError(`The devnet runtime file ${path} is not valid JSON.`)
-  }
-  if (typeof info.pid !== 'number' || typeof info.chainId !== 'number')
-    throw new DevnetNotRunningError(`The devnet runtime file ${path} lacks pid or chainId.`)
-  if (!processAlive(info.pid))
-    throw new DevnetNotRunningError(`The devnet runtime file ${path} names process ${info.pid}, which is not running.`)
-  return info
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    // EPERM: the process exists but belongs to another user
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  const path = runtimeFilePath(devnetDir)
+  const running = await findRunningDevnet(devnetDir)
+  if (running.info) return running.info
+  switch (running.reason) {
+    case 'absent':
+      throw new DevnetNotRunningError(`No devnet is running: ${path} does not exist.`)
+    case 'unreadable':
+      throw new DevnetNotRunningError(`The devnet runtime file ${path} is not valid JSON or lacks pid or chainId.`)
+    case 'stale':
+      throw new DevnetNotRunningError(
+        `No devnet is running: the runtime file ${path} named a process that no longer runs the devnet node (removed).`,
+      )
   }
 }
 

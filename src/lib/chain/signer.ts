@@ -6,11 +6,11 @@
  */
 import type { Address, LocalAccount } from 'viem'
 import { UsageError } from '../errors.js'
+import type { Prompter } from '../io/prompter.js'
+import type { KeystorePasswordSource } from '../options.js'
 import { parseAddressFlag } from './address.js'
 import { InvalidPrivateKeyError, KeystorePasswordRequiredError, SignerRequiredError } from './errors.js'
-import type { KeystorePasswordSource } from './flags.js'
 import { decryptKeystore, readKeystoreFile } from './keystore.js'
-import { askSecret, isInteractive, readFirstLineOfStdin } from './prompt.js'
 
 export type Signer =
   | { type: 'local'; address: Address; account: LocalAccount; source: string }
@@ -27,6 +27,12 @@ export type ResolveSignerParameters = {
   from?: string | undefined
   /** The sender when nothing else names one (e.g. node-info's execution_address for stake). */
   defaultFrom?: Address | undefined
+  /**
+   * The session's prompts and its one stdin reader: the keystore password from
+   * `--keystore-password-source stdin` is the NEXT line of that reader (the first the command
+   * takes), `ask` is a hidden prompt. Without it, neither is possible.
+   */
+  prompter?: Prompter | undefined
   /** A key to use when no signer is given (the devnet's public governance key for `governance mint`). */
   fallbackKey?: { privateKey: `0x${string}`; source: string } | undefined
   env?: NodeJS.ProcessEnv
@@ -50,6 +56,7 @@ export async function resolveSigner({
   from,
   defaultFrom,
   fallbackKey,
+  prompter,
   env = process.env,
 }: ResolveSignerParameters): Promise<ResolveSignerReturnType> {
   const warnings: string[] = []
@@ -70,7 +77,7 @@ export async function resolveSigner({
     // an unsigned transaction needs only the address, which the keystore states in clear
     if (unsigned && parsed.address !== null)
       return { signer: unsignedSigner(fromAddress ?? parsed.address, parsed.address), warnings }
-    const password = await keystorePassword(keystore, keystorePasswordSource, env)
+    const password = await keystorePassword(keystore, keystorePasswordSource, env, prompter)
     account = await accountFromKey(await decryptKeystore(parsed, password, keystore), keystore)
     source = `keystore ${keystore}`
   } else if (env.TN_PRIVATE_KEY !== undefined && env.TN_PRIVATE_KEY !== '') {
@@ -120,13 +127,35 @@ async function accountFromKey(key: string, origin: string): Promise<LocalAccount
   }
 }
 
-async function keystorePassword(path: string, source: KeystorePasswordSource, env: NodeJS.ProcessEnv): Promise<string> {
-  if (source === 'stdin') return readFirstLineOfStdin()
+async function keystorePassword(
+  path: string,
+  source: KeystorePasswordSource,
+  env: NodeJS.ProcessEnv,
+  prompter: Prompter | undefined,
+): Promise<string> {
+  if (source === 'stdin') {
+    if (!prompter) throw new KeystorePasswordRequiredError(path)
+    const stdin = prompter.stdin()
+    if (stdin.isTTY)
+      throw new UsageError(
+        '--keystore-password-source stdin reads the password from standard input, which is a terminal here, so what you type would be shown.',
+        { fix: 'Use --keystore-password-source ask for a hidden prompt, or pipe the password in.' },
+      )
+    const line = await stdin.next()
+    if (line === undefined)
+      throw new UsageError(
+        `Standard input ended before it gave the password of the keystore ${path} (--keystore-password-source stdin reads one line).`,
+        {
+          fix: 'Pipe it in, e.g. `printf \'%s\\n\' "$PASSWORD" | tnv …`; when a BLS passphrase comes from stdin too, it is the next line.',
+        },
+      )
+    return line.replace(/\r$/, '')
+  }
   if (source === 'env' && env.TN_KEYSTORE_PASSWORD !== undefined) {
     const password = env.TN_KEYSTORE_PASSWORD
     delete env.TN_KEYSTORE_PASSWORD
     return password
   }
-  if (!isInteractive()) throw new KeystorePasswordRequiredError(path)
-  return askSecret(`Password for the keystore ${path}:`)
+  if (!prompter?.interactive) throw new KeystorePasswordRequiredError(path)
+  return prompter.secret(`Password for the keystore ${path}:`)
 }

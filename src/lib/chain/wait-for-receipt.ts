@@ -10,8 +10,8 @@ import { classifyRpcError } from './rpc-errors.js'
 
 export type WaitForReceiptParameters = {
   hash: Hex
-  /** The signed bytes, for a rebroadcast if the pool drops the transaction. */
-  raw: Hex
+  /** The signed bytes, for a rebroadcast if the pool drops the transaction (null: not known, no rebroadcast). */
+  raw: Hex | null
   from: string
   nonce: number
   rpcUrl: string
@@ -37,7 +37,7 @@ export async function waitForReceipt(
       throw err
     })
     if (receipt) return receipt
-    if (poll > 0 && poll % 10 === 0) await rebroadcastIfDropped(client, { hash, raw, from, nonce })
+    if (poll > 0 && poll % 10 === 0 && raw !== null) await rebroadcastIfDropped(client, { hash, raw, from, nonce })
     if (Date.now() >= deadline)
       throw new TransactionTimeoutError({ hash, seconds: Math.round(timeoutMs / 1000), rpcUrl })
   }

@@ -8,8 +8,8 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freeLoopbackPort } from '../../devnet/chain/free-port.js'
 import { formatTel as formatTelWei } from '../chain/units.js'
+import { freeLoopbackPort } from '../net/free-port.js'
 import { runTnv, runTnvJson } from './tnv-cli.js'
 
 export type DemoEvent =
@@ -70,7 +70,13 @@ export async function runDemo({
   const dir = await mkdtemp(join(tmpdir(), 'tnv-demo-'))
   const devnetDir = join(dir, 'devnet')
   const datadir = join(dir, 'validator')
-  const env: Record<string, string> = { TNV_DEVNET_DIR: devnetDir, TN_CHAIN: 'devnet', TN_DATADIR: datadir }
+  // the demo's transaction journals stay in its directory too (never the operator's state directory)
+  const env: Record<string, string> = {
+    TNV_DEVNET_DIR: devnetDir,
+    TNV_STATE_DIR: join(dir, 'state'),
+    TN_CHAIN: 'devnet',
+    TN_DATADIR: datadir,
+  }
   const steps: DemoStep[] = []
   const cmd = (line: string) => onEvent({ type: 'command', line: `$ tnv ${line}` })
   const info = (line: string) => onEvent({ type: 'info', line })
@@ -107,6 +113,11 @@ export async function runDemo({
       env,
     )
     devnetUp = true
+    // the Issuance pool pays the rewards the validator earns while Active: funded first, as
+    // governance does on a real network, so the unstake never meets a reward shortfall however
+    // many blocks the validator happens to lead
+    cmd('devnet governance fund 1000000   (REHEARSAL-ONLY: the Issuance pool holds the rewards it pays)')
+    await runTnvJson(['devnet', 'governance', 'fund', '1000000', '--datadir', devnetDir], env)
     const devnet = await runTnvJson<DevnetStatusJson>(['devnet', 'status', '--datadir', devnetDir], env)
     const account = devnet.accounts[0]
     if (!account) throw new Error('the devnet reported no dev accounts')

@@ -87,3 +87,13 @@ export function faultPoint(name: string): void {
   const want = process.env.TNV_INJECT_FAULT
   if (want?.split(',').includes(name)) throw new Error(`injected fault at ${name}`)
 }
+
+/**
+ * Test hook for "a kill at any point": when TNV_KILL_AT names this point, the process kills
+ * itself with SIGKILL right here (no finally block, no exit handler runs), as a power cut or
+ * `kill -9` would. Tests then check the state a rerun finds. Inert unless the variable is set.
+ */
+export function killPoint(name: string): void {
+  const want = process.env.TNV_KILL_AT
+  if (want?.split(',').includes(name)) process.kill(process.pid, 'SIGKILL')
+}

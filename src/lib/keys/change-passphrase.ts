@@ -4,10 +4,12 @@
  * a timestamped backup. An unencrypted bls.key becomes bls.kw (bls.key moves to the backup).
  * The reference node has no such command; the file it writes is the reference's bls.kw.
  */
-import { assertBlsSecret } from './bls.js'
+import { join } from 'node:path'
+import { assertBlsSecret, blsPublicKey } from './bls.js'
 import { decryptBlsKw, encryptBlsSecret } from './bls-kw.js'
 import { commitFiles, type FileReplacement, stageFile } from './commit-files.js'
-import { datadirPaths, KEY_FILE_MODE } from './datadir.js'
+import { BLS_KW_FILE, datadirPaths, KEY_FILE_MODE } from './datadir.js'
+import { KEY_BINDING_FILE, keyBindingText } from './key-binding.js'
 import type { OpenBlsKeyReturnType } from './open-key.js'
 
 export type ChangePassphraseParameters = {
@@ -43,7 +45,16 @@ export async function changePassphrase({
       throw new Error('the re-wrapped key does not open again') // a bug, never expected
     check.secret.fill(0)
     const staged = await stageFile(paths.blsKw, text, KEY_FILE_MODE)
-    const replacements: FileReplacement[] = [{ kind: 'file', target: paths.blsKw, staged }]
+    const bindingPath = join(paths.datadir, KEY_BINDING_FILE)
+    const stagedBinding = await stageFile(
+      bindingPath,
+      keyBindingText(blsPublicKey(key.secret), BLS_KW_FILE, text),
+      KEY_FILE_MODE,
+    )
+    const replacements: FileReplacement[] = [
+      { kind: 'file', target: paths.blsKw, staged },
+      { kind: 'file', target: bindingPath, staged: stagedBinding },
+    ]
     if (!key.encrypted) replacements.push({ kind: 'remove', target: paths.blsKey })
     const { backupDir } = await commitFiles({ datadir: paths.datadir, replacements })
     return {

@@ -5,12 +5,24 @@
  * directory, and only then are the staged entries renamed into place. Any failure undoes the
  * renames already done, removes the staged entries and the backup, and re-throws: every file
  * is left as it was. `faultPoint` names each step so tests can prove that.
+ *
+ * A KILL (no exception, no undo) at any point is repaired by the next command that opens the
+ * data directory (`recoverCommit`, called by ./datadir-lock.ts under the directory's lock),
+ * from the intent record `<datadir>/tnv-commit.json`, written (atomically, fsynced) once every
+ * entry is staged and rewritten when the backup is complete:
+ * - no record: killed while staging; the staged leftovers are removed (rolled back);
+ * - phase `backup`: killed while copying the old files; the staged entries and the backup
+ *   are removed (rolled back: nothing was replaced yet);
+ * - phase `swap`: killed among the renames; the remaining renames are done (rolled forward:
+ *   the new files are complete and belong together, the old ones are in the backup).
+ * So the data directory never keeps new keys beside an old node-info.yaml, and never loses
+ * node-keys/. `killPoint` names each step so tests can kill the process there.
  */
 import { randomBytes } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { TnvError } from '../errors.js'
-import { ensureDir, faultPoint, fileTimestamp, fsyncDir, pathExists, writeFileAtomic } from '../fs/atomic.js'
+import { ensureDir, faultPoint, fileTimestamp, fsyncDir, killPoint, pathExists, writeFileAtomic } from '../fs/atomic.js'
 
 export type FileReplacement =
   /** Create or replace a file with a staged one (see stageFile). */
@@ -40,48 +52,65 @@ export type CommitFilesReturnType = {
 export async function commitFiles({ datadir, replacements }: CommitFilesParameters): Promise<CommitFilesReturnType> {
   const undo: (() => Promise<void>)[] = []
   let backupDir: string | undefined
-  const backup = async (): Promise<string> => {
-    backupDir ??= await createBackupDir(datadir)
-    return backupDir
+  const needsBackup = await Promise.all(
+    replacements.map(async (r) => (await pathExists(r.target)) && (r.kind !== 'dir' || !(await isEmptyDir(r.target)))),
+  )
+  if (needsBackup.some(Boolean)) backupDir = await createBackupDir(datadir)
+  const intent: CommitIntent = {
+    version: 1,
+    startedAt: new Date().toISOString(),
+    phase: 'backup',
+    backupDir: backupDir ?? null,
+    replacements: replacements.map((r) =>
+      r.kind === 'dir' && backupDir !== undefined ? { ...r, kept: join(backupDir, basename(r.target)) } : r,
+    ),
   }
   try {
+    await writeIntent(datadir, intent)
+    killPoint('commit:intent')
     // 1. Copy every file that will be replaced or removed into the backup first.
     for (const r of replacements) {
       if (r.kind === 'dir' || !(await pathExists(r.target))) continue
-      await copyFileDurable(r.target, join(await backup(), basename(r.target)))
+      await copyFileDurable(r.target, join(backupDir as string, basename(r.target)))
     }
     faultPoint('commit:backup')
+    await writeIntent(datadir, { ...intent, phase: 'swap' })
+    killPoint('commit:backup')
     // 2. Swap in the staged entries.
     for (const r of replacements) {
       if (r.kind === 'dir') {
         if (await pathExists(r.target)) {
-          if ((await fs.readdir(r.target)).length === 0) {
+          if (await isEmptyDir(r.target)) {
             const { mode } = await fs.stat(r.target)
             await fs.rmdir(r.target)
             undo.push(() => ensureDir(r.target, mode & 0o777))
           } else {
-            const kept = join(await backup(), basename(r.target))
+            const kept = join(backupDir as string, basename(r.target))
             await fs.rename(r.target, kept)
             undo.push(() => fs.rename(kept, r.target))
+            killPoint(`commit:${basename(r.target)}:kept`)
           }
         }
         await fs.rename(r.staged, r.target)
         undo.push(() => fs.rename(r.target, r.staged))
       } else if (r.kind === 'remove') {
         if (await pathExists(r.target)) {
-          const copy = join(await backup(), basename(r.target))
+          const copy = join(backupDir as string, basename(r.target))
           await fs.rm(r.target)
           undo.push(() => copyFileDurable(copy, r.target))
         }
       } else {
         const existed = await pathExists(r.target)
-        const copy = existed ? join(await backup(), basename(r.target)) : undefined
+        const copy = existed ? join(backupDir as string, basename(r.target)) : undefined
         await fs.rename(r.staged, r.target)
         undo.push(copy ? () => copyFileDurable(copy, r.target) : () => fs.rm(r.target, { force: true }))
       }
       faultPoint(`commit:${basename(r.target)}`)
+      killPoint(`commit:${basename(r.target)}`)
     }
     for (const dir of new Set(replacements.map((r) => dirname(r.target)))) await fsyncDir(dir)
+    await removeIntent(datadir)
+    killPoint('commit:done')
     return backupDir ? { backupDir } : {}
   } catch (err) {
     let undone = true
@@ -94,6 +123,7 @@ export async function commitFiles({ datadir, replacements }: CommitFilesParamete
     }
     for (const r of replacements) if (r.kind !== 'remove') await fs.rm(r.staged, { recursive: true, force: true })
     if (backupDir && undone) await fs.rm(backupDir, { recursive: true, force: true })
+    if (undone) await removeIntent(datadir).catch(() => {})
     if (!undone && backupDir)
       throw new TnvError(`Writing the new files failed and could not be fully undone: ${errText(err)}.`, {
         fix: `Your previous files are kept in ${backupDir}; copy them back into ${datadir} before doing anything else.`,
@@ -101,6 +131,91 @@ export async function commitFiles({ datadir, replacements }: CommitFilesParamete
       })
     throw err
   }
+}
+
+/** `<datadir>/tnv-commit.json`: what a multi-file commit is doing, for a rerun to finish or undo it. */
+export const COMMIT_INTENT_FILE = 'tnv-commit.json'
+
+type CommitIntent = {
+  version: 1
+  startedAt: string
+  /** backup: the old files are being copied (roll back); swap: the renames run (roll forward). */
+  phase: 'backup' | 'swap'
+  backupDir: string | null
+  /** As given, with where a replaced directory goes in the backup. */
+  replacements: (FileReplacement & { kept?: string })[]
+}
+
+async function writeIntent(datadir: string, intent: CommitIntent): Promise<void> {
+  await writeFileAtomic(join(datadir, COMMIT_INTENT_FILE), `${JSON.stringify(intent, null, 2)}\n`, { mode: 0o600 })
+}
+
+async function removeIntent(datadir: string): Promise<void> {
+  await fs.rm(join(datadir, COMMIT_INTENT_FILE), { force: true })
+  await fsyncDir(datadir)
+}
+
+async function isEmptyDir(path: string): Promise<boolean> {
+  return (await fs.readdir(path).catch((): string[] => ['?'])).length === 0
+}
+
+export type RecoverCommitReturnType =
+  | { action: 'none' }
+  /** Staged leftovers (and an incomplete backup) removed: the directory is as it was before the command. */
+  | { action: 'rolled-back'; removed: string[] }
+  /** The renames the killed command did not get to were done: the directory holds the new files. */
+  | { action: 'rolled-forward'; backupDir: string | null; startedAt: string }
+
+/**
+ * Finishes or undoes a commit that a killed command left half-done. Call it holding the data
+ * directory's lock (./datadir-lock.ts does).
+ * @example const r = await recoverCommit(datadir) // r.action
+ */
+export async function recoverCommit(datadir: string): Promise<RecoverCommitReturnType> {
+  const path = join(datadir, COMMIT_INTENT_FILE)
+  let intent: CommitIntent | null = null
+  try {
+    intent = JSON.parse(await fs.readFile(path, 'utf8')) as CommitIntent
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') intent = null
+  }
+  if (intent && intent.phase === 'swap') {
+    for (const r of intent.replacements) {
+      if (r.kind === 'remove') {
+        await fs.rm(r.target, { force: true })
+      } else if (await pathExists(r.staged)) {
+        if (r.kind === 'dir' && (await pathExists(r.target))) {
+          if (await isEmptyDir(r.target)) await fs.rmdir(r.target)
+          else if (r.kept && !(await pathExists(r.kept))) await fs.rename(r.target, r.kept)
+          else await fs.rm(r.target, { recursive: true, force: true }) // the copy in the backup is complete
+        }
+        await fs.rename(r.staged, r.target)
+      }
+    }
+    for (const dir of new Set(intent.replacements.map((r) => dirname(r.target)))) await fsyncDir(dir)
+    await removeIntent(datadir)
+    return { action: 'rolled-forward', backupDir: intent.backupDir, startedAt: intent.startedAt }
+  }
+  // no intent (killed while staging), an unreadable one, or phase backup: nothing was replaced yet
+  const removed: string[] = []
+  for (const dir of new Set([datadir, join(datadir, 'node-keys')])) {
+    for (const name of await fs.readdir(dir).catch((): string[] => [])) {
+      if (!name.startsWith('.') || !name.includes('.tnv-stage-')) continue
+      await fs.rm(join(dir, name), { recursive: true, force: true })
+      removed.push(join(dir, name))
+    }
+  }
+  if (intent?.backupDir) {
+    await fs.rm(intent.backupDir, { recursive: true, force: true })
+    removed.push(intent.backupDir)
+  }
+  if (intent || (await pathExists(path))) {
+    await fs.rm(path, { force: true })
+    removed.push(path)
+  }
+  if (removed.length === 0) return { action: 'none' }
+  await fsyncDir(datadir)
+  return { action: 'rolled-back', removed }
 }
 
 /**

@@ -10,12 +10,14 @@ const LOST_PASSPHRASE =
 
 /** A key problem (exit code 4). */
 export class KeyError extends TnvError {
+  override readonly code: string = 'Key'
   constructor(message: string, options: TnvErrorOptions = {}) {
     super(message, { exitCode: ExitCode.BadKeys, ...options })
   }
 }
 
 export class DatadirMissingError extends BadInputError {
+  override readonly code: string = 'DatadirMissing'
   constructor(datadir: string) {
     super(`The data directory ${datadir} does not exist.`, {
       fix: "Pass --datadir <dir> pointing at the node's data directory (the one holding node-info.yaml and node-keys/), or make keys there first: `tnv keytool generate validator --address <address> --datadir <dir>`.",
@@ -25,6 +27,7 @@ export class DatadirMissingError extends BadInputError {
 
 /** `generate` without --force over a non-empty node-keys/ (the reference's message, kept word for word). */
 export class NodeKeysExistError extends UsageError {
+  override readonly code: string = 'NodeKeysExist'
   constructor(nodeKeysDir: string) {
     super(
       `cannot overwrite node keys without passing --force: ${nodeKeysDir} already holds keys. Nothing was changed.`,
@@ -36,6 +39,7 @@ export class NodeKeysExistError extends UsageError {
 }
 
 export class KeyFileMissingError extends KeyError {
+  override readonly code: string = 'KeyFileMissing'
   constructor(nodeKeysDir: string) {
     super(`no BLS keys found at ${nodeKeysDir}: neither bls.kw nor bls.key exists.`, {
       fix: 'Check --datadir; otherwise generate keys first: `tnv keytool generate validator --address <address> --datadir <dir>`.',
@@ -45,6 +49,7 @@ export class KeyFileMissingError extends KeyError {
 
 /** no-passphrase was chosen but the key on disk is encrypted. */
 export class KeyFileEncryptedError extends KeyError {
+  override readonly code: string = 'KeyFileEncrypted'
   constructor(path: string) {
     super(`${path} is encrypted, so --bls-passphrase-source no-passphrase cannot open it.`, {
       fix: 'Give its passphrase: set TN_BLS_PASSPHRASE (source env, the default), or pass --bls-passphrase-source stdin or ask.',
@@ -53,6 +58,7 @@ export class KeyFileEncryptedError extends KeyError {
 }
 
 export class KeyFileCorruptError extends KeyError {
+  override readonly code: string = 'KeyFileCorrupt'
   constructor(path: string, problem: string) {
     super(
       `${problem.startsWith('Could not') || problem.startsWith('invalid') ? `${path}: ${problem}` : `${path} is damaged: ${problem}`}.`,
@@ -65,6 +71,7 @@ export class KeyFileCorruptError extends KeyError {
 
 /** AEAD authentication failed: wrong passphrase, or a tampered bls.kw. Never yields a key. */
 export class WrongPassphraseError extends KeyError {
+  override readonly code: string = 'WrongPassphrase'
   constructor(path: string) {
     super(
       `Could not decrypt BLS key: wrong passphrase, or corrupted/unsupported keyfile (${path}; the passphrase does not open it, or the file was modified).`,
@@ -77,6 +84,7 @@ export class WrongPassphraseError extends KeyError {
 
 /** The key on disk does not belong to node-info.yaml. */
 export class KeyMismatchError extends KeyError {
+  override readonly code: string = 'KeyMismatch'
   constructor(nodeKeysDir: string, nodeInfoPath: string, recorded?: Uint8Array, loaded?: Uint8Array) {
     const b58 = (k: Uint8Array) => bs58.encode(k)
     super(
@@ -92,6 +100,7 @@ export class KeyMismatchError extends KeyError {
 
 /** The PoP in node-info.yaml does not verify for its public key and execution address. */
 export class InvalidProofOfPossessionError extends KeyError {
+  override readonly code: string = 'NodeInfoProofOfPossessionInvalid'
   constructor(nodeInfoPath: string, address: string) {
     super(
       `The proof of possession in ${nodeInfoPath} does not verify for its bls_public_key and execution_address ${address}; the registry would reject the stake with InvalidProofOfPossession.`,
@@ -104,6 +113,7 @@ export class InvalidProofOfPossessionError extends KeyError {
 
 /** `keytool verify` found differences between the key and node-info.yaml. */
 export class KeysDoNotMatchError extends KeyError {
+  override readonly code: string = 'KeysDoNotMatch'
   constructor(datadir: string, mismatches: string[]) {
     super(
       `${mismatches.length} check${mismatches.length === 1 ? '' : 's'} failed in ${datadir}: ${mismatches.join('; ')}.`,
@@ -116,6 +126,7 @@ export class KeysDoNotMatchError extends KeyError {
 }
 
 export class DatadirNotADirectoryError extends BadInputError {
+  override readonly code: string = 'DatadirNotADirectory'
   constructor(datadir: string) {
     super(`${datadir} is a file, not a data directory.`, {
       fix: 'Pass --datadir <dir> naming a directory (it is created when missing).',
@@ -125,6 +136,7 @@ export class DatadirNotADirectoryError extends BadInputError {
 
 /** The data directory is missing and cannot be created (a parent is a file, no permission, read-only). */
 export class DatadirNotCreatableError extends BadInputError {
+  override readonly code: string = 'DatadirNotCreatable'
   constructor(datadir: string, cause: unknown) {
     const code = (cause as { code?: string } | undefined)?.code
     const why = code === 'ENOTDIR' ? 'a parent of it is a file' : (code ?? 'it cannot be created')
@@ -132,5 +144,32 @@ export class DatadirNotCreatableError extends BadInputError {
       fix: 'Pass --datadir <dir> naming a directory you can write, or a new one under such a directory.',
       cause,
     })
+  }
+}
+
+/** node-keys/ holds another key than the one node-info.yaml records: staking it would register a key nobody holds. */
+export class KeyOnDiskMismatchError extends KeyError {
+  override readonly code: string = 'KeyOnDiskMismatch'
+  constructor(params: { datadir: string; nodeInfoKey: Uint8Array; onDisk: Uint8Array; keyFile: string }) {
+    super(
+      `node-info.yaml in ${params.datadir} records BLS public key ${bs58.encode(params.nodeInfoKey)}, but ${params.keyFile} holds the key of ${bs58.encode(params.onDisk)}: the two are from different \`keytool generate\` runs, and staking them would register a key whose secret is not the one in node-keys/. tnv does not use them (nothing was sent or printed).`,
+      {
+        fix: `Put back the pair that belongs together: every file tnv replaced is kept in a backup-<time>/ directory in ${params.datadir} (node-info.yaml and node-keys/ of the same time), then check it with \`tnv keytool verify --datadir ${params.datadir}\` and run the command again.`,
+      },
+    )
+  }
+}
+
+/** bls.kw without tnv's record of its public key, and no passphrase to open it: the check cannot be made. */
+export class KeyOnDiskUncheckedError extends KeyError {
+  override readonly code: string = 'KeyOnDiskUnchecked'
+  constructor(params: { datadir: string; keyFile: string }) {
+    super(
+      `tnv cannot tell whether ${params.keyFile} holds the key that node-info.yaml records without opening it (the file was not written by tnv, or was changed since), and no passphrase was given. Nothing was sent.`,
+      {
+        fix: `Run \`tnv keytool verify --datadir ${params.datadir}\` once (it opens the key, checks it and records which public key the file holds), or give the passphrase (TN_BLS_PASSPHRASE, --bls-passphrase-source stdin or ask) so this command can check it.`,
+        exitCode: ExitCode.Usage,
+      },
+    )
   }
 }

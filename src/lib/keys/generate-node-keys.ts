@@ -10,13 +10,14 @@ import { randomBytes } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { BadInputError, UsageError } from '../errors.js'
-import { ensureDir, pathExists, writeFileAtomic } from '../fs/atomic.js'
+import { ensureDir, killPoint, pathExists, writeFileAtomic } from '../fs/atomic.js'
 import { InvalidMultiaddrError } from '../nodeinfo/errors.js'
 import { parseP2pAddress, withPeerId } from '../nodeinfo/multiaddr.js'
 import type { Hex, NodeInfo, NodeInfoForm, RpcEndpoints, WorkerInfo } from '../nodeinfo/types.js'
 import { commitFiles, stageDir, stageFile } from './commit-files.js'
 import { BLS_KEY_FILE, BLS_KW_FILE, type DatadirPaths, datadirPaths, KEY_DIR_MODE, KEY_FILE_MODE } from './datadir.js'
 import { DatadirNotADirectoryError, DatadirNotCreatableError, NodeKeysExistError } from './errors.js'
+import { KEY_BINDING_FILE, keyBindingText } from './key-binding.js'
 import { freeUdpPort } from './local-port.js'
 import { PRIMARY_SEED_FILE, PRIMARY_SEED_TEXT, workerSeed } from './seeds.js'
 import { deriveWrappingKey, freshKwParameters, KW_ITERATIONS } from './wrapping-key.js'
@@ -219,22 +220,31 @@ export async function generateNodeKeys({
     ]
     const stagedKeys = await stageDir(paths.nodeKeys, seeds, KEY_DIR_MODE)
     let stagedInfo: string | undefined
+    let stagedBinding: string | undefined
+    const bindingPath = join(paths.datadir, KEY_BINDING_FILE)
     try {
       stagedInfo = await stageFile(paths.nodeInfo, formatNodeInfo(info), 0o644)
+      const text = await keyFileText()
       // writeFileAtomic fsyncs the file and the staged directory, so the rename below is durable
-      await writeFileAtomic(join(stagedKeys, keyFile), await keyFileText(), { mode: KEY_FILE_MODE })
+      await writeFileAtomic(join(stagedKeys, keyFile), text, { mode: KEY_FILE_MODE })
+      // which public key this key file holds, so later commands check it without the passphrase
+      stagedBinding = await stageFile(bindingPath, keyBindingText(publicKey, keyFile, text), KEY_FILE_MODE)
     } catch (err) {
       await fs.rm(stagedKeys, { recursive: true, force: true })
       if (stagedInfo) await fs.rm(stagedInfo, { force: true })
+      if (stagedBinding) await fs.rm(stagedBinding, { force: true })
       throw err
     }
 
-    // 4. Swap it all in (with a backup of what was there).
+    killPoint('generate:staged')
+    // 4. Swap it all in (with a backup of what was there); a kill on the way is finished or
+    // undone by the next command that opens the data directory (commit-files.ts).
     const { backupDir } = await commitFiles({
       datadir: paths.datadir,
       replacements: [
         { kind: 'dir', target: paths.nodeKeys, staged: stagedKeys },
         { kind: 'file', target: paths.nodeInfo, staged: stagedInfo },
+        { kind: 'file', target: bindingPath, staged: stagedBinding },
       ],
     })
     return {

@@ -8,7 +8,7 @@
  * without one (docs/decisions.md).
  */
 import { promises as fs } from 'node:fs'
-import type { PassphraseSource } from '../flags.js'
+import type { PassphraseSource } from '../options.js'
 import { envPassphrasePresent, PASSPHRASE_ENV, type PromptIo, readPassphrase } from '../passphrase/read-passphrase.js'
 import type { StdinLines } from '../passphrase/stdin-lines.js'
 import { assertBlsSecret } from './bls.js'

@@ -1,6 +1,7 @@
 import { ExitCode, TnvError } from '../errors.js'
 
 export class NodeBinaryNotFoundError extends TnvError {
+  override readonly code: string = 'NodeBinaryNotFound'
   constructor(path: string, origin: string) {
     super(`The node binary ${path} (from ${origin}) does not exist or is not executable.`, {
       fix: 'Build and install the node, then pass --node-binary <path> or set TN_NODE_BINARY; without either, tnv starts its reference node.',
@@ -10,6 +11,7 @@ export class NodeBinaryNotFoundError extends TnvError {
 }
 
 export class NodeWouldRefuseError extends TnvError {
+  override readonly code: string = 'NodeWouldRefuse'
   constructor(errors: string[]) {
     super(`The node would refuse to start with these flags: ${errors.join(' ')}`, {
       fix: 'Fix the flags (see `tnv rpc plan -- <flags>` for what each transport would serve) and start again.',
@@ -19,6 +21,7 @@ export class NodeWouldRefuseError extends TnvError {
 }
 
 export class NodeExitedError extends TnvError {
+  override readonly code: string = 'NodeExited'
   constructor(code: number | null, signal: string | null, tail: string) {
     const how = signal ? `was killed by ${signal}` : `exited with code ${code}`
     super(`The node ${how} before its RPC answered.`, {
@@ -30,6 +33,7 @@ export class NodeExitedError extends TnvError {
 }
 
 export class NodeAlreadyRunningError extends TnvError {
+  override readonly code: string = 'NodeAlreadyRunning'
   constructor(pid: number, datadir: string) {
     super(`A node started by tnv is already running for ${datadir} (pid ${pid}).`, {
       fix: `Use it as it is, or stop it first with \`tnv node stop --datadir ${datadir}\`.`,
@@ -39,6 +43,7 @@ export class NodeAlreadyRunningError extends TnvError {
 }
 
 export class NodeNotRunningError extends TnvError {
+  override readonly code: string = 'NodeNotRunning'
   constructor(datadir: string) {
     super(`No node started by tnv is running for ${datadir}.`, {
       fix: `Start one with \`tnv node start --datadir ${datadir} -- <node flags>\`.`,
@@ -48,6 +53,7 @@ export class NodeNotRunningError extends TnvError {
 }
 
 export class NoRpcEndpointError extends TnvError {
+  override readonly code: string = 'NodeNoRpcEndpoint'
   constructor() {
     super(
       'The node flags enable no HTTP, WebSocket or IPC endpoint, so tnv cannot tell when the node is up or synced.',
@@ -60,12 +66,14 @@ export class NoRpcEndpointError extends TnvError {
 }
 
 export class RpcTimeoutError extends TnvError {
+  override readonly code: string = 'RpcTimeout'
   constructor(what: string, seconds: number, fix: string) {
     super(`${what} did not happen within ${seconds} s.`, { fix, exitCode: ExitCode.Timeout })
   }
 }
 
 export class NotSyncedError extends TnvError {
+  override readonly code: string = 'NotSynced'
   constructor(
     local: bigint,
     remote: bigint,

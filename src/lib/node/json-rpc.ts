@@ -6,6 +6,7 @@ import { createConnection } from 'node:net'
 import { ExitCode, TnvError } from '../errors.js'
 
 export class RpcCallError extends TnvError {
+  override readonly code: string = 'RpcCall'
   constructor(endpoint: string, reason: string) {
     super(`The RPC endpoint ${endpoint} did not answer: ${reason}.`, {
       fix: 'Check that the node is running and the URL or IPC path is right.',

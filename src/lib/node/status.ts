@@ -1,4 +1,4 @@
-import { defaultDevnetDir } from '../../devnet/paths.js'
+import { defaultDevnetDir, findRunningDevnet } from '../devnet/runtime-file.js'
 import { BadInputError } from '../errors.js'
 import { NodeAlreadyRunningError, NodeNotRunningError } from './errors.js'
 import { commitAgeSeconds, readNodeProgress } from './health.js'
@@ -125,7 +125,6 @@ export async function resolveSyncEndpoints({
   }
   if (networkUrl) return { localUrl, networkUrl, idleChain: false }
   if (chain === 'devnet') {
-    const { findRunningDevnet } = await import('../../devnet/node/runtime-file.js')
     const devnet = (await findRunningDevnet(defaultDevnetDir())).info
     if (!devnet?.rpcUrl) {
       throw new BadInputError('No devnet is running, so there is no network endpoint to compare with.', {

@@ -9,6 +9,7 @@ import type { NodeInfoForm } from './types.js'
 
 /** node-info.yaml (or the directory that should hold it) does not exist. */
 export class NodeInfoMissingError extends BadInputError {
+  override readonly code: string = 'NodeInfoMissing'
   constructor(path: string, options: TnvErrorOptions = {}) {
     super(`${path} does not exist.`, {
       fix: 'Point --node-info (or --datadir) at a data directory that holds node-info.yaml, or make keys first: `tnv keytool generate validator --address <address> --datadir <dir>`.',
@@ -19,6 +20,7 @@ export class NodeInfoMissingError extends BadInputError {
 
 /** The file is not YAML (or is cut short so that it no longer parses). */
 export class NodeInfoSyntaxError extends BadInputError {
+  override readonly code: string = 'NodeInfoSyntax'
   constructor(path: string, problem: string) {
     super(`${path} is not valid YAML (the node stops on it with "bad yaml data"): ${problem}. Nothing was changed.`, {
       fix: 'Restore node-info.yaml from your backup (keytool keeps timestamped copies in backup-* directories of the data directory).',
@@ -47,6 +49,7 @@ function repairText(repair: NodeInfoRepair, path: string): string {
 
 /** A field of node-info.yaml is missing, of the wrong type, malformed, or unknown. */
 export class NodeInfoFieldError extends BadInputError {
+  override readonly code: string = 'NodeInfoField'
   readonly field: string
   readonly form: NodeInfoForm | null
   constructor(
@@ -65,6 +68,7 @@ export class NodeInfoFieldError extends BadInputError {
 
 /** An execution address that is not 20 bytes of hex (or `0`). */
 export class InvalidAddressError extends BadInputError {
+  override readonly code: string = 'InvalidAddress'
   constructor(label: string, value: string) {
     super(
       `${label}: "${value}" is not an execution address (20 bytes of hex, optionally 0x-prefixed, or 0 for the zero address).`,
@@ -77,6 +81,7 @@ export class InvalidAddressError extends BadInputError {
 
 /** A mixed-case address whose EIP-55 checksum does not match: most likely a typo. */
 export class InvalidAddressChecksumError extends BadInputError {
+  override readonly code: string = 'InvalidAddressChecksum'
   constructor(label: string, value: string) {
     super(`${label}: "${value}" has mixed case but its EIP-55 checksum is wrong, so it probably contains a typo.`, {
       fix: 'Copy the address again from its source (the wallet that holds it). All-lowercase hex skips the checksum check.',
@@ -86,6 +91,7 @@ export class InvalidAddressChecksumError extends BadInputError {
 
 /** A p2p multiaddr outside the accepted form, or one that already names another peer. */
 export class InvalidMultiaddrError extends BadInputError {
+  override readonly code: string = 'InvalidMultiaddr'
   constructor(label: string, value: string, problem: string) {
     super(`${label}: "${value}" ${problem}.`, {
       fix: "Use the form /ip4/<ip>/udp/<port>/quic-v1 (or /ip6/, /dns4/, /dns6/), e.g. /ip4/203.0.113.10/udp/49590/quic-v1, without a /p2p/ part (keytool appends the node's own peer id).",
@@ -98,6 +104,7 @@ export class InvalidMultiaddrError extends BadInputError {
  * where it has one (real-network/node.md §1, "Common error texts").
  */
 export class InvalidRpcUrlError extends BadInputError {
+  override readonly code: string = 'InvalidWorkerRpcUrl'
   readonly problem: string
   constructor(label: string, value: string, problem: string) {
     super(

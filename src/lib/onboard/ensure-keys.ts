@@ -7,10 +7,10 @@
 import { join } from 'node:path'
 import type { Address } from 'viem'
 import { AbortedError, MissingInputError } from '../errors.js'
-import type { PassphraseSource } from '../flags.js'
 import { pathExists } from '../fs/atomic.js'
 import { readNodeInfo } from '../nodeinfo/read.js'
 import { NODE_INFO_FILE, type NodeInfo } from '../nodeinfo/types.js'
+import type { PassphraseSource } from '../options.js'
 import type { WizardIo } from '../wizard/io.js'
 
 /** The conventional p2p ports (spec: Prerequisites). */
@@ -91,12 +91,11 @@ export async function createKeys(
       '--create-keys to generate them there (passphrase from TN_BLS_PASSPHRASE), or --datadir/--node-info naming existing keys',
     )
   }
-  const [{ generateNodeKeys }, { readPassphrase }, { StdinLines }] = await Promise.all([
+  const [{ generateNodeKeys }, { readPassphrase }] = await Promise.all([
     import('../keys/generate-node-keys.js'),
     import('../passphrase/read-passphrase.js'),
-    import('../passphrase/stdin-lines.js'),
   ])
-  const stdin = source === 'stdin' ? new StdinLines() : undefined
+  const stdin = source === 'stdin' ? io.stdin() : undefined
   // Kept in memory for the node tnv may start next: the node reads TN_BLS_PASSPHRASE, which
   // tnv removed from its own environment once read.
   let passphrase: string | undefined

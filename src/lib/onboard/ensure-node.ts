@@ -30,7 +30,7 @@ export type EnsureNodeReturnType = {
 /** The node's flags tnv uses when it starts the node for a network. */
 export async function nodeFlagsFor(target: ChainTarget): Promise<string[]> {
   if (target.name === 'custom') throw new NodeForCustomNetworkError(target.rpcUrl)
-  const { freeLoopbackPort } = await import('../../devnet/chain/free-port.js')
+  const { freeLoopbackPort } = await import('../net/free-port.js')
   const port = String(await freeLoopbackPort())
   // flags both node releases read the same way (the node's --chain value, a list naming tn);
   // --chain devnet: the reference node joins the running local devnet

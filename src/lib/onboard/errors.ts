@@ -3,6 +3,7 @@ import { ExitCode, TnvError } from '../errors.js'
 
 /** A wait for the chain (whitelist, epoch boundary, exit) ran out of time. */
 export class WaitTimeoutError extends TnvError {
+  override readonly code: string = 'WaitTimeout'
   constructor(what: string, seconds: number, fix: string) {
     super(`${what} did not happen within ${seconds} s.`, { fix, exitCode: ExitCode.Timeout })
   }
@@ -10,6 +11,7 @@ export class WaitTimeoutError extends TnvError {
 
 /** The network has no node flags tnv knows (a custom endpoint): the node must be named. */
 export class NodeForCustomNetworkError extends TnvError {
+  override readonly code: string = 'NodeForCustomNetwork'
   constructor(rpcUrl: string) {
     super(
       `tnv cannot start a node for the custom network at ${rpcUrl}: it knows the node flags only for devnet and testnet.`,

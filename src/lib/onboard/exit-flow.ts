@@ -7,18 +7,20 @@
  */
 import type { Address } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
-import type { ChainFlagValues, SignerFlagValues } from '../chain/flags.js'
 import { formatTelAndWei } from '../chain/units.js'
+import type { ChainFlagValues, SignerFlagValues } from '../options.js'
 import { RewardShortfallError } from '../registry/errors.js'
 import type { ValidatorStatus } from '../registry/read-validator-status.js'
 import type { RegistryContext } from '../registry/types.js'
 import type { UnstakeReturnType } from '../registry/unstake.js'
+import { journalsFor } from '../tx/journal.js'
+import { type StepJournal, settleJournal } from '../tx/run-step.js'
 import type { WizardIo } from '../wizard/io.js'
-import { journaledStep, settleJournal } from '../wizard/journaled-step.js'
+import { wizardReporter } from '../wizard/reporter.js'
 import { wizardConfirm } from './confirm.js'
 import { epochProgress, followStatus } from './follow-status.js'
 import { pickSigner } from './pick-signer.js'
-import { type StepRecord, stepRecord } from './steps.js'
+import { resumedOf, type StepRecord, stepRecord } from './steps.js'
 
 export const EXIT_THROUGH = ['exited', 'unstaked'] as const
 export type ExitThrough = (typeof EXIT_THROUGH)[number] | 'pending-exit'
@@ -67,7 +69,20 @@ export async function runExitFlow(io: WizardIo, p: ExitFlowParameters): Promise<
   const ctx: RegistryContext = await support.openRegistryContext(p.chain)
   const signer = await pickSigner(io, { action: 'beginExit', flags: p.signer })
   const validator = signer.address
-  await settleJournal(ctx, { datadir: p.datadir, io, timeoutMs })
+  const journal: StepJournal = {
+    journals: journalsFor({ datadir: p.datadir, from: validator }),
+    command: 'tnv exit',
+    timeoutMs,
+  }
+  const resumed = new Map<string, `0x${string}`>()
+  if (signer.type === 'local')
+    await settleJournal({
+      client: ctx.client,
+      rpcUrl: ctx.target.rpcUrl,
+      from: validator,
+      journal,
+      report: wizardReporter(io, 'journal', resumed),
+    })
   let status = await readValidatorStatus(ctx, { address: validator })
   const chain = status.chain
   io.emit(
@@ -115,17 +130,13 @@ export async function runExitFlow(io: WizardIo, p: ExitFlowParameters): Promise<
   // beginExit, unless exiting already or Staked-and-unstaking (unstake is accepted from Staked)
   const skipExit = status.status === 'Staked' && through === 'unstaked'
   if (!skipExit && status.status !== 'PendingExit' && status.status !== 'Exited') {
-    const { result: r, resumed } = await journaledStep({
-      ctx,
-      datadir: p.datadir,
-      step: 'beginExit',
-      from: validator,
-      io,
-      timeoutMs,
-      run: (report) =>
-        beginExit(ctx, { signer, report, confirm: wizardConfirm(io, { yes: p.yes, defaultYes: false }) }),
+    const r = await beginExit(ctx, {
+      signer,
+      report: wizardReporter(io, 'beginExit', resumed),
+      confirm: wizardConfirm(io, { yes: p.yes }),
+      journal,
     })
-    steps.push(stepRecord('beginExit', r, resumed))
+    steps.push(stepRecord('beginExit', r, resumedOf(resumed, 'beginExit')))
     if (r.outcome === 'unsigned') {
       io.emit(
         { event: 'unsigned', step: 'beginExit', transaction: r.unsigned },
@@ -169,22 +180,16 @@ export async function runExitFlow(io: WizardIo, p: ExitFlowParameters): Promise<
   }
 
   // unstake, asking about the shortfall when it applies
-  const runUnstake = (accept: boolean) =>
-    journaledStep({
-      ctx,
-      datadir: p.datadir,
-      step: 'unstake',
-      from: validator,
-      io,
-      timeoutMs,
-      run: (report) =>
-        unstake(ctx, {
-          signer,
-          acceptRewardShortfall: accept,
-          report,
-          confirm: wizardConfirm(io, { yes: p.yes, defaultYes: false }),
-        }),
-    })
+  const runUnstake = async (accept: boolean) => ({
+    result: await unstake(ctx, {
+      signer,
+      acceptRewardShortfall: accept,
+      report: wizardReporter(io, 'unstake', resumed),
+      confirm: wizardConfirm(io, { yes: p.yes }),
+      journal,
+    }),
+    resumed: resumedOf(resumed, 'unstake'),
+  })
   let unstaked: { result: UnstakeReturnType; resumed: { hash: `0x${string}` } | null }
   try {
     unstaked = await runUnstake(p.acceptRewardShortfall)

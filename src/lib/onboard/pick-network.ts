@@ -3,7 +3,7 @@
  * what the flags say. Without a terminal, or when --chain or --rpc-url (or their environment
  * variables) already name the network, the flags are the answer and nothing is asked.
  */
-import type { ChainFlagValues } from '../chain/flags.js'
+import type { ChainFlagValues } from '../options.js'
 import type { WizardIo } from '../wizard/io.js'
 
 export async function pickNetwork(io: WizardIo, flags: ChainFlagValues): Promise<ChainFlagValues> {

@@ -5,8 +5,8 @@
  * Without a terminal the flags are the answer (SignerRequired names them when none is given).
  */
 import type { Address } from 'viem'
-import type { SignerFlagValues } from '../chain/flags.js'
 import { resolveSigner, type Signer } from '../chain/signer.js'
+import type { SignerFlagValues } from '../options.js'
 import type { WizardIo } from '../wizard/io.js'
 
 export type PickSignerParameters = {

@@ -12,17 +12,18 @@
 import { dirname } from 'node:path'
 import type { Address, Hex } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
-import type { ChainFlagValues, SignerFlagValues } from '../chain/flags.js'
 import type { UnsignedTransaction } from '../chain/transaction.js'
 import { formatTelAndWei } from '../chain/units.js'
 import { errorMessage } from '../errors.js'
-import type { PassphraseSource } from '../flags.js'
 import type { NodeInfo } from '../nodeinfo/types.js'
+import type { ChainFlagValues, PassphraseSource, SignerFlagValues } from '../options.js'
 import { AddressRetiredError, NotWhitelistedError, SignerMismatchError, WrongStatusError } from '../registry/errors.js'
 import type { ValidatorStatus } from '../registry/read-validator-status.js'
 import type { RegistryContext } from '../registry/types.js'
+import { journalsFor } from '../tx/journal.js'
+import { type StepJournal, settleJournal } from '../tx/run-step.js'
 import type { WizardIo } from '../wizard/io.js'
-import { journaledStep, settleJournal } from '../wizard/journaled-step.js'
+import { wizardReporter } from '../wizard/reporter.js'
 import { wizardConfirm } from './confirm.js'
 import { createKeys, findKeys } from './ensure-keys.js'
 import { type EnsureNodeReturnType, ensureNode, waitForNodeSync } from './ensure-node.js'
@@ -30,7 +31,7 @@ import { epochProgress, followStatus } from './follow-status.js'
 import { pickNetwork } from './pick-network.js'
 import { pickSigner } from './pick-signer.js'
 import { checkPrerequisites } from './prerequisites.js'
-import { type StepRecord, stepRecord } from './steps.js'
+import { resumedOf, type StepRecord, stepRecord } from './steps.js'
 
 export const STAKE_THROUGH = ['staked', 'active'] as const
 export type StakeThrough = (typeof STAKE_THROUGH)[number]
@@ -61,6 +62,8 @@ export type StakeFlowParameters = {
   nodeBinary?: string | undefined
   /** Longest wait for each of: sync, activation, a pending transaction. */
   timeoutSeconds: number
+  /** Lets go of the data directory's lock once the stake is settled (the rest of the flow only waits). */
+  releaseDatadir?: (() => Promise<void>) | undefined
 }
 
 export type StakeFlowReturnType = {
@@ -128,9 +131,47 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
   const info: NodeInfo = keys.info
   if (info.executionAddress.toLowerCase() !== validator.toLowerCase())
     throw new SignerMismatchError({ signer: validator, executionAddress: info.executionAddress })
+  // the key on disk must be the key node-info.yaml records (a kill in an older key commit, or
+  // files copied by hand, could leave them apart): refused with how to repair
+  {
+    const { assertKeyOnDisk } = await import('../keys/key-binding.js')
+    const env: NodeJS.ProcessEnv = {
+      TN_BLS_PASSPHRASE: nodePassphrase ?? process.env.TN_BLS_PASSPHRASE,
+    }
+    const had = env.TN_BLS_PASSPHRASE
+    await assertKeyOnDisk({
+      datadir: dirname(keys.path),
+      nodeInfoKey: info.blsPublicKey,
+      source: nodePassphrase !== null ? 'env' : p.passphraseSource,
+      stdin: io.stdin(),
+      io: { isTTY: io.interactive, ask: (m) => io.secret(m) },
+      env,
+    })
+    // the key was opened with TN_BLS_PASSPHRASE (read, so removed from tnv's environment, as
+    // every read does): tnv keeps it in memory for the adiri proof and the node it may start
+    if (nodePassphrase === null && had && env.TN_BLS_PASSPHRASE === undefined) {
+      nodePassphrase = had
+      delete process.env.TN_BLS_PASSPHRASE
+    }
+  }
 
+  // every transaction of this run is journaled in the data directory (and the sender's state
+  // journal is settled too); --unsigned writes nothing
+  const journal: StepJournal = {
+    journals: journalsFor({ datadir: p.datadir, from: validator }),
+    command: 'tnv stake',
+    timeoutMs,
+  }
+  const resumed = new Map<string, Hex>()
   // 4. state first (after what earlier runs sent): everything after depends on it
-  await settleJournal(ctx, { datadir: p.datadir, io, timeoutMs })
+  if (signer.type === 'local')
+    await settleJournal({
+      client: ctx.client,
+      rpcUrl: ctx.target.rpcUrl,
+      from: validator,
+      journal,
+      report: wizardReporter(io, 'journal', resumed),
+    })
   let status = await readValidatorStatus(ctx, { address: validator })
   const chain = status.chain
   const balance = await ctx.client.getBalance({ address: validator })
@@ -211,31 +252,25 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
       { event: 'stake-amount', stakeVersion: status.stakeVersion, stakeAmount: status.stakeAmount },
       `Stake amount (stake version ${status.stakeVersion}): ${formatTelAndWei(BigInt(status.stakeAmount))}.`,
     )
-    const { result, resumed } = await journaledStep({
-      ctx,
-      datadir: p.datadir,
-      step: 'stake',
-      from: validator,
-      io,
-      timeoutMs,
-      run: (report) =>
-        stake(ctx, {
-          signer,
-          blsPubkey: view.blsPublicKeyHex,
-          proofOfPossession: view.proofOfPossessionHex,
-          executionAddress: info.executionAddress,
-          // adiri: its proof is signed with the key; keys made in this run open with the passphrase in hand
-          signAdiriProof: adiriProofSigner({
-            datadir: dirname(keys.path),
-            source: nodePassphrase !== null ? 'env' : p.passphraseSource,
-            env: nodePassphrase !== null ? { TN_BLS_PASSPHRASE: nodePassphrase } : undefined,
-            note: (line) => io.emit({ event: 'note', message: line }, line),
-          }),
-          report,
-          confirm: wizardConfirm(io, { yes: p.yes, defaultYes: false }),
-        }),
+    const result = await stake(ctx, {
+      signer,
+      blsPubkey: view.blsPublicKeyHex,
+      proofOfPossession: view.proofOfPossessionHex,
+      executionAddress: info.executionAddress,
+      // adiri: its proof is signed with the key; keys made in this run open with the passphrase in hand
+      signAdiriProof: adiriProofSigner({
+        datadir: dirname(keys.path),
+        source: nodePassphrase !== null ? 'env' : p.passphraseSource,
+        env: nodePassphrase !== null ? { TN_BLS_PASSPHRASE: nodePassphrase } : undefined,
+        stdin: io.stdin(),
+        io: { isTTY: io.interactive, ask: (m) => io.secret(m) },
+        note: (line) => io.emit({ event: 'note', message: line }, line),
+      }),
+      report: wizardReporter(io, 'stake', resumed),
+      confirm: wizardConfirm(io, { yes: p.yes }),
+      journal,
     })
-    steps.push(stepRecord('stake', result, resumed))
+    steps.push(stepRecord('stake', result, resumedOf(resumed, 'stake')))
     if (result.outcome === 'unsigned') {
       io.emit(
         { event: 'unsigned', step: 'stake', transaction: result.unsigned },
@@ -257,6 +292,8 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
     io.emit({ event: 'staked', validator }, `${validator} is Staked.`)
     status = await readValidatorStatus(ctx, { address: validator })
   }
+  // staked (now or before): the keys are bound on chain, the rest of the flow only waits
+  await p.releaseDatadir?.()
   if (through === 'staked' || status.status === 'Undefined') return done(status, null)
 
   // 8. node, synced; 9. activate
@@ -279,16 +316,13 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
     const synced = await waitForNodeSync(io, { localUrl: node.rpcUrl, target: ctx.target, timeoutMs })
     io.emit({ event: 'synced', ...synced })
     steps.push({ step: 'sync', outcome: 'done' })
-    const { result, resumed } = await journaledStep({
-      ctx,
-      datadir: p.datadir,
-      step: 'activate',
-      from: validator,
-      io,
-      timeoutMs,
-      run: (report) => activate(ctx, { signer, report, confirm: wizardConfirm(io, { yes: p.yes, defaultYes: true }) }),
+    const result = await activate(ctx, {
+      signer,
+      report: wizardReporter(io, 'activate', resumed),
+      confirm: wizardConfirm(io, { yes: p.yes }),
+      journal,
     })
-    steps.push(stepRecord('activate', result, resumed))
+    steps.push(stepRecord('activate', result, resumedOf(resumed, 'activate')))
     if (result.outcome === 'unsigned') {
       io.emit(
         { event: 'unsigned', step: 'activate', transaction: result.unsigned },

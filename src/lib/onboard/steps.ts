@@ -24,3 +24,9 @@ export function stepRecord(step: string, outcome: TxOutcome, resumed: { hash: He
       return { ...base, outcome: 'unsigned' }
   }
 }
+
+/** The earlier run's transaction of a step that this run settled, if any. */
+export function resumedOf(resumed: Map<string, Hex>, step: string): { hash: Hex } | null {
+  const hash = resumed.get(step)
+  return hash ? { hash } : null
+}

@@ -12,6 +12,7 @@ export const PASSPHRASE_REQUIRED_TEXT = 'passphrase is required, see the option 
  * typed). The message starts with the node's own text.
  */
 export class PassphraseRequiredError extends UsageError {
+  override readonly code: string = 'PassphraseRequired'
   constructor(why: string, flag: string, envVar = 'TN_BLS_PASSPHRASE') {
     super(`${PASSPHRASE_REQUIRED_TEXT}: ${why}.`, {
       fix: `Set ${envVar} without leaving it in your shell history (\`read -rs ${envVar} && export ${envVar}\`), or choose another source: ${SOURCES_HELP(flag)}.`,
@@ -21,6 +22,7 @@ export class PassphraseRequiredError extends UsageError {
 
 /** The two prompted entries of a new passphrase differ. */
 export class PassphrasesDoNotMatchError extends UsageError {
+  override readonly code: string = 'PassphrasesDoNotMatch'
   constructor() {
     super('Passphrases do not match: the two entries differed three times in a row. Nothing was changed.', {
       fix: 'Run the command again and type the same passphrase twice.',
@@ -30,6 +32,7 @@ export class PassphrasesDoNotMatchError extends UsageError {
 
 /** Source stdin, but standard input ended before a line was read. */
 export class NoPassphraseOnStdinError extends UsageError {
+  override readonly code: string = 'NoPassphraseOnStdin'
   constructor(what: string, flag: string) {
     super(
       `${PASSPHRASE_REQUIRED_TEXT}: standard input ended before it gave the ${what} (${flag} stdin reads one line per passphrase).`,
@@ -42,6 +45,7 @@ export class NoPassphraseOnStdinError extends UsageError {
 
 /** Source stdin while standard input is a terminal: the passphrase would be echoed. */
 export class StdinIsTerminalError extends UsageError {
+  override readonly code: string = 'StdinIsTerminal'
   constructor(flag: string) {
     super(
       `${flag} stdin reads the passphrase from standard input, which is a terminal here, so what you type would be shown.`,
@@ -54,6 +58,7 @@ export class StdinIsTerminalError extends UsageError {
 
 /** Source ask without a terminal. */
 export class NoTerminalForPromptError extends UsageError {
+  override readonly code: string = 'NoTerminalForPrompt'
   constructor(flag: string, envVar = 'TN_BLS_PASSPHRASE') {
     super(`${flag} ask needs a terminal to prompt on, and there is none (standard input or error is not a TTY).`, {
       fix: `Use ${flag} env (set ${envVar}) or ${flag} stdin (pipe the passphrase in).`,

@@ -14,7 +14,7 @@
  * without one (`required: false`: an unencrypted bls.key). A passphrase is never taken from a
  * command-line value.
  */
-import type { PassphraseSource } from '../flags.js'
+import type { PassphraseSource } from '../options.js'
 import {
   NoPassphraseOnStdinError,
   NoTerminalForPromptError,
@@ -52,8 +52,9 @@ export type ReadPassphraseParameters = {
   /** What the prompt asks for. */
   label?: string
   env?: NodeJS.ProcessEnv
-  /** Shared standard-input reader (needed for source stdin). */
+  /** The run's one standard-input reader (needed for source stdin). */
   stdin?: StdinLines
+  /** The session's hidden prompt (needed for source ask; without it ask is refused as having no terminal). */
   io?: PromptIo
 }
 
@@ -98,8 +99,8 @@ export async function readPassphrase({
     passphrase = trimEndWhitespace(line) || undefined
     why = `the line read from standard input is empty once its trailing whitespace is dropped (${flag} stdin drops it, as the node does)`
   } else {
-    const prompt = io ?? (await terminalIo())
-    if (!prompt.isTTY) throw new NoTerminalForPromptError(flag, envVar)
+    const prompt = io
+    if (!prompt?.isTTY) throw new NoTerminalForPromptError(flag, envVar)
     passphrase = purpose === 'create' ? await askTwice(prompt, label) : await prompt.ask(`${label}:`)
     if (passphrase === '') {
       if (purpose === 'create') prompt.say?.('No passphrase set for BLS key, this is not recommended.')
@@ -153,23 +154,4 @@ export function requirePassphraseSource({
     flag,
     envVar,
   )
-}
-
-/** The real terminal: @inquirer/prompts' password prompt on stderr, nothing echoed. */
-async function terminalIo(): Promise<PromptIo> {
-  const isTTY = process.stdin.isTTY === true && process.stderr.isTTY === true
-  return {
-    isTTY,
-    say: (message) => process.stderr.write(`${message}\n`),
-    ask: async (message) => {
-      const { password } = await import('@inquirer/prompts')
-      const { AbortedError } = await import('../errors.js')
-      try {
-        return await password({ message }, { output: process.stderr, clearPromptOnDone: false })
-      } catch (err) {
-        if (err instanceof Error && err.name === 'ExitPromptError') throw new AbortedError()
-        throw err
-      }
-    },
-  }
 }

@@ -6,11 +6,12 @@
 import { type Address, encodeFunctionData } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
 import type { Signer } from '../chain/signer.js'
+import type { StepRun } from '../tx/run-step.js'
 import { AddressRetiredError, NotWhitelistedError, WrongStatusError } from './errors.js'
 import { sharedRegistryAbi } from './generations/shared-abi.js'
 import { readOwnValidator } from './read-own-validator.js'
 import type { RegistryInfo } from './registry-guard.js'
-import { submit } from './submit.js'
+import { registryStep, submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
 export type ActivateParameters = OperationOptions & { signer: Signer }
@@ -26,9 +27,14 @@ export type ActivateReturnType = TxOutcome & {
 /**
  * @example const r = await activate(ctx, { signer }); r.activeFromEpoch
  */
-export async function activate(
+export async function activate(ctx: RegistryContext, params: ActivateParameters): Promise<ActivateReturnType> {
+  return registryStep(ctx, 'activate', params, (run) => activateStep(ctx, params, run))
+}
+
+async function activateStep(
   ctx: RegistryContext,
   { signer, report, confirm }: ActivateParameters,
+  run: StepRun,
 ): Promise<ActivateReturnType> {
   const validator = signer.address
   const { chain, registry, adapter, nft, record, status, epoch, account } = await readOwnValidator(
@@ -78,6 +84,7 @@ export async function activate(
     revert: { validator },
     report,
     confirm,
+    run,
   })
   return { ...base, ...outcome }
 }

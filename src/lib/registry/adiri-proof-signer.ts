@@ -7,7 +7,9 @@
  */
 
 import { TnvError } from '../errors.js'
-import type { PassphraseSource } from '../flags.js'
+import type { PassphraseSource } from '../options.js'
+import type { PromptIo } from '../passphrase/read-passphrase.js'
+import type { StdinLines } from '../passphrase/stdin-lines.js'
 import { signAdiriProof } from './generations/adiri-proof.js'
 import type { SignAdiriProof } from './stake-checks.js'
 
@@ -19,34 +21,51 @@ export type AdiriProofSignerParameters = {
   note: (line: string) => void
   /** Environment to read TN_BLS_PASSPHRASE from (the wizard passes the passphrase of keys it just made). */
   env?: NodeJS.ProcessEnv | undefined
+  /** The run's one stdin reader (source stdin: the next line). */
+  stdin?: StdinLines | undefined
+  /** The hidden prompt (source ask). */
+  io?: PromptIo | undefined
 }
 
 /**
  * @example await stake(ctx, { ..., signAdiriProof: adiriProofSigner({ datadir, source: 'env', note }) })
  */
-export function adiriProofSigner({ datadir, source, note, env }: AdiriProofSignerParameters): SignAdiriProof {
+export function adiriProofSigner({
+  datadir,
+  source,
+  note,
+  env,
+  stdin,
+  io,
+}: AdiriProofSignerParameters): SignAdiriProof {
   return async ({ validator, blsPubkey }) => {
     note(
       `The adiri registry checks a proof of possession over its own 218-byte message (with the uncompressed public key), which node-info.yaml does not hold: tnv opens the BLS key in ${datadir} to sign it for ${validator} (passphrase source: ${source}).`,
     )
-    const [{ openBlsKey }, { StdinLines }] = await Promise.all([
+    const [{ openBlsKey }, { blsPublicKey }, { recordKeyBinding }] = await Promise.all([
       import('../keys/open-key.js'),
-      import('../passphrase/stdin-lines.js'),
+      import('../keys/bls.js'),
+      import('../keys/key-binding.js'),
     ])
-    const stdin = source === 'stdin' ? new StdinLines() : undefined
     let key: Awaited<ReturnType<typeof openBlsKey>>
     try {
-      key = await openBlsKey({ datadir, source, ...(stdin ? { stdin } : {}), ...(env ? { env } : {}) })
+      key = await openBlsKey({
+        datadir,
+        source,
+        ...(stdin ? { stdin } : {}),
+        ...(io ? { io } : {}),
+        ...(env ? { env } : {}),
+      })
     } catch (err) {
       if (err instanceof TnvError)
         err.details.push(
           'The key is needed because the adiri registry takes a proof over its own message; alternatively pass --adiri-pop from `tnv keytool export-staking-args --registry-generation adiri --json`, run where the key is.',
         )
       throw err
-    } finally {
-      stdin?.close()
     }
     try {
+      // the key was opened anyway: record which public key this key file holds
+      await recordKeyBinding(datadir, blsPublicKey(key.secret)).catch(() => {})
       return signAdiriProof(key.secret, blsPubkey, validator)
     } finally {
       key.secret.fill(0)

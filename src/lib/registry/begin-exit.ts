@@ -7,11 +7,12 @@
 import { type Address, encodeFunctionData } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
 import type { Signer } from '../chain/signer.js'
+import type { StepRun } from '../tx/run-step.js'
 import { NotWhitelistedError, WrongStatusError } from './errors.js'
 import { sharedRegistryAbi } from './generations/shared-abi.js'
 import { readOwnValidator } from './read-own-validator.js'
 import type { RegistryInfo } from './registry-guard.js'
-import { submit } from './submit.js'
+import { registryStep, submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
 export type BeginExitParameters = OperationOptions & { signer: Signer }
@@ -26,9 +27,14 @@ export type BeginExitReturnType = TxOutcome & {
 /**
  * @example await beginExit(ctx, { signer, confirm: async (plan) => askNo(plan) })
  */
-export async function beginExit(
+export async function beginExit(ctx: RegistryContext, params: BeginExitParameters): Promise<BeginExitReturnType> {
+  return registryStep(ctx, 'beginExit', params, (run) => beginExitStep(ctx, params, run))
+}
+
+async function beginExitStep(
   ctx: RegistryContext,
   { signer, report, confirm }: BeginExitParameters,
+  run: StepRun,
 ): Promise<BeginExitReturnType> {
   const validator = signer.address
   const { chain, registry, adapter, nft, record, status, epoch, account } = await readOwnValidator(
@@ -80,6 +86,7 @@ export async function beginExit(
     revert: { validator },
     report,
     confirm,
+    run,
   })
   return { ...base, ...outcome }
 }

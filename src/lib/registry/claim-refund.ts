@@ -9,11 +9,12 @@ import type { ChainInfo } from '../chain/check-chain-id.js'
 import { readAccountState } from '../chain/read-account-state.js'
 import type { Signer } from '../chain/signer.js'
 import { formatTelAndWei } from '../chain/units.js'
+import type { StepRun } from '../tx/run-step.js'
 import { readFirstBatch } from './first-batch.js'
 import { nextRegistryAbi } from './generations/abi-next.js'
 import { withRpcErrors } from './reads.js'
 import type { RegistryInfo } from './registry-guard.js'
-import { submit } from './submit.js'
+import { registryStep, submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
 export type ClaimRefundParameters = OperationOptions & { signer: Signer }
@@ -29,9 +30,14 @@ export type ClaimRefundReturnType = TxOutcome & {
 /**
  * @example const r = await claimRefund(ctx, { signer }); r.amount
  */
-export async function claimRefund(
+export async function claimRefund(ctx: RegistryContext, params: ClaimRefundParameters): Promise<ClaimRefundReturnType> {
+  return registryStep(ctx, 'claimRefund', params, (run) => claimRefundStep(ctx, params, run))
+}
+
+async function claimRefundStep(
   ctx: RegistryContext,
   { signer, report, confirm }: ClaimRefundParameters,
+  run: StepRun,
 ): Promise<ClaimRefundReturnType> {
   const { client, target } = ctx
   const recipient = signer.address
@@ -83,6 +89,7 @@ export async function claimRefund(
     revert: { validator: recipient },
     report,
     confirm,
+    run,
   })
   return { ...base, amount: amount.toString(), ...outcome }
 }

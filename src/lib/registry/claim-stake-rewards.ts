@@ -11,13 +11,14 @@ import type { ChainInfo } from '../chain/check-chain-id.js'
 import { readAccountState } from '../chain/read-account-state.js'
 import type { Signer } from '../chain/signer.js'
 import { formatTelAndWei } from '../chain/units.js'
+import type { StepRun } from '../tx/run-step.js'
 import { NotRecipientError, RewardPoolShortError, RewardsBelowMinimumError } from './errors.js'
 import { readFirstBatch } from './first-batch.js'
 import { nextRegistryAbi } from './generations/abi-next.js'
 import { sharedRegistryAbi } from './generations/shared-abi.js'
 import { withRpcErrors } from './reads.js'
 import type { RegistryInfo } from './registry-guard.js'
-import { submit } from './submit.js'
+import { registryStep, submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
 export type ClaimStakeRewardsParameters = OperationOptions & {
@@ -41,7 +42,15 @@ export type ClaimStakeRewardsReturnType = TxOutcome & {
  */
 export async function claimStakeRewards(
   ctx: RegistryContext,
+  params: ClaimStakeRewardsParameters,
+): Promise<ClaimStakeRewardsReturnType> {
+  return registryStep(ctx, 'claimStakeRewards', params, (run) => claimStakeRewardsStep(ctx, params, run))
+}
+
+async function claimStakeRewardsStep(
+  ctx: RegistryContext,
   { signer, validator: validatorParam, report, confirm }: ClaimStakeRewardsParameters,
+  run: StepRun,
 ): Promise<ClaimStakeRewardsReturnType> {
   const { client, target } = ctx
   const validator = validatorParam ?? signer.address
@@ -93,6 +102,7 @@ export async function claimStakeRewards(
     revert: { validator, shortfall: { rewards, pool } },
     report,
     confirm,
+    run,
   })
   let claimed = rewards
   if (receipt) {

@@ -16,6 +16,7 @@ import { readAccountState } from '../chain/read-account-state.js'
 import type { Signer } from '../chain/signer.js'
 import { formatTelAndWei } from '../chain/units.js'
 import { UsageError } from '../errors.js'
+import type { StepRun } from '../tx/run-step.js'
 import { deadlineIso } from './deadline.js'
 import { type DelegationSignatureFile, delegationInputsOf } from './delegation-file.js'
 import {
@@ -40,7 +41,7 @@ import { orNullOnRevert, withRpcErrors } from './reads.js'
 import type { RegistryInfo } from './registry-guard.js'
 import { readStakeAmount } from './stake.js'
 import { checkStakeKeyMaterial, resolveStakeProof, type SignAdiriProof, type StakeKeyMaterial } from './stake-checks.js'
-import { submit } from './submit.js'
+import { registryStep, submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
 export type DelegationAuthority =
@@ -77,7 +78,15 @@ export type DelegateStakeReturnType = TxOutcome & {
  */
 export async function delegateStake(
   ctx: RegistryContext,
+  params: DelegateStakeParameters,
+): Promise<DelegateStakeReturnType> {
+  return registryStep(ctx, 'delegateStake', params, (run) => delegateStakeStep(ctx, params, run))
+}
+
+async function delegateStakeStep(
+  ctx: RegistryContext,
   { signer, authority, report, confirm }: DelegateStakeParameters,
+  run: StepRun,
 ): Promise<DelegateStakeReturnType> {
   const { client, target } = ctx
   const delegator = signer.address
@@ -259,6 +268,7 @@ export async function delegateStake(
     revert: { validator, stakeAmount },
     report,
     confirm,
+    run,
   })
   return { ...base, stakeAmount: stakeAmount.toString(), ...outcome }
 }

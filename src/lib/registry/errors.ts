@@ -11,6 +11,7 @@ type Extra = Pick<TnvErrorOptions, 'details' | 'cause'>
 
 /** InvalidTokenId / RequiresConsensusNFT: the address holds no ConsensusNFT. */
 export class NotWhitelistedError extends TnvError {
+  override readonly code: string = 'NotWhitelisted'
   constructor(address: string, extra: Extra = {}) {
     super(`Address ${address} holds no ConsensusNFT: governance has not whitelisted it (or it is retired).`, {
       fix: `Request governance approval for ${address} (governance runs \`tnv governance mint ${address}\`); a retired address cannot be whitelisted again.`,
@@ -22,6 +23,7 @@ export class NotWhitelistedError extends TnvError {
 
 /** The address unstaked once and is retired for good. */
 export class AddressRetiredError extends TnvError {
+  override readonly code: string = 'AddressRetired'
   constructor(address: string, extra: Extra = {}) {
     super(`Address ${address} is retired (it has unstaked): governance can never whitelist it again.`, {
       fix: 'Onboard a new validator address with new keys: `tnv keytool generate validator --address NEW_ADDRESS --datadir NEW_DIR`, then ask governance to whitelist NEW_ADDRESS.',
@@ -33,6 +35,7 @@ export class AddressRetiredError extends TnvError {
 
 /** InvalidStatus and local status checks: the validator is in the wrong state for the step. */
 export class WrongStatusError extends TnvError {
+  override readonly code: string = 'WrongStatus'
   constructor(message: string, fix: string, extra: Extra = {}) {
     super(message, { fix, exitCode: ExitCode.WrongState, ...extra })
   }
@@ -40,6 +43,7 @@ export class WrongStatusError extends TnvError {
 
 /** InvalidStakeAmount: the value is not the current epoch's stake amount. */
 export class WrongStakeAmountError extends TnvError {
+  override readonly code: string = 'WrongStakeAmount'
   constructor(params: { sent: bigint | null; expected: bigint | null }, extra: Extra = {}) {
     const sent = params.sent === null ? 'The value sent' : `The value sent, ${formatTelAndWei(params.sent)},`
     const expected = params.expected === null ? '' : ` (${formatTelAndWei(params.expected)})`
@@ -53,6 +57,7 @@ export class WrongStakeAmountError extends TnvError {
 
 /** InvalidProofOfPossession: the proof does not verify for this key and address. */
 export class InvalidProofOfPossessionError extends TnvError {
+  override readonly code: string = 'InvalidProofOfPossession'
   constructor(address: string, extra: Extra = {}) {
     super(
       `The proof of possession does not verify for address ${address}: it was signed for a different address (or is corrupt).`,
@@ -67,6 +72,7 @@ export class InvalidProofOfPossessionError extends TnvError {
 
 /** The signer is not node-info's execution_address (the address the PoP commits to). */
 export class SignerMismatchError extends TnvError {
+  override readonly code: string = 'SignerMismatch'
   constructor(params: { signer: string; executionAddress: string }) {
     super(
       `node-info.yaml names execution_address ${params.executionAddress}, but the signer is ${params.signer}; the proof of possession commits to the execution address, and the stake must come from it.`,
@@ -80,6 +86,7 @@ export class SignerMismatchError extends TnvError {
 
 /** DuplicateBLSPubkey: the BLS key is registered already (keys are never released). */
 export class BlsKeyAlreadyRegisteredError extends TnvError {
+  override readonly code: string = 'BlsKeyAlreadyRegistered'
   constructor(extra: Extra = {}) {
     super('This BLS public key is already registered in the registry.', {
       fix: "If this same address staked with this key, the earlier stake succeeded: check `tnv validator status`. Otherwise a registered key is never released, even after unstaking: generate a new validator's keys in a new data directory (`tnv keytool generate validator --datadir NEW_DIR`).",
@@ -91,6 +98,7 @@ export class BlsKeyAlreadyRegisteredError extends TnvError {
 
 /** InvalidBLSPubkey: the key bytes are not a valid compressed G2 point. */
 export class InvalidBlsPubkeyError extends TnvError {
+  override readonly code: string = 'InvalidBlsPubkey'
   constructor(extra: Extra = {}) {
     super('The registry rejected the BLS public key as invalid (expected a 96-byte compressed G2 point).', {
       fix: 'Check node-info.yaml or --bls-pubkey; regenerate the keys if the file is corrupt.',
@@ -102,6 +110,7 @@ export class InvalidBlsPubkeyError extends TnvError {
 
 /** DelegationExpired: the delegation signature's deadline has passed. */
 export class DelegationExpiredError extends TnvError {
+  override readonly code: string = 'DelegationExpired'
   constructor(deadline: bigint, extra: Extra = {}) {
     super(
       `The delegation signature expired at ${new Date(Number(deadline) * 1000).toISOString()} (deadline ${deadline}).`,
@@ -116,6 +125,7 @@ export class DelegationExpiredError extends TnvError {
 
 /** The validator's nonce moved on since it signed (increaseNonce, or another delegation used it). */
 export class DelegationRevokedError extends TnvError {
+  override readonly code: string = 'DelegationRevoked'
   constructor(params: { signedNonce: bigint; currentNonce: bigint; validator: string; revocable: boolean }) {
     super(
       `The delegation signature was made with nonce ${params.signedNonce}, but validator ${params.validator} now has nonce ${params.currentNonce}: ${params.revocable ? 'it revoked earlier signatures (increaseNonce), or another delegation used the nonce' : 'another delegation used the nonce'}, so the registry would reject it.`,
@@ -129,6 +139,7 @@ export class DelegationRevokedError extends TnvError {
 
 /** The stake version changed since the validator signed (the digest binds it). */
 export class DelegationStakeVersionError extends TnvError {
+  override readonly code: string = 'DelegationStakeVersion'
   constructor(params: { signedVersion: number; currentVersion: number }) {
     super(
       `The delegation signature is bound to stake version ${params.signedVersion}, but the current epoch's stake version is ${params.currentVersion}.`,
@@ -142,6 +153,7 @@ export class DelegationStakeVersionError extends TnvError {
 
 /** The signature does not recover to the validator for this digest. */
 export class InvalidDelegationSignatureError extends TnvError {
+  override readonly code: string = 'InvalidDelegationSignature'
   constructor(message: string, extra: Extra = {}) {
     super(message, {
       fix: 'Ask the validator to sign again for your address with `tnv delegation sign --delegator YOUR_ADDRESS`, and pass that file.',
@@ -153,6 +165,7 @@ export class InvalidDelegationSignatureError extends TnvError {
 
 /** Unstake is not accepted yet (IneligibleUnstake, or a local eligibility check). */
 export class UnstakeNotEligibleError extends TnvError {
+  override readonly code: string = 'UnstakeNotEligible'
   constructor(message: string, fix: string, extra: Extra = {}) {
     super(message, { fix, exitCode: ExitCode.WrongState, ...extra })
   }
@@ -167,6 +180,7 @@ function poolText(pool: bigint): string {
 
 /** The issuance pool cannot cover the accrued rewards and the shortfall was not (or cannot be) accepted. */
 export class RewardShortfallError extends TnvError {
+  override readonly code: string = 'RewardShortfall'
   /** false on adiri: its unstake(address) cannot forfeit rewards, so accepting the shortfall does not help. */
   canForfeit: boolean
   constructor(
@@ -192,6 +206,7 @@ export class RewardShortfallError extends TnvError {
 
 /** A claim the issuance pool cannot pay now (explained before anything is sent). */
 export class RewardPoolShortError extends TnvError {
+  override readonly code: string = 'RewardPoolShort'
   constructor(amounts: { rewards: bigint; pool: bigint } | null, extra: Extra = {}) {
     super(
       amounts
@@ -208,6 +223,7 @@ export class RewardPoolShortError extends TnvError {
 
 /** RewardsBelowMinimum on a claim: less than the minimum withdrawal. */
 export class RewardsBelowMinimumError extends TnvError {
+  override readonly code: string = 'RewardsBelowMinimum'
   constructor(params: { rewards: bigint | null; minimum: bigint | null }, extra: Extra = {}) {
     super(
       params.rewards !== null && params.minimum !== null
@@ -224,6 +240,7 @@ export class RewardsBelowMinimumError extends TnvError {
 
 /** The signer is not the registry owner (governance-only step). */
 export class NotRegistryOwnerError extends TnvError {
+  override readonly code: string = 'NotRegistryOwner'
   constructor(params: { signer: string; owner: string; action: string }, extra: Extra = {}) {
     super(`Only the registry owner (${params.owner}) may ${params.action}; the signer is ${params.signer}.`, {
       fix: 'Sign with the governance key, or send the request to governance (a Safe: --unsigned --from SAFE). On the devnet, governance is rehearsed without a key: `tnv devnet governance --help`.',
@@ -235,6 +252,7 @@ export class NotRegistryOwnerError extends TnvError {
 
 /** NotRecipient: the caller is neither the validator nor its delegator. */
 export class NotRecipientError extends TnvError {
+  override readonly code: string = 'NotRecipient'
   constructor(params: { caller: string; validator?: string | undefined }, extra: Extra = {}) {
     super(
       `The registry refused the caller ${params.caller}: only the validator${params.validator ? ` ${params.validator}` : ''} or its delegator may do this.`,
@@ -245,6 +263,7 @@ export class NotRecipientError extends TnvError {
 
 /** BlsPubkeyNotFound: the validator has no BLS key registered (it never staked). */
 export class NotStakedError extends TnvError {
+  override readonly code: string = 'NotStaked'
   constructor(address: string, extra: Extra = {}) {
     super(`Address ${address} has not staked: no BLS key is registered for it.`, {
       fix: 'Stake first with `tnv stake`.',
@@ -256,6 +275,7 @@ export class NotStakedError extends TnvError {
 
 /** NoRefund: nothing is credited to the account. */
 export class NoRefundError extends TnvError {
+  override readonly code: string = 'NoRefund'
   constructor(account: string, extra: Extra = {}) {
     super(`No refund is credited to ${account}.`, {
       fix: 'Nothing to claim: a refund is credited only when a payout to the recipient was rejected (`tnv validator status` shows it). Nothing was sent.',
@@ -267,6 +287,7 @@ export class NoRefundError extends TnvError {
 
 /** A custom error tnv has no specific remedy for (the contract added one). */
 export class RegistryRevertedError extends TnvError {
+  override readonly code: string = 'RegistryReverted'
   constructor(params: { action: string; error: string }, extra: Extra = {}) {
     super(`The registry rejects ${params.action}: ${params.error}.`, {
       fix: "Check the validator's state with `tnv validator status`; the error name above says which rule failed.",
@@ -278,6 +299,7 @@ export class RegistryRevertedError extends TnvError {
 
 /** A revert without decodable data (out of gas, a require without message, a non-registry failure). */
 export class UnknownRevertError extends TnvError {
+  override readonly code: string = 'UnknownRevert'
   constructor(params: { action: string; reason: string }, extra: Extra = {}) {
     super(`The simulation says ${params.action} reverts: ${params.reason}.`, {
       fix: 'Nothing was sent. Check the state with `tnv validator status` and the endpoint with --rpc-url; run with DEBUG=1 for the raw error.',
@@ -289,13 +311,18 @@ export class UnknownRevertError extends TnvError {
 
 /** An irreversible step without --yes and without a terminal to confirm on. */
 export class ConfirmationRequiredError extends UsageError {
-  constructor(action: string) {
-    super(`${action} cannot be undone, and there is no terminal to confirm on.`, { fix: 'Pass --yes to confirm it.' })
+  override readonly code: string = 'ConfirmationRequired'
+  constructor(action: string, kind: 'money' | 'irreversible' = 'irreversible') {
+    super(
+      `${action} ${kind === 'money' ? 'sends your TEL' : 'cannot be undone'}, and there is no terminal to confirm on.`,
+      { fix: 'Pass --yes to confirm it.' },
+    )
   }
 }
 
 /** `delegation stake` without the validator's signature file (and not as governance). */
 export class DelegationSignatureRequiredError extends UsageError {
+  override readonly code: string = 'DelegationSignatureRequired'
   constructor() {
     super("delegateStake needs the validator's signature file.", {
       fix: 'Ask the validator to run `tnv delegation sign --delegator YOUR_ADDRESS --out delegation.json`, then pass --signature delegation.json (governance: --validator ADDRESS instead).',
@@ -328,6 +355,7 @@ const CHECK_TARGET =
 
 /** Drift guard: code that is neither generation stops every command that builds calldata or signs. */
 export class UnknownRegistryCodeError extends TnvError {
+  override readonly code: string = 'UnknownRegistryCode'
   constructor(found: FoundCode, action: string) {
     super(`${describeFound(found)} tnv will not build calldata for it or sign ${action}; nothing was sent.`, {
       fix: CHECK_TARGET,
@@ -338,6 +366,7 @@ export class UnknownRegistryCodeError extends TnvError {
 
 /** A read-only command on code that is neither generation: what it can and cannot read. */
 export class UnreadableRegistryError extends TnvError {
+  override readonly code: string = 'UnreadableRegistry'
   constructor(found: FoundCode, reads: { can: readonly string[]; cannot: readonly string[] }) {
     super(
       `${describeFound(found)} Of the views this command reads, the code has ${reads.can.length ? some(reads.can, 6) : 'none'}; it lacks ${some(reads.cannot, 6)}, so tnv cannot show this.`,
@@ -348,6 +377,7 @@ export class UnreadableRegistryError extends TnvError {
 
 /** Code with a known generation's full interface but an unknown build: refused for signing unless accepted by hash. */
 export class RegistryCodeNotAcceptedError extends TnvError {
+  override readonly code: string = 'RegistryCodeNotAccepted'
   constructor(p: {
     address: string
     network: string
@@ -368,6 +398,7 @@ export class RegistryCodeNotAcceptedError extends TnvError {
 
 /** --registry-generation names another generation than the code found. */
 export class RegistryGenerationMismatchError extends TnvError {
+  override readonly code: string = 'RegistryGenerationMismatch'
   constructor(p: {
     address: string
     network: string
@@ -391,6 +422,7 @@ export class RegistryGenerationMismatchError extends TnvError {
 
 /** The endpoint answered a registry view with data that is not what the view returns. */
 export class RegistryAnswerError extends TnvError {
+  override readonly code: string = 'RegistryAnswer'
   constructor(p: { rpcUrl: string; what: string; reason: string }, extra: Extra = {}) {
     super(
       `The endpoint ${p.rpcUrl} answered ${p.what} with data that is not a valid answer (${p.reason.replace(/\.$/, '')}).`,
@@ -405,6 +437,7 @@ export class RegistryAnswerError extends TnvError {
 
 /** The step needs a function the detected generation does not have. */
 export class NotInThisGenerationError extends UsageError {
+  override readonly code: string = 'NotInThisGeneration'
   constructor(message: string, fix: string) {
     super(message, { fix })
   }
@@ -412,6 +445,7 @@ export class NotInThisGenerationError extends UsageError {
 
 /** The adiri proof (218-byte message) does not verify for the key and address, or was made with another key. */
 export class AdiriProofMismatchError extends TnvError {
+  override readonly code: string = 'AdiriProofMismatch'
   constructor(message: string, fix: string, extra: Extra = {}) {
     super(message, { fix, exitCode: ExitCode.BadKeys, ...extra })
   }
@@ -419,6 +453,7 @@ export class AdiriProofMismatchError extends TnvError {
 
 /** The registry's delegation digest cannot be reproduced: its domain or type is not what tnv knows. */
 export class DelegationDigestMismatchError extends TnvError {
+  override readonly code: string = 'DelegationDigestMismatch'
   constructor(p: { registry: string; generation: string; onChain: string; local?: string | undefined }) {
     super(
       p.local

@@ -9,13 +9,14 @@ import { type Address, parseEventLogs } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
 import { readAccountState } from '../chain/read-account-state.js'
 import type { Signer } from '../chain/signer.js'
+import type { StepRun } from '../tx/run-step.js'
 import { NotInThisGenerationError, NotWhitelistedError } from './errors.js'
 import { readFirstBatch } from './first-batch.js'
 import { nextRegistryAbi } from './generations/abi-next.js'
 import { sharedRegistryAbi } from './generations/shared-abi.js'
 import { readDelegationNonce } from './read-delegation-nonce.js'
 import type { RegistryInfo } from './registry-guard.js'
-import { submit } from './submit.js'
+import { registryStep, submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
 export type IncreaseNonceParameters = OperationOptions & { signer: Signer }
@@ -39,7 +40,15 @@ export const ADIRI_REVOKE_EXPLANATION =
  */
 export async function increaseNonce(
   ctx: RegistryContext,
+  params: IncreaseNonceParameters,
+): Promise<IncreaseNonceReturnType> {
+  return registryStep(ctx, 'increaseNonce', params, (run) => increaseNonceStep(ctx, params, run))
+}
+
+async function increaseNonceStep(
+  ctx: RegistryContext,
   { signer, report, confirm }: IncreaseNonceParameters,
+  run: StepRun,
 ): Promise<IncreaseNonceReturnType> {
   const { client, target } = ctx
   const validator = signer.address
@@ -62,6 +71,19 @@ export async function increaseNonce(
     )
   const nonce = await readDelegationNonce(ctx, { adapter, chain, validator, stakeVersion: version })
   if (nonce === null) throw new NotWhitelistedError(validator)
+  // each call revokes once more: a revoke an earlier run sent (killed before it saw the
+  // receipt) that has now succeeded IS this command's revoke; never send a second one for it
+  const earlier = run.resumed.find((r) => r.step === 'increaseNonce' && r.outcome === 'success')
+  if (earlier)
+    return {
+      chain,
+      registry: info,
+      validator,
+      previousNonce: (nonce - 1n).toString(),
+      newNonce: nonce.toString(),
+      outcome: 'already-done',
+      message: `The revoke an earlier run sent (${earlier.hash}) succeeded: the delegation nonce of ${validator} is now ${nonce}; nothing more was sent.`,
+    }
   report?.({
     type: 'step',
     message: `delegation nonce of ${validator} is ${nonce} (read through the registry's digest)`,
@@ -79,6 +101,7 @@ export async function increaseNonce(
     revert: { validator },
     report,
     confirm,
+    run,
   })
   let newNonce = nonce + 1n
   if (receipt) {

@@ -9,7 +9,7 @@ import type { Address } from 'viem'
 import { UsageError } from '../errors.js'
 import { stakingArgs } from '../keys/staking-args.js'
 import { readNodeInfo } from '../nodeinfo/read.js'
-import type { KeyMaterialFlagValues } from './flags.js'
+import type { KeyMaterialFlagValues } from '../options.js'
 import { BLS_PUBKEY_BYTES, checkHexBytes, POP_BYTES, type StakeKeyMaterial } from './stake-checks.js'
 
 export type KeyMaterial = StakeKeyMaterial & {

@@ -11,6 +11,7 @@ import { ExitCode, TnvError } from '../errors.js'
 import { isBlsKeyRegistered } from './is-bls-key-registered.js'
 
 export class RegisteredKeyReplaceError extends TnvError {
+  override readonly code: string = 'RegisteredKeyReplace'
   constructor(network: string, blsPubkey: string) {
     super(
       `The keys in this data directory belong to a validator that has staked: the registry on ${network} has their BLS key ${blsPubkey.slice(0, 20)}… registered, and it binds that key for good. Nothing was changed.`,

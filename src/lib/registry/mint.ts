@@ -7,11 +7,12 @@ import { type Address, encodeFunctionData } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
 import { readAccountState } from '../chain/read-account-state.js'
 import type { Signer } from '../chain/signer.js'
+import type { StepRun } from '../tx/run-step.js'
 import { AddressRetiredError, NotRegistryOwnerError } from './errors.js'
 import { readFirstBatch } from './first-batch.js'
 import { sharedRegistryAbi } from './generations/shared-abi.js'
 import type { RegistryInfo } from './registry-guard.js'
-import { submit } from './submit.js'
+import { registryStep, submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
 export type MintParameters = OperationOptions & {
@@ -29,9 +30,14 @@ export type MintReturnType = TxOutcome & {
 /**
  * @example await mint(ctx, { signer: governance, validator: '0x…' })
  */
-export async function mint(
+export async function mint(ctx: RegistryContext, params: MintParameters): Promise<MintReturnType> {
+  return registryStep(ctx, 'mint', params, (run) => mintStep(ctx, params, run))
+}
+
+async function mintStep(
   ctx: RegistryContext,
   { signer, validator, report, confirm }: MintParameters,
+  run: StepRun,
 ): Promise<MintReturnType> {
   const { client, target } = ctx
   const registry = { address: target.registry, abi: sharedRegistryAbi } as const
@@ -68,6 +74,7 @@ export async function mint(
     revert: { validator },
     report,
     confirm,
+    run,
   })
   return { ...base, ...outcome }
 }

@@ -4,9 +4,9 @@
  */
 import type { Address } from 'viem'
 import { parseAddressFlag } from '../chain/address.js'
-import type { ChainFlagValues } from '../chain/flags.js'
 import { networkOf, PRESETS, REGISTRY_ADDRESS } from '../chain/presets.js'
 import { UsageError } from '../errors.js'
+import type { ChainFlagValues } from '../options.js'
 
 export async function offlineTarget(flags: ChainFlagValues): Promise<{ chainId: number; registry: Address }> {
   const registry = flags.registry === undefined ? REGISTRY_ADDRESS : parseAddressFlag(flags.registry, '--registry')

@@ -13,6 +13,7 @@ import { InsufficientFundsError } from '../chain/errors.js'
 import { readAccountState } from '../chain/read-account-state.js'
 import type { Signer } from '../chain/signer.js'
 import { formatTelAndWei } from '../chain/units.js'
+import type { StepRun } from '../tx/run-step.js'
 import { AddressRetiredError, BlsKeyAlreadyRegisteredError, NotWhitelistedError, WrongStatusError } from './errors.js'
 import { readFirstBatch } from './first-batch.js'
 import { sharedRegistryAbi } from './generations/shared-abi.js'
@@ -20,7 +21,7 @@ import { statusName } from './generations/status.js'
 import { orNullOnRevert, withRpcErrors } from './reads.js'
 import type { RegistryInfo } from './registry-guard.js'
 import { checkStakeKeyMaterial, resolveStakeProof, type SignAdiriProof, type StakeKeyMaterial } from './stake-checks.js'
-import { submit } from './submit.js'
+import { registryStep, submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
 export type StakeParameters = OperationOptions &
@@ -48,6 +49,10 @@ export type StakeReturnType = TxOutcome & {
  * r.outcome // 'sent' | 'already-done' | 'unsigned'
  */
 export async function stake(ctx: RegistryContext, params: StakeParameters): Promise<StakeReturnType> {
+  return registryStep(ctx, 'stake', params, (run) => stakeStep(ctx, params, run))
+}
+
+async function stakeStep(ctx: RegistryContext, params: StakeParameters, run: StepRun): Promise<StakeReturnType> {
   const { signer, blsPubkey, report, confirm } = params
   const validator = signer.address
   checkStakeKeyMaterial({ ...params, validator })
@@ -133,6 +138,7 @@ export async function stake(ctx: RegistryContext, params: StakeParameters): Prom
     revert: { validator, stakeAmount },
     report,
     confirm,
+    run,
   })
   return { ...base, stakeAmount: stakeAmount.toString(), ...outcome }
 }

@@ -1,9 +1,11 @@
 /**
- * The tail every state-changing registry step shares, after its own checks:
+ * The tail every state-changing registry step shares, after its own checks, inside the one
+ * step runner (../tx/run-step.ts, entered with `registryStep`):
  * simulate (eth_estimateGas: a revert is decoded with the generation's error table and nothing
  * is sent) → prepare (nonce and fees read in the step's first batch) → show and confirm →
- * print (--unsigned) or sign, send and wait for the receipt (a revert on chain is decoded by
- * replaying the call). A nonce taken meanwhile is retried once, after a fresh simulation.
+ * print (--unsigned) or sign, journal, send and wait for the receipt (a revert on chain is
+ * decoded by replaying the call). A nonce taken meanwhile (recorded dropped) is retried once,
+ * after a fresh simulation.
  * --unsigned sends nothing, so a sender short of funds is a warning there, not an error: the
  * simulation then gives the sender the value in a state override, so it still checks the call.
  */
@@ -12,7 +14,6 @@ import type { ChainInfo } from '../chain/check-chain-id.js'
 import { InsufficientFundsError, NonceConflictError } from '../chain/errors.js'
 import type { AccountState } from '../chain/read-account-state.js'
 import { explainRpcError } from '../chain/rpc-errors.js'
-import { sendTransaction } from '../chain/send-transaction.js'
 import type { Signer } from '../chain/signer.js'
 import {
   gasWithMargin,
@@ -22,14 +23,18 @@ import {
   toUnsignedTransaction,
 } from '../chain/transaction.js'
 import { formatGasPrice, formatTelAndWei } from '../chain/units.js'
-import { waitForReceipt } from '../chain/wait-for-receipt.js'
 import { AbortedError } from '../errors.js'
+import { killPoint } from '../fs/atomic.js'
+import type { JournalStep } from '../tx/journal.js'
+import { runStep, type StepRun, sendJournaled } from '../tx/run-step.js'
 import { isRevert, type RevertContext, registryErrorFromRevert } from './decode-revert.js'
 import type { RegistryAdapter } from './generations/adapter.js'
 import type { OperationOptions, RegistryContext, TransactionPlan, TxOutcome } from './types.js'
 
 export type SubmitParameters = OperationOptions & {
   ctx: RegistryContext
+  /** The running step (journal and its lock), from `registryStep`. */
+  run: StepRun
   chain: ChainInfo
   /** The detected generation (its error table decodes reverts). */
   adapter: RegistryAdapter
@@ -71,7 +76,9 @@ export async function submit({
   revert,
   report,
   confirm,
+  run,
 }: SubmitParameters): Promise<SubmitReturnType> {
+  killPoint('tx:checked')
   const { client, target } = ctx
   const from = signer.address
   const revertCtx: RevertContext = {
@@ -120,6 +127,7 @@ export async function submit({
     fees: account.fees,
   }
   report?.({ type: 'step', message: `simulation of ${action} passed (gas limit ${tx.gas})` })
+  killPoint('tx:simulated')
   const cost = maxCost(tx)
   if (cost > account.balance) {
     const short = `${from} holds ${formatTelAndWei(account.balance)}, but ${action} may cost up to ${formatTelAndWei(cost)} (value plus gas).`
@@ -154,24 +162,18 @@ export async function submit({
   if (signer.type === 'unsigned')
     return { outcome: { outcome: 'unsigned', unsigned: toUnsignedTransaction(tx, target.rpcUrl) }, receipt: null }
   if (confirm && !(await confirm(plan))) throw new AbortedError()
+  killPoint('tx:confirmed')
 
-  let sent = await sendTransaction(client, { account: signer.account, tx, rpcUrl: target.rpcUrl })
+  let sent = await sendJournaled(client, run, { account: signer.account, tx, rpcUrl: target.rpcUrl, report })
   if (sent.status === 'nonce-used') {
-    // another transaction of this account took the nonce: the state may have moved, so
-    // simulate again before signing anything new
+    // another transaction of this account took the nonce (ours is journaled as dropped): the
+    // state may have moved, so simulate again before signing anything new
     const nonce = await client.getTransactionCount({ address: from, blockTag: 'pending' })
     tx = { ...tx, nonce, gas: gasWithMargin(await simulate()) }
-    sent = await sendTransaction(client, { account: signer.account, tx, rpcUrl: target.rpcUrl })
+    sent = await sendJournaled(client, run, { account: signer.account, tx, rpcUrl: target.rpcUrl, report })
     if (sent.status === 'nonce-used') throw new NonceConflictError({ from, nonce: tx.nonce })
   }
-  report?.({ type: 'sent', hash: sent.hash })
-  const receipt = await waitForReceipt(client, {
-    hash: sent.hash,
-    raw: sent.raw,
-    from,
-    nonce: tx.nonce,
-    rpcUrl: target.rpcUrl,
-  })
+  const { receipt } = sent
   if (receipt.status !== 'success') {
     throw await explainMinedRevert(
       ctx,
@@ -214,5 +216,29 @@ async function explainMinedRevert(
       'reverted on chain; the replay against the previous block succeeds (out of gas, or the state changed within the block)',
     ),
     revertCtx,
+  )
+}
+
+/**
+ * Runs a registry operation as one step of the step runner: the journal (when the command gives
+ * one) is locked and what earlier runs left open is settled before the operation reads the chain.
+ * @example return registryStep(ctx, 'activate', params, async (run) => { …checks…; await submit({ …, run }) })
+ */
+export function registryStep<R>(
+  ctx: RegistryContext,
+  step: JournalStep,
+  params: OperationOptions & { signer: Signer },
+  operation: (run: StepRun) => Promise<R>,
+): Promise<R> {
+  return runStep(
+    {
+      client: ctx.client,
+      rpcUrl: ctx.target.rpcUrl,
+      step,
+      signer: params.signer,
+      journal: params.journal,
+      report: params.report,
+    },
+    operation,
   )
 }

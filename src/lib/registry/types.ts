@@ -7,6 +7,7 @@ import type { ChainInfo } from '../chain/check-chain-id.js'
 import type { ChainClient } from '../chain/client.js'
 import type { ChainTarget } from '../chain/resolve-target.js'
 import type { UnsignedTransaction } from '../chain/transaction.js'
+import type { StepJournal } from '../tx/run-step.js'
 import type { BoundRegistry, RegistryCodePolicy } from './registry-guard.js'
 
 export type RegistryContext = {
@@ -28,6 +29,17 @@ export type RegistryEvent =
   | { type: 'sent'; hash: Hex }
   /** The receipt arrived and the transaction succeeded. */
   | { type: 'confirmed'; hash: Hex; blockNumber: bigint }
+  /** An earlier run's transaction has no known outcome: it is settled before anything is sent. */
+  | { type: 'resume'; step: string; hash: Hex; submittedAt: string }
+  /** …and how it ended (dropped: with the proof). */
+  | {
+      type: 'resumed'
+      step: string
+      hash: Hex
+      outcome: 'success' | 'reverted' | 'dropped'
+      blockNumber: string | null
+      reason: string | null
+    }
 
 export type Reporter = (event: RegistryEvent) => void
 
@@ -67,4 +79,6 @@ export type TxOutcome =
 export type OperationOptions = {
   report?: Reporter | undefined
   confirm?: ConfirmFn | undefined
+  /** Journal the transaction (src/lib/tx/run-step.ts); without it nothing is written (library use, tests). */
+  journal?: StepJournal | undefined
 }

@@ -13,6 +13,7 @@ import type { ChainInfo } from '../chain/check-chain-id.js'
 import { readAccountState } from '../chain/read-account-state.js'
 import type { Signer } from '../chain/signer.js'
 import { formatTelAndWei } from '../chain/units.js'
+import type { StepRun } from '../tx/run-step.js'
 import {
   AddressRetiredError,
   NotRecipientError,
@@ -28,7 +29,7 @@ import { UNSET_EPOCH } from './generations/status.js'
 import { statusOf } from './read-own-validator.js'
 import { orNullOnRevert, withRpcErrors } from './reads.js'
 import type { RegistryInfo } from './registry-guard.js'
-import { submit } from './submit.js'
+import { registryStep, submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
 export type UnstakeParameters = OperationOptions & {
@@ -61,9 +62,14 @@ export type UnstakeReturnType = TxOutcome & {
 /**
  * @example await unstake(ctx, { signer, acceptRewardShortfall: false, confirm })
  */
-export async function unstake(
+export async function unstake(ctx: RegistryContext, params: UnstakeParameters): Promise<UnstakeReturnType> {
+  return registryStep(ctx, 'unstake', params, (run) => unstakeStep(ctx, params, run))
+}
+
+async function unstakeStep(
   ctx: RegistryContext,
   { signer, validator: validatorParam, acceptRewardShortfall = false, report, confirm }: UnstakeParameters,
+  run: StepRun,
 ): Promise<UnstakeReturnType> {
   const { client, target } = ctx
   const validator = validatorParam ?? signer.address
@@ -153,6 +159,7 @@ export async function unstake(
     revert: { validator, shortfall: { rewards, pool } },
     report,
     confirm,
+    run,
   })
   let forfeited = shortfall > 0n && acceptRewardShortfall ? shortfall : 0n
   let refundCredited = 0n

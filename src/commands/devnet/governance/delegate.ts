@@ -1,9 +1,11 @@
+import { statSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { Args, Flags } from '@oclif/core'
+import { BaseCommand } from '../../../cli/base-command.js'
+import { passphraseFlags } from '../../../cli/flags/common.js'
 import type { GovernanceResult } from '../../../devnet/chain/governance.js'
 import { devnetDirFlag } from '../../../devnet/node/cli-flags.js'
 import { GOVERNANCE_DESCRIPTION_TAIL } from '../../../devnet/node/governance-flags.js'
-import { BaseCommand } from '../../../lib/base-command.js'
-import { passphraseFlags } from '../../../lib/flags.js'
 
 export default class DevnetGovernanceDelegate extends BaseCommand {
   static override summary =
@@ -73,8 +75,6 @@ ${GOVERNANCE_DESCRIPTION_TAIL}`
         })
       proofOfPossession = { signature: bytesToHex(info.proofOfPossession) }
     } else {
-      const { dirname } = await import('node:path')
-      const { statSync } = await import('node:fs')
       const datadir = statSync(flags['node-info']).isDirectory() ? flags['node-info'] : dirname(path)
       const [{ openBlsKey }, { blsPublicKey }, { adiriProofOfPossession }] = await Promise.all([
         import('../../../lib/keys/open-key.js'),

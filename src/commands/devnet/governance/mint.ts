@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core'
+import { BaseCommand } from '../../../cli/base-command.js'
 import type { GovernanceResult } from '../../../devnet/chain/governance.js'
 import { devnetDirFlag } from '../../../devnet/node/cli-flags.js'
 import { GOVERNANCE_DESCRIPTION_TAIL } from '../../../devnet/node/governance-flags.js'
-import { BaseCommand } from '../../../lib/base-command.js'
 
 export default class DevnetGovernanceMint extends BaseCommand {
   static override summary = 'Whitelist an address on the devnet: mint its ConsensusNFT as the registry owner.'

@@ -1,7 +1,7 @@
+import { BaseCommand } from '../../../cli/base-command.js'
 import type { GovernanceResult } from '../../../devnet/chain/governance.js'
 import { devnetDirFlag } from '../../../devnet/node/cli-flags.js'
 import { GOVERNANCE_DESCRIPTION_TAIL } from '../../../devnet/node/governance-flags.js'
-import { BaseCommand } from '../../../lib/base-command.js'
 
 export default class DevnetGovernancePause extends BaseCommand {
   static override summary =

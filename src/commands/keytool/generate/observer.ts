@@ -1,4 +1,4 @@
-import { GenerateKeysCommand } from '../../../lib/keys/generate-command.js'
+import { GenerateKeysCommand } from '../../../cli/generate-command.js'
 
 export default class GenerateObserver extends GenerateKeysCommand {
   static override summary = "Generate an observer's keys (same files as a validator; an observer never stakes)."

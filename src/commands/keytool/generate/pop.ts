@@ -1,7 +1,7 @@
-import { datadirFlag, passphraseFlags, quietFlag } from '../../../lib/flags.js'
+import { datadirFlag, passphraseFlags, quietFlag } from '../../../cli/flags/common.js'
+import { addressFlag, nodeInfoFormFlag } from '../../../cli/flags/keytool.js'
+import { KeytoolCommand } from '../../../cli/keytool-command.js'
 import type { IdentityView } from '../../../lib/keys/identity.js'
-import { KeytoolCommand } from '../../../lib/keys/keytool-command.js'
-import { addressFlag, nodeInfoFormFlag } from '../../../lib/keys/keytool-flags.js'
 import type { Hex, NodeInfoForm } from '../../../lib/nodeinfo/types.js'
 
 export type GeneratePopResult = IdentityView & {
@@ -40,6 +40,7 @@ export default class GeneratePop extends KeytoolCommand {
         import('../../../lib/nodeinfo/forms.js'),
       ])
     const address = parseExecutionAddress(flags.address, '--address')
+    await this.lockDatadir(flags.datadir)
     const r = await resignProofOfPossession({
       datadir: flags.datadir,
       address,

@@ -1,4 +1,4 @@
-import { GenerateKeysCommand } from '../../../lib/keys/generate-command.js'
+import { GenerateKeysCommand } from '../../../cli/generate-command.js'
 
 export default class GenerateValidator extends GenerateKeysCommand {
   static override summary =

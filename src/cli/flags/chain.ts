@@ -4,11 +4,17 @@
  * Resolution order everywhere: flag, then environment, then default.
  */
 import { Flags } from '@oclif/core'
-import { yesFlag } from '../flags.js'
-import { CHAIN_NAMES } from './presets.js'
+import { CHAIN_NAMES } from '../../lib/chain/presets.js'
+import { KEYSTORE_PASSWORD_SOURCES, REGISTRY_GENERATION_NAMES } from '../../lib/options.js'
+import { yesFlag } from './common.js'
 
-/** The registry generations (src/lib/registry/generations/detect.ts); repeated here so this light file imports no ABI. */
-export const REGISTRY_GENERATION_NAMES = ['adiri', 'next'] as const
+export {
+  type ChainFlagValues,
+  KEYSTORE_PASSWORD_SOURCES,
+  type KeystorePasswordSource,
+  REGISTRY_GENERATION_NAMES,
+  type SignerFlagValues,
+} from '../../lib/options.js'
 
 export const chainFlags = {
   chain: Flags.option({
@@ -57,9 +63,6 @@ export const chainFlags = {
   }),
 }
 
-export const KEYSTORE_PASSWORD_SOURCES = ['env', 'stdin', 'ask'] as const
-export type KeystorePasswordSource = (typeof KEYSTORE_PASSWORD_SOURCES)[number]
-
 export const signerFlags = {
   'private-key': Flags.string({
     helpGroup: 'SIGNER',
@@ -97,21 +100,4 @@ export const signerFlags = {
 /** Every state-changing command: --yes (and --json, which BaseCommand adds). */
 export const txFlags = {
   ...yesFlag,
-}
-
-export type ChainFlagValues = {
-  chain?: (typeof CHAIN_NAMES)[number] | undefined
-  'rpc-url'?: string | undefined
-  registry?: string | undefined
-  'chain-id'?: number | undefined
-  'registry-generation'?: (typeof REGISTRY_GENERATION_NAMES)[number] | undefined
-  'accept-registry-code'?: string | undefined
-}
-
-export type SignerFlagValues = {
-  'private-key'?: string | undefined
-  keystore?: string | undefined
-  'keystore-password-source'?: KeystorePasswordSource | undefined
-  unsigned?: boolean | undefined
-  from?: string | undefined
 }

@@ -2,12 +2,13 @@
  * The shared command of `keytool generate validator` and `keytool generate observer`: both
  * write the same files (an observer's keys follow the same formats; it simply never stakes).
  */
-import { chainFlags } from '../chain/flags.js'
-import { datadirFlag, passphraseFlags, quietFlag } from '../flags.js'
-import type { Hex, NodeInfoForm } from '../nodeinfo/types.js'
-import type { IdentityView } from './identity.js'
+
+import type { IdentityView } from '../lib/keys/identity.js'
+import type { Hex, NodeInfoForm } from '../lib/nodeinfo/types.js'
+import { chainFlags } from './flags/chain.js'
+import { datadirFlag, passphraseFlags, quietFlag } from './flags/common.js'
+import { addressFlag, generateFlags, p2pAddressFlags } from './flags/keytool.js'
 import { KeytoolCommand } from './keytool-command.js'
-import { addressFlag, generateFlags, p2pAddressFlags } from './keytool-flags.js'
 
 export type GenerateResult = IdentityView & {
   role: 'validator' | 'observer'
@@ -50,11 +51,11 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
       { generateNodeKeys },
       { identityView, formatIdentity },
     ] = await Promise.all([
-      import('../nodeinfo/address.js'),
-      import('../nodeinfo/rpc-url.js'),
-      import('../passphrase/read-passphrase.js'),
-      import('./generate-node-keys.js'),
-      import('./identity.js'),
+      import('../lib/nodeinfo/address.js'),
+      import('../lib/nodeinfo/rpc-url.js'),
+      import('../lib/passphrase/read-passphrase.js'),
+      import('../lib/keys/generate-node-keys.js'),
+      import('../lib/keys/identity.js'),
     ])
     const address = parseExecutionAddress(flags.address, '--address')
     const rpc = checkRpcEndpoints(
@@ -71,7 +72,7 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
     const networkConfigured = flags.chain !== undefined || flags['rpc-url'] !== undefined
     const assertKeyReplaceable =
       flags.force && networkConfigured
-        ? await (await import('../registry/key-replace-guard.js')).keyReplaceGuard({
+        ? await (await import('../lib/registry/key-replace-guard.js')).keyReplaceGuard({
             chain: flags.chain,
             rpcUrl: flags['rpc-url'],
             registry: flags.registry,
@@ -79,6 +80,8 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
           })
         : undefined
 
+    // the data directory is this command's until its keys are committed
+    await this.lockDatadir(flags.datadir)
     const r = await generateNodeKeys({
       datadir: flags.datadir,
       address,
@@ -91,7 +94,12 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
       ...(workerAddrs !== undefined ? { externalWorkerAddrs: workerAddrs } : {}),
       ...(rpc ? { rpc } : {}),
       passphrase: async () => {
-        const passphrase = await readPassphrase({ source, purpose: 'create', ...(stdin ? { stdin } : {}) })
+        const passphrase = await readPassphrase({
+          source,
+          purpose: 'create',
+          ...(stdin ? { stdin } : {}),
+          io: this.passphraseIo,
+        })
         if (passphrase !== undefined && /\p{White_Space}$/u.test(passphrase))
           this.warnLine(
             'the passphrase ends with whitespace. The node drops trailing whitespace from a --bls-passphrase-source stdin line, so this key opens only through TN_BLS_PASSPHRASE or ask.',
@@ -127,7 +135,7 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
       this.warnLine(
         `--external-worker-addrs gave more addresses than workers; only the first ${flags.workers === 1 ? 'one is' : `${flags.workers} are`} used, as the node does (ignored: ${r.ignoredWorkerAddrs.join(', ')}).`,
       )
-    const { describeForm } = await import('../nodeinfo/forms.js')
+    const { describeForm } = await import('../lib/nodeinfo/forms.js')
     const formView = describeForm(form)
     this.logLine(`node-info.yaml form: ${formView.summary}.`)
     if (form === 'workers')

@@ -1,13 +1,49 @@
 /**
- * Base for every tnv command: `--json` on, errors rendered as one paragraph that carries
+ * Base for every tnv command: `--json` and `--non-interactive` on, one Session per run
+ * (./session.ts: the terminal predicate, output mode, prompts, the stdin reader, the
+ * confirmation policy, the data directory locks), errors rendered as one paragraph that carries
  * the fix (stderr), or as `{"error": {...}}` on stdout with --json, and the error's exit code.
  * Commands stay thin: parse flags, call src/lib, render.
  */
-import { Command, Errors } from '@oclif/core'
-import { ExitCode, TnvError } from './errors.js'
+import { Command, Errors, Flags } from '@oclif/core'
+import { ExitCode, TnvError } from '../lib/errors.js'
+import { Session } from './session.js'
 
 export abstract class BaseCommand extends Command {
   static override enableJsonFlag = true
+
+  static override baseFlags = {
+    'non-interactive': Flags.boolean({
+      helpGroup: 'GLOBAL',
+      env: 'TN_NON_INTERACTIVE',
+      summary:
+        'Never prompt: every answer comes from flags and the environment (implied without a terminal); a step that moves money or cannot be undone then needs --yes.',
+    }),
+  }
+
+  /** JSON lines (the flows): every JSON document on one line, the result last. */
+  protected jsonLines = false
+  private current: Session | undefined
+
+  /** The run's session, built once (from --non-interactive / TN_NON_INTERACTIVE and --json). */
+  protected get session(): Session {
+    this.current ??= new Session({
+      nonInteractive: this.argv.includes('--non-interactive'),
+      output: this.jsonEnabled() ? (this.jsonLines ? 'json-lines' : 'json') : 'human',
+      command: `${this.config.bin} ${(this.id ?? '').replaceAll(':', this.config.topicSeparator)}`,
+    })
+    return this.current
+  }
+
+  override logJson(json: unknown): void {
+    if (this.jsonLines) process.stdout.write(`${JSON.stringify(json)}\n`)
+    else super.logJson(json)
+  }
+
+  protected override async finally(err: Error | undefined): Promise<unknown> {
+    await this.current?.close()
+    return super.finally(err)
+  }
 
   /** Human progress and log lines: stderr, silenced by --json. */
   protected note(message: string): void {

@@ -2,17 +2,10 @@
  * Flag groups shared by commands, defined once and spread into each command's `flags`.
  * Resolution order everywhere: flag, then environment, then config, then default.
  */
-import { homedir } from 'node:os'
-import { join } from 'node:path'
 import { Flags } from '@oclif/core'
+import { defaultDatadir, PASSPHRASE_SOURCES } from '../../lib/options.js'
 
-/** The reference node's default data directory (reference-facts: Data directory). */
-export function defaultDatadir(platform: NodeJS.Platform = process.platform, env = process.env): string {
-  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'telcoin-network')
-  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'telcoin-network')
-  const xdg = env.XDG_DATA_HOME
-  return join(xdg && xdg.length > 0 ? xdg : join(homedir(), '.local', 'share'), 'telcoin-network')
-}
+export { defaultDatadir, PASSPHRASE_SOURCES, type PassphraseSource } from '../../lib/options.js'
 
 export const datadirFlag = {
   datadir: Flags.string({
@@ -25,9 +18,6 @@ export const datadirFlag = {
     defaultHelp: async () => '~/.local/share/telcoin-network',
   }),
 }
-
-export const PASSPHRASE_SOURCES = ['env', 'stdin', 'ask', 'no-passphrase'] as const
-export type PassphraseSource = (typeof PASSPHRASE_SOURCES)[number]
 
 export const passphraseFlags = {
   'bls-passphrase-source': Flags.option({
@@ -46,6 +36,6 @@ export const quietFlag = {
 export const yesFlag = {
   yes: Flags.boolean({
     char: 'y',
-    summary: 'Skip the confirmation prompt (needed without a TTY for irreversible steps).',
+    summary: 'Skip the confirmation prompt (needed without a TTY for steps that move your TEL or cannot be undone).',
   }),
 }

@@ -4,7 +4,9 @@
  * node-info's proof (next) and/or the adiri proof. Light: imported by command files at top level.
  */
 import { Flags } from '@oclif/core'
-import { datadirFlag } from '../flags.js'
+import { datadirFlag } from './common.js'
+
+export type { KeyMaterialFlagValues } from '../../lib/options.js'
 
 export const keyMaterialFlags = {
   ...datadirFlag,
@@ -29,12 +31,4 @@ export const keyMaterialFlags = {
     description:
       'Print it where the key is with `tnv keytool export-staking-args --registry-generation adiri --json`. Without it, on the adiri registry tnv signs that proof with the BLS key in --datadir (asking for the passphrase source only then).',
   }),
-}
-
-export type KeyMaterialFlagValues = {
-  datadir: string
-  'node-info'?: string | undefined
-  'bls-pubkey'?: string | undefined
-  pop?: string | undefined
-  'adiri-pop'?: string | undefined
 }

@@ -6,11 +6,6 @@
 import { Flags } from '@oclif/core'
 
 export const flowFlags = {
-  'non-interactive': Flags.boolean({
-    helpGroup: 'FLOW',
-    env: 'TN_NON_INTERACTIVE',
-    summary: 'Never prompt: every answer comes from flags and the environment (implied without a terminal).',
-  }),
   timeout: Flags.integer({
     helpGroup: 'FLOW',
     min: 1,

@@ -1,15 +1,17 @@
 /**
- * Settles a transaction sent by an earlier run: its receipt (success or reverted), or
- * `dropped` when the node no longer knows it (neither mined nor in the pool) on several
- * polls in a row. A transaction still pending is waited for until the timeout.
+ * Settles a transaction known only by its hash (a journal entry of an older tnv, written after
+ * the send and without its bytes): its receipt (success or reverted), or `dropped` when the node
+ * no longer knows it (neither mined nor in the pool) on several polls in a row. A transaction
+ * still pending is waited for until the timeout.
  */
 import { type Hex, TransactionNotFoundError, TransactionReceiptNotFoundError } from 'viem'
+import type { ChainClient } from '../chain/client.js'
+import { explainRpcError } from '../chain/rpc-errors.js'
 import { RpcTimeoutError } from '../node/errors.js'
-import { withRpcErrors } from '../registry/reads.js'
-import type { RegistryContext } from '../registry/types.js'
 
 export type WaitForSubmissionParameters = {
   hash: Hex
+  rpcUrl: string
   timeoutMs?: number
   pollMs?: number
   /** Consecutive polls that find the transaction nowhere before it counts as dropped. */
@@ -22,13 +24,17 @@ export type WaitForSubmissionReturnType = {
 }
 
 export async function waitForSubmission(
-  { client, target }: RegistryContext,
-  { hash, timeoutMs = 600_000, pollMs = 1000, missingPolls = 5 }: WaitForSubmissionParameters,
+  client: ChainClient,
+  { hash, rpcUrl, timeoutMs = 600_000, pollMs = 1000, missingPolls = 5 }: WaitForSubmissionParameters,
 ): Promise<WaitForSubmissionReturnType> {
   const deadline = Date.now() + timeoutMs
+  const rpc = <T>(p: Promise<T>) =>
+    p.catch((err: unknown) => {
+      throw explainRpcError(err, rpcUrl) ?? err
+    })
   let missing = 0
   for (;;) {
-    const receipt = await withRpcErrors(target, () =>
+    const receipt = await rpc(
       client.getTransactionReceipt({ hash }).catch((err: unknown) => {
         if (err instanceof TransactionReceiptNotFoundError) return null
         throw err
@@ -36,7 +42,7 @@ export async function waitForSubmission(
     )
     if (receipt)
       return { outcome: receipt.status === 'success' ? 'success' : 'reverted', blockNumber: receipt.blockNumber }
-    const pending = await withRpcErrors(target, () =>
+    const pending = await rpc(
       client.getTransaction({ hash }).catch((err: unknown) => {
         if (err instanceof TransactionNotFoundError) return null
         throw err

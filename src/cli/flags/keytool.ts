@@ -4,7 +4,7 @@
  * the real keytool does not have is marked "tnv extra" in its summary.
  */
 import { Flags } from '@oclif/core'
-import { NODE_INFO_FORMS } from '../nodeinfo/types.js'
+import { NODE_INFO_FORMS } from '../../lib/nodeinfo/types.js'
 
 export const addressFlag = {
   address: Flags.string({

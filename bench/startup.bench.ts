@@ -1,0 +1,138 @@
+/**
+ * Start-up of the commands an operator runs most, as ratios to baselines measured in the SAME
+ * run (issue 19), for the npm build (bin/tnv.cjs, the installed `tnv`) and the single executable
+ * (release/tnv-<version>-<platform>-<arch>, built first when missing):
+ * - `tnv --version` and `tnv rpc plan` against `node -e 0` (target ≤ 1.3×);
+ * - `keytool export-staking-args --calldata` (the proof of possession is checked) against
+ *   `node -e 0` (target ≤ 2×);
+ * - `keytool generate validator` (a passphrase-encrypted key: PBKDF2, 1,000,000 iterations)
+ *   against a process that does only that key derivation (target ≤ 1.2×).
+ * Runs are interleaved (each round runs every command once, in a rotating order) so load from
+ * other work on the machine falls on all of them alike; medians.
+ * Usage: node --import tsx bench/startup.bench.ts [--runs N]
+ */
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { BIN, ROOT } from '../test/helpers/cli.js'
+import { SEA } from '../test/ship/sea.js'
+
+const runsArg = process.argv.indexOf('--runs')
+const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 9
+const work = mkdtempSync(join(tmpdir(), 'tnv-startup-'))
+const home = join(work, 'home')
+const PASS = 'bench passphrase'
+const ADDRESS = '0x4444444444444444444444444444444444444444'
+let seq = 0
+
+if (!existsSync(SEA))
+  execFileSync(process.execPath, [join(ROOT, 'scripts/package.mjs'), '--no-build'], { stdio: 'inherit' })
+
+type Cmd = { label: string; argv: () => string[]; env?: Record<string, string> }
+const env = { PATH: process.env.PATH ?? '', HOME: home, TN_BLS_PASSPHRASE: PASS }
+
+// a key pair for export-staking-args, made once
+const fixture = join(work, 'fixture')
+execFileSync(
+  process.execPath,
+  [
+    BIN,
+    'keytool',
+    'generate',
+    'validator',
+    '--datadir',
+    fixture,
+    '--address',
+    ADDRESS,
+    '--bls-passphrase-source',
+    'no-passphrase',
+  ],
+  { env, stdio: 'ignore' },
+)
+
+const KDF = `require('node:crypto').pbkdf2(Buffer.from(${JSON.stringify(PASS)}), require('node:crypto').randomBytes(12), 1000000, 32, 'sha256', (e) => { if (e) throw e })`
+
+const forms = (name: string, run: string[]): Cmd[] => [
+  { label: `${name} --version`, argv: () => [...run, '--version'] },
+  {
+    label: `${name} rpc plan`,
+    argv: () => [...run, 'rpc', 'plan', '--', '--http', '--http.api', 'eth,net,web3,rpc,tn'],
+  },
+  {
+    label: `${name} export-staking-args --calldata`,
+    argv: () => [
+      ...run,
+      'keytool',
+      'export-staking-args',
+      '--node-info',
+      fixture,
+      '--calldata',
+      '--bls-passphrase-source',
+      'no-passphrase',
+    ],
+  },
+  {
+    label: `${name} keytool generate validator`,
+    argv: () => [
+      ...run,
+      'keytool',
+      'generate',
+      'validator',
+      '--datadir',
+      join(work, `gen-${seq++}`),
+      '--address',
+      ADDRESS,
+    ],
+  },
+]
+
+const commands: Cmd[] = [
+  { label: 'node -e 0', argv: () => [process.execPath, '-e', '0'] },
+  { label: 'KDF-only process', argv: () => [process.execPath, '-e', KDF] },
+  // the installed CLI's entry (package.json "bin")
+  ...forms('npm', [process.execPath, join(ROOT, 'bin', 'tnv.cjs')]),
+  ...forms('sea', [SEA]),
+]
+
+function once(c: Cmd): number {
+  const [cmd, ...args] = c.argv()
+  const t = performance.now()
+  const r = spawnSync(cmd as string, args, { env, stdio: ['ignore', 'ignore', 'pipe'] })
+  const ms = performance.now() - t
+  if (r.status !== 0) throw new Error(`${c.label} exited ${r.status}: ${r.stderr}`)
+  return ms
+}
+
+const times = new Map<string, number[]>(commands.map((c) => [c.label, []]))
+for (const c of commands) once(c) // warm the page cache (and extract the executable's files once)
+for (let round = 0; round < RUNS; round++) {
+  for (let i = 0; i < commands.length; i++) {
+    const c = commands[(i + round) % commands.length] as Cmd
+    times.get(c.label)?.push(once(c))
+  }
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
+const m = (label: string) => median(times.get(label) ?? [])
+const node0 = m('node -e 0')
+const kdf = m('KDF-only process')
+console.log(
+  `medians of ${RUNS} interleaved runs; node ${process.version}; load ${(await import('node:os')).loadavg()[0]?.toFixed(2)}`,
+)
+console.log(`node -e 0 (baseline)          ${node0.toFixed(0)} ms`)
+console.log(`KDF-only process (baseline)   ${kdf.toFixed(0)} ms`)
+console.log('')
+console.log('| Command | target | npm build | single executable |')
+console.log('|---|---|---|---|')
+const row = (what: string, base: number, baseName: string, target: string) => {
+  const cell = (form: string) => {
+    const v = m(`${form} ${what}`)
+    return `${v.toFixed(0)} ms = ${(v / base).toFixed(2)}× ${baseName}`
+  }
+  console.log(`| \`tnv ${what}\` | ≤ ${target} | ${cell('npm')} | ${cell('sea')} |`)
+}
+row('--version', node0, '`node -e 0`', '1.3×')
+row('rpc plan', node0, '`node -e 0`', '1.3×')
+row('export-staking-args --calldata', node0, '`node -e 0`', '2×')
+row('keytool generate validator', kdf, 'KDF', '1.2×')
+rmSync(work, { recursive: true, force: true })

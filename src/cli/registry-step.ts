@@ -1,0 +1,109 @@
+/**
+ * The body every one-transaction registry command shares (activate, unstake, rewards claim,
+ * refund claim, governance mint, delegation stake and revoke): open the registry from the chain
+ * flags, resolve the signer through the session (its prompts and its one stdin reader), run the
+ * step through the step runner with the sender's journal, the session's reporter and its
+ * confirmation policy, and print the outcome.
+ */
+import type { Address } from 'viem'
+import { resolveSigner, type Signer } from '../lib/chain/signer.js'
+import type { ChainFlagValues, PassphraseSource, SignerFlagValues } from '../lib/options.js'
+import { openRegistryContext, outcomeLines } from '../lib/registry/command-support.js'
+import type { ConfirmFn, RegistryContext, Reporter, TxOutcome } from '../lib/registry/types.js'
+import { journalsFor } from '../lib/tx/journal.js'
+import type { StepJournal } from '../lib/tx/run-step.js'
+import type { Session } from './session.js'
+
+export async function signerFromFlags(
+  session: Session,
+  flags: SignerFlagValues,
+  { action, defaultFrom }: { action: string; defaultFrom?: Address | undefined },
+): Promise<Signer> {
+  const { signer, warnings } = await resolveSigner({
+    action,
+    privateKey: flags['private-key'],
+    keystore: flags.keystore,
+    keystorePasswordSource: flags['keystore-password-source'],
+    unsigned: flags.unsigned,
+    from: flags.from,
+    defaultFrom,
+    prompter: session.prompter,
+  })
+  for (const w of warnings) process.stderr.write(`${w}\n`)
+  return signer
+}
+
+/** The journal of a sender's transactions (and of the data directory, when the command has one). */
+export function stepJournal(
+  session: Session,
+  { from, datadir = null, timeoutSeconds }: { from: Address; datadir?: string | null; timeoutSeconds?: number },
+): StepJournal {
+  return {
+    journals: journalsFor({ datadir, from }),
+    command: session.command,
+    ...(timeoutSeconds !== undefined ? { timeoutMs: timeoutSeconds * 1000 } : {}),
+  }
+}
+
+/** What a one-transaction registry step receives from its command. */
+export type StepOptions = { signer: Signer; report: Reporter; confirm: ConfirmFn; journal: StepJournal }
+
+export type RunRegistryCommandParameters<R extends TxOutcome> = {
+  session: Session
+  /** The command's stdout result writer (silenced by --json). */
+  out: (line: string) => void
+  flags: ChainFlagValues & SignerFlagValues & { yes: boolean }
+  action: string
+  /** Sender when --unsigned has no --from (e.g. the validator named by a flag). */
+  defaultFrom?: Address | undefined
+  step: (ctx: RegistryContext, options: StepOptions) => Promise<R>
+  /** The stdout line once the transaction is confirmed. */
+  sentLine: (result: R, sent: Extract<TxOutcome, { outcome: 'sent' }>) => string
+}
+
+/**
+ * @example return runRegistryCommand({ session: this.session, out, flags, action: 'activate', step: activate, sentLine })
+ */
+export async function runRegistryCommand<R extends TxOutcome>({
+  session,
+  out,
+  flags,
+  action,
+  defaultFrom,
+  step,
+  sentLine,
+}: RunRegistryCommandParameters<R>): Promise<R> {
+  const ctx = await openRegistryContext(flags)
+  const signer = await signerFromFlags(session, flags, { action, defaultFrom })
+  const result = await step(ctx, {
+    signer,
+    report: session.reporter(),
+    confirm: session.confirm({ yes: flags.yes }),
+    journal: stepJournal(session, { from: signer.address }),
+  })
+  for (const line of outcomeLines(result, (sent) => sentLine(result, sent))) out(line)
+  return result
+}
+
+/**
+ * Key material read from node-info.yaml: when its data directory also holds the BLS key, that
+ * key must be the one node-info.yaml records (refused with how to repair, or, when only the
+ * passphrase could tell and none is at hand, with how to record it). The data directory is
+ * locked for the rest of the run.
+ */
+export async function assertKeyMaterialOnDisk(
+  session: Session,
+  keys: { nodeInfoPath: string | undefined; keyDir: string; blsPubkey: `0x${string}` },
+  source: PassphraseSource = 'no-passphrase',
+): Promise<void> {
+  if (!keys.nodeInfoPath) return
+  await session.openDatadir(keys.keyDir)
+  const { assertKeyOnDisk } = await import('../lib/keys/key-binding.js')
+  await assertKeyOnDisk({
+    datadir: keys.keyDir,
+    nodeInfoKey: Buffer.from(keys.blsPubkey.slice(2), 'hex'),
+    source,
+    stdin: session.stdin(),
+    io: session.passphraseIo(),
+  })
+}

@@ -1,0 +1,165 @@
+/**
+ * One session per command run, built once (by the base command) from the flags and the
+ * environment, and handed to everything that talks to the operator:
+ *
+ * - `interactive`: the ONE predicate: stdin, stdout and stderr are terminals, and neither
+ *   `--non-interactive` nor `TN_NON_INTERACTIVE` is given. Every prompt, spinner and question
+ *   asks it; without a terminal a missing answer is a UsageError naming the flag.
+ * - output mode: human (lines on stderr, the result on stdout), json (one document), or
+ *   json-lines (the flows: one event per line, the result last).
+ * - one prompt surface (@inquirer/prompts on stderr: ./prompter.ts).
+ * - ONE standard-input line reader, shared by every secret source that reads stdin: lines are
+ *   taken in the order the command needs them (the keystore password first, then the BLS
+ *   passphrase; change-passphrase: the current one, then the new one).
+ * - one confirmation policy (src/lib/tx/confirm-policy.ts) and one reporter.
+ * - the data directory's lock (src/lib/keys/datadir-lock.ts), released when the run ends.
+ */
+import type { Prompter } from '../lib/io/prompter.js'
+import type { DatadirHandle } from '../lib/keys/datadir-lock.js'
+import type { PromptIo } from '../lib/passphrase/read-passphrase.js'
+import { StdinLines } from '../lib/passphrase/stdin-lines.js'
+import type { ConfirmFn, Reporter, TransactionPlan } from '../lib/registry/types.js'
+import { createConfirm } from '../lib/tx/confirm-policy.js'
+import type { WizardIo } from '../lib/wizard/io.js'
+import { createPrompter } from './prompter.js'
+
+export type OutputMode = 'human' | 'json' | 'json-lines'
+
+/** The one "may we prompt?" predicate. */
+export function isInteractive({
+  nonInteractive = false,
+  env = process.env,
+  streams = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
+}: {
+  nonInteractive?: boolean
+  env?: NodeJS.ProcessEnv
+  streams?: { stdin: { isTTY?: boolean }; stdout: { isTTY?: boolean }; stderr: { isTTY?: boolean } }
+} = {}): boolean {
+  const envSays = env.TN_NON_INTERACTIVE !== undefined && !['', '0', 'false'].includes(env.TN_NON_INTERACTIVE)
+  if (nonInteractive || envSays) return false
+  return Boolean(streams.stdin.isTTY && streams.stdout.isTTY && streams.stderr.isTTY)
+}
+
+export type SessionParameters = {
+  /** --non-interactive (TN_NON_INTERACTIVE is read here too). */
+  nonInteractive: boolean
+  output: OutputMode
+  /** The command line as the operator would type it ("tnv stake"), for lock owners. */
+  command: string
+}
+
+export class Session {
+  readonly interactive: boolean
+  output: OutputMode
+  readonly command: string
+  readonly prompter: Prompter
+  private stdinReader: StdinLines | undefined
+  private readonly datadirs: DatadirHandle[] = []
+
+  constructor({ nonInteractive, output, command }: SessionParameters) {
+    this.interactive = isInteractive({ nonInteractive })
+    this.output = output
+    this.command = command
+    this.prompter = createPrompter({ interactive: this.interactive, stdin: () => this.stdin() })
+  }
+
+  /** The one standard-input line reader of this run. */
+  stdin(): StdinLines {
+    this.stdinReader ??= new StdinLines()
+    return this.stdinReader
+  }
+
+  /** Human lines on stderr (silenced by --json). */
+  note(line: string): void {
+    if (this.output === 'human') process.stderr.write(`${line}\n`)
+  }
+
+  /** The hidden-prompt access readPassphrase and openBlsKey take. */
+  passphraseIo(): PromptIo {
+    return {
+      isTTY: this.interactive,
+      ask: (message) => this.prompter.secret(message),
+      say: (message) => process.stderr.write(`${message}\n`),
+    }
+  }
+
+  /** The flows' events, waits and questions. */
+  async wizardIo(events: 'json-lines' | 'human' | 'none'): Promise<WizardIo> {
+    const { createWizardIo } = await import('./wizard-io.js')
+    return createWizardIo({ prompter: this.prompter, events })
+  }
+
+  /** Progress of a registry step as stderr lines (nothing with --json: the result says it). */
+  reporter(): Reporter {
+    const note = (line: string) => this.note(line)
+    return (event) => {
+      switch (event.type) {
+        case 'step':
+          note(`- ${event.message}`)
+          break
+        case 'warning':
+          note(`Warning: ${event.message}`)
+          break
+        case 'sent':
+          note(`- sent ${event.hash}; waiting for the receipt…`)
+          break
+        case 'confirmed':
+          note(`- confirmed in block ${event.blockNumber}`)
+          break
+        case 'resume':
+          note(
+            `- the ${event.step} transaction ${event.hash} journaled at ${event.submittedAt} has no known outcome: settling it (its receipt, or the same signed bytes sent again) instead of sending another`,
+          )
+          break
+        case 'resumed':
+          note(
+            `- ${event.step} transaction ${event.hash}: ${event.outcome}${event.blockNumber !== null ? ` in block ${event.blockNumber}` : ''}${event.reason ? ` (${event.reason})` : ''}`,
+          )
+          break
+      }
+    }
+  }
+
+  /**
+   * The confirmation policy: the plan is shown (stderr), then --yes sends; on a terminal the
+   * question's default follows the action; without one a step that moves money or cannot be
+   * undone needs --yes.
+   */
+  confirm({ yes }: { yes: boolean }): ConfirmFn {
+    return createConfirm({
+      yes,
+      interactive: this.interactive,
+      show: (plan: TransactionPlan) => {
+        // the plan goes to stderr even with --json when a question follows: it is what is asked about
+        const write = (line: string) =>
+          this.output === 'human' || this.interactive ? process.stderr.write(`${line}\n`) : undefined
+        write(plan.title)
+        const width = Math.max(...plan.rows.map(([label]) => label.length))
+        for (const [label, value] of plan.rows) write(`  ${label.padEnd(width)}  ${value}`)
+      },
+      ask: (message, defaultYes) =>
+        this.prompter.confirm(message, defaultYes).catch((err: unknown) => {
+          if (err instanceof Error && err.name === 'AbortedError') return false
+          throw err
+        }),
+    })
+  }
+
+  /**
+   * Opens a data directory for this run: its lock is taken (waiting briefly for another tnv
+   * command, then naming it), and a key commit an earlier command left half-finished is rolled
+   * forward or back. Held until the run ends (or `release()`).
+   */
+  async openDatadir(datadir: string, { create = false }: { create?: boolean } = {}): Promise<DatadirHandle> {
+    const { openDatadir } = await import('../lib/keys/datadir-lock.js')
+    const handle = await openDatadir(datadir, { command: this.command, create })
+    this.datadirs.push(handle)
+    return handle
+  }
+
+  /** Ends the run: releases the data directory locks and stops reading stdin. */
+  async close(): Promise<void> {
+    for (const h of this.datadirs.splice(0).reverse()) await h.release().catch(() => {})
+    this.stdinReader?.close()
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The option values the library takes from the command layer (the oclif flag groups that
+ * produce them live in src/cli/flags/), so the library never imports oclif.
+ */
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import type { CHAIN_NAMES } from './chain/presets.js'
+
+/** The reference node's default data directory (reference-facts: Data directory). */
+export function defaultDatadir(platform: NodeJS.Platform = process.platform, env = process.env): string {
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'telcoin-network')
+  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'telcoin-network')
+  const xdg = env.XDG_DATA_HOME
+  return join(xdg && xdg.length > 0 ? xdg : join(homedir(), '.local', 'share'), 'telcoin-network')
+}
+
+export const PASSPHRASE_SOURCES = ['env', 'stdin', 'ask', 'no-passphrase'] as const
+export type PassphraseSource = (typeof PASSPHRASE_SOURCES)[number]
+
+/** The registry generations (src/lib/registry/generations/detect.ts); repeated here so this light file imports no ABI. */
+export const REGISTRY_GENERATION_NAMES = ['adiri', 'next'] as const
+
+export const KEYSTORE_PASSWORD_SOURCES = ['env', 'stdin', 'ask'] as const
+export type KeystorePasswordSource = (typeof KEYSTORE_PASSWORD_SOURCES)[number]
+
+export type ChainFlagValues = {
+  chain?: (typeof CHAIN_NAMES)[number] | undefined
+  'rpc-url'?: string | undefined
+  registry?: string | undefined
+  'chain-id'?: number | undefined
+  'registry-generation'?: (typeof REGISTRY_GENERATION_NAMES)[number] | undefined
+  'accept-registry-code'?: string | undefined
+}
+
+export type SignerFlagValues = {
+  'private-key'?: string | undefined
+  keystore?: string | undefined
+  'keystore-password-source'?: KeystorePasswordSource | undefined
+  unsigned?: boolean | undefined
+  from?: string | undefined
+}
+
+export type KeyMaterialFlagValues = {
+  datadir: string
+  'node-info'?: string | undefined
+  'bls-pubkey'?: string | undefined
+  pop?: string | undefined
+  'adiri-pop'?: string | undefined
+}

@@ -1,0 +1,75 @@
+/** The session's one terminal predicate and the one confirmation policy (pure). */
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { isInteractive } from '../../src/cli/session.js'
+import type { TransactionPlan } from '../../src/lib/registry/types.js'
+import { confirmKind, createConfirm } from '../../src/lib/tx/confirm-policy.js'
+
+const tty = { isTTY: true }
+const pipe = { isTTY: false }
+const all = { stdin: tty, stdout: tty, stderr: tty }
+
+describe('isInteractive: the one predicate', () => {
+  it('needs stdin, stdout and stderr to be terminals', () => {
+    assert.equal(isInteractive({ env: {}, streams: all }), true)
+    for (const k of ['stdin', 'stdout', 'stderr'] as const)
+      assert.equal(isInteractive({ env: {}, streams: { ...all, [k]: pipe } }), false, k)
+  })
+  it('--non-interactive and TN_NON_INTERACTIVE switch prompts off everywhere; 0 or empty does not', () => {
+    assert.equal(isInteractive({ nonInteractive: true, env: {}, streams: all }), false)
+    assert.equal(isInteractive({ env: { TN_NON_INTERACTIVE: '1' }, streams: all }), false)
+    assert.equal(isInteractive({ env: { TN_NON_INTERACTIVE: 'true' }, streams: all }), false)
+    assert.equal(isInteractive({ env: { TN_NON_INTERACTIVE: '0' }, streams: all }), true)
+    assert.equal(isInteractive({ env: { TN_NON_INTERACTIVE: '' }, streams: all }), true)
+  })
+})
+
+const plan = (action: string, irreversible = false) =>
+  ({ action, irreversible, title: action, rows: [['x', 'y']] }) as unknown as TransactionPlan
+
+describe('the confirmation policy: one default per action', () => {
+  it('money and irreversible steps default No; harmless ones Yes', () => {
+    for (const a of ['stake', 'delegateStake']) assert.equal(confirmKind(plan(a)), 'money')
+    for (const a of ['beginExit', 'unstake']) assert.equal(confirmKind(plan(a, true)), 'irreversible')
+    for (const a of ['activate', 'claimStakeRewards', 'claimRefund', 'mint', 'increaseNonce'])
+      assert.equal(confirmKind(plan(a)), 'harmless')
+    assert.equal(confirmKind(plan('somethingNew')), 'money', 'an unlisted action is treated as moving money')
+  })
+
+  it('on a terminal it asks with that default; --yes never asks', async () => {
+    const asked: [string, boolean][] = []
+    const ask = async (m: string, d: boolean) => {
+      asked.push([m, d])
+      return d
+    }
+    const confirm = createConfirm({ yes: false, interactive: true, show: () => {}, ask })
+    assert.equal(await confirm(plan('stake')), false)
+    assert.equal(await confirm(plan('unstake', true)), false)
+    assert.equal(await confirm(plan('activate')), true)
+    assert.deepEqual(asked, [
+      ['Send it?', false],
+      ['This cannot be undone. Send it?', false],
+      ['Send it?', true],
+    ])
+    const yes = createConfirm({ yes: true, interactive: true, show: () => {}, ask })
+    assert.equal(await yes(plan('stake')), true)
+    assert.equal(asked.length, 3)
+  })
+
+  it('without a terminal, money and irreversible steps need --yes (exit 2, naming it); harmless ones proceed', async () => {
+    const confirm = createConfirm({
+      yes: false,
+      interactive: false,
+      show: () => {},
+      ask: async () => assert.fail('never asks without a terminal'),
+    })
+    for (const p of [plan('stake'), plan('delegateStake'), plan('beginExit', true), plan('unstake', true)])
+      await assert.rejects(confirm(p), (err: Error & { code?: string; exitCode?: number; fix?: string }) => {
+        assert.equal(err.code, 'ConfirmationRequired')
+        assert.equal(err.exitCode, 2)
+        assert.match(err.fix ?? '', /--yes/)
+        return true
+      })
+    assert.equal(await confirm(plan('activate')), true)
+  })
+})
