@@ -23,7 +23,7 @@ import {
   probeForkSource,
   redactUrl,
 } from '../../src/devnet/chain/fork.js'
-import { type LoopbackGenesisEngine, startGenesisEngine } from '../../src/devnet/chain/genesis-engine.js'
+import { type GenesisEngine, startGenesisEngine } from '../../src/devnet/chain/genesis-engine.js'
 import { startDevnetChain } from '../../src/devnet/chain/start.js'
 import { BLS_VERIFIER_ADDRESS, type DevnetChain, REGISTRY_ADDRESS } from '../../src/devnet/chain/types.js'
 import { ExitCode } from '../../src/lib/errors.js'
@@ -56,7 +56,7 @@ function processesUsing(path: string): number[] {
 
 for (const generation of ['next', 'adiri'] as const) {
   describe(`fork of a local ${generation} chain`, { timeout: 120_000 }, () => {
-    let upstream: LoopbackGenesisEngine
+    let upstream: GenesisEngine
     let upstreamClient: PublicClient
     let fork: DevnetChain
     let forkDir: string

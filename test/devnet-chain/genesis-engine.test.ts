@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test'
 import { type Address, encodeFunctionData, type Hex, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { hardforkOf, InvalidGenesisError, loadGenesis } from '../../src/devnet/chain/genesis.js'
-import { type LoopbackGenesisEngine, startGenesisEngine } from '../../src/devnet/chain/genesis-engine.js'
+import { type GenesisEngine, startGenesisEngine } from '../../src/devnet/chain/genesis-engine.js'
 import { chooseCommittee } from '../../src/devnet/chain/system-calls.js'
 import { BLS_PRECOMPILE_ADDRESS, DEVNET_CHAIN_ID, REGISTRY_ADDRESS } from '../../src/lib/chain/addresses.js'
 import { blsKeyGen, blsPublicKey } from '../../src/lib/keys/bls.js'
@@ -75,7 +75,7 @@ describe('genesis files', () => {
 
 for (const generation of ['next', 'adiri'] as const) {
   describe(`the ${generation} registry on the rehearsal engine`, { timeout: 120_000 }, () => {
-    let engine: LoopbackGenesisEngine
+    let engine: GenesisEngine
     let cleanup: () => void
     const operator = privateKeyToAccount(hex(randomBytes(32)))
     const abi = registryAbis[generation]

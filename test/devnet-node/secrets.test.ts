@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { type LoopbackGenesisEngine, startGenesisEngine } from '../../src/devnet/chain/genesis-engine.js'
+import { type GenesisEngine, startGenesisEngine } from '../../src/devnet/chain/genesis-engine.js'
 import { SECRET_ENV_VARS } from '../../src/lib/child-env.js'
 import { parseJson, runCli, tempDir } from '../helpers/cli.js'
 import { freePort } from '../helpers/ports.js'
@@ -45,7 +45,7 @@ describe('the devnet hands no secret to its processes', { skip: !onLinux, timeou
     TN_NEW_BLS_PASSPHRASE: `new-bls-${randomBytes(8).toString('hex')}`,
     TNV_JWT_SECRET: randomBytes(32).toString('hex'),
   }
-  let upstream: LoopbackGenesisEngine
+  let upstream: GenesisEngine
   let forkUrl: string
   let nodePid: number
   let enginePid: number

@@ -28,6 +28,7 @@ const SETPRIV_PATHS = ['/usr/bin/setpriv', '/bin/setpriv']
 
 /** The engine cannot be isolated and the policy requires it. */
 export class EngineIsolationUnavailableError extends TnvError {
+  override readonly code: string = 'EngineIsolationUnavailable'
   constructor(reason: string) {
     super(`The devnet engine cannot be isolated from other local users: ${reason}.`, {
       fix: `Enable unprivileged user namespaces (Linux: sysctl kernel.unprivileged_userns_clone=1, and on Ubuntu kernel.apparmor_restrict_unprivileged_userns=0), or accept an engine on a loopback port with ${ISOLATION_ENV}=auto on a machine no one else uses.`,

@@ -96,7 +96,7 @@ export type StartEngineParameters = {
   stateIntervalSeconds?: number
 }
 
-export type GenesisEngine = {
+export type RehearsalEngine = {
   source: EngineSource['kind']
   /** The loaded genesis (genesis source only). */
   genesis: LoadedGenesis | null
@@ -161,7 +161,7 @@ const STATE_INTERVAL_SECONDS = 30
  * await engine.asOwner({ data: encodeFunctionData({ abi, functionName: 'mint', args: [addr] }) })
  * await engine.closeEpoch()
  */
-export async function startEngine(params: StartEngineParameters): Promise<GenesisEngine> {
+export async function startEngine(params: StartEngineParameters): Promise<RehearsalEngine> {
   const { source, dir, chainId, statePath } = params
   const stateIntervalSeconds = params.stateIntervalSeconds ?? STATE_INTERVAL_SECONDS
   await fs.mkdir(dir, { recursive: true, mode: 0o700 })
@@ -328,7 +328,7 @@ export async function startEngine(params: StartEngineParameters): Promise<Genesi
 }
 
 /** An engine that also serves on a loopback port (`exposure: 'loopback'`). */
-export type LoopbackGenesisEngine = GenesisEngine & { httpUrl: string; wsUrl: string }
+export type GenesisEngine = RehearsalEngine & { httpUrl: string; wsUrl: string }
 
 /**
  * The rehearsal engine on a shipped genesis or a genesis file, for tests and benchmarks that
@@ -345,7 +345,7 @@ export async function startGenesisEngine(params: {
   /** Ignored: idle blocks are the epoch clock's (./epoch-clock.ts); the engine mines on demand. */
   blockTime?: number | undefined
   statePath?: string | undefined
-}): Promise<LoopbackGenesisEngine> {
+}): Promise<GenesisEngine> {
   const genesis = typeof params.genesis === 'object' ? params.genesis : loadGenesis(params.genesis)
   const engine = await startEngine({
     source: { kind: 'genesis', genesis },
@@ -356,7 +356,7 @@ export async function startGenesisEngine(params: {
     balances: params.balances,
     statePath: params.statePath,
   })
-  return engine as LoopbackGenesisEngine
+  return engine as GenesisEngine
 }
 
 /** Writes anvil's state (anvil_dumpState: gzip of the JSON `--state` reads) atomically. */
