@@ -7,6 +7,8 @@
  */
 import { Command, Errors, Flags } from '@oclif/core'
 import { ExitCode, TnvError } from '../lib/errors.js'
+import { errorLabel } from './color.js'
+import { closestWithin, suggestFlag } from './did-you-mean.js'
 import { Session } from './session.js'
 
 export abstract class BaseCommand extends Command {
@@ -59,26 +61,59 @@ export abstract class BaseCommand extends Command {
     if (err instanceof Errors.ExitError) throw err
     const known = toTnvError(err)
     if (!known) {
-      // oclif's own parse/usage errors: oclif's rendering for people (exit 2); with --json one
-      // small object, not oclif's dump of the parser state.
-      if (!this.jsonEnabled()) return super.catch(err)
+      // oclif's own parse/usage errors: one paragraph with the closest flag for a mistyped one
+      // and a one-line usage (not oclif's whole help), or one small object with --json.
       const exitCode = (err as Errors.CLIError).oclif?.exit ?? ExitCode.Usage
       process.exitCode = exitCode
-      const message = err.message
-        .split('\n')
-        .map((line) => line.trim())
-        .filter((line) => line !== '' && line !== 'The following error occurred:' && !line.startsWith('See more help'))
-        .join(' ')
       const command = `${this.config.bin} ${(this.id ?? '').replaceAll(':', this.config.topicSeparator)}`
-      const fix = `Run \`${command} --help\` for the flags and examples.`
-      this.logJson({ error: { code: 'Usage', message, fix, exitCode } })
+      const { message, suggestion } = this.describeParseError(err)
+      const fix = `${suggestion ? `Did you mean ${suggestion}? ` : ''}Run \`${command} --help\` for the flags and examples.`
+      if (this.jsonEnabled())
+        this.logJson({ error: { code: 'Usage', message, fix, exitCode, suggestion: suggestion ?? null } })
+      else process.stderr.write(`${errorLabel()} ${message} ${fix}\nUsage: ${this.shortUsage(command)}\n`)
       return undefined
     }
     process.exitCode = known.exitCode
     if (this.jsonEnabled()) this.logJson({ error: known.toJSON() })
-    else process.stderr.write(`Error: ${known.render()}\n`)
+    else process.stderr.write(`${errorLabel()} ${known.render()}\n`)
     if (process.env.DEBUG && err.stack) process.stderr.write(`${err.stack}\n`)
     return undefined
+  }
+
+  /** oclif's parse error as one sentence, with the closest flag to an unknown one. */
+  private describeParseError(err: Error): { message: string; suggestion?: string } {
+    const message = err.message
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && line !== 'The following error occurred:' && !line.startsWith('See more help'))
+      .join(' ')
+      .replace(/([^.?!])$/, '$1.')
+    // a value outside a flag's options: the closest option
+    const option = /^Expected --([\w.-]+)=(.*) to be one of: (.+?)\.?$/.exec(message)
+    if (option) {
+      const [, name, value, list] = option as unknown as [string, string, string, string]
+      const guess = closestWithin(value, list.split(/,\s*/))
+      return { message, suggestion: guess ? `--${name} ${guess}` : undefined }
+    }
+    const unknown = (err as Error & { flags?: string[] }).flags
+    if (!Array.isArray(unknown) || unknown.length === 0) return { message }
+    const names = Object.entries(this.ctor.flags ?? {}).flatMap(([name, flag]) => [
+      name,
+      ...(((flag as { aliases?: string[] }).aliases ?? []) as string[]),
+    ])
+    const guesses = unknown.map((typed) => suggestFlag(typed, names)).filter((g): g is string => g !== undefined)
+    return { message, suggestion: guesses.length > 0 ? guesses.join(', ') : undefined }
+  }
+
+  /** `tnv stake --chain <value> [flags]`: the command and its required flags on one line. */
+  private shortUsage(command: string): string {
+    const required = Object.entries(this.ctor.flags ?? {})
+      .filter(([, flag]) => (flag as { required?: boolean }).required)
+      .map(([name, flag]) => `--${name} ${(flag as { helpValue?: string }).helpValue ?? '<value>'}`)
+    const args = Object.entries(this.ctor.args ?? {}).map(([name, arg]) =>
+      (arg as { required?: boolean }).required ? `<${name}>` : `[${name}]`,
+    )
+    return [command, ...args, ...required, '[flags]'].join(' ')
   }
 }
 

@@ -7,7 +7,7 @@
  */
 import type { Address } from 'viem'
 import { resolveSigner, type Signer } from '../lib/chain/signer.js'
-import type { ChainFlagValues, PassphraseSource, SignerFlagValues } from '../lib/options.js'
+import { type ChainFlagValues, hardwareOf, type PassphraseSource, type SignerFlagValues } from '../lib/options.js'
 import { openRegistryContext, outcomeLines } from '../lib/registry/command-support.js'
 import type { ConfirmFn, RegistryContext, Reporter, TxOutcome } from '../lib/registry/types.js'
 import { journalsFor } from '../lib/tx/journal.js'
@@ -19,6 +19,8 @@ export async function signerFromFlags(
   flags: SignerFlagValues,
   { action, defaultFrom }: { action: string; defaultFrom?: Address | undefined },
 ): Promise<Signer> {
+  // --format safe without --unsigned is refused before any signer is opened
+  ;(await import('./safe-output.js')).assertSafeFormat(flags)
   const { signer, warnings } = await resolveSigner({
     action,
     privateKey: flags['private-key'],
@@ -28,6 +30,7 @@ export async function signerFromFlags(
     from: flags.from,
     defaultFrom,
     prompter: session.prompter,
+    hardware: hardwareOf(flags),
   })
   for (const w of warnings) process.stderr.write(`${w}\n`)
   return signer
@@ -59,6 +62,8 @@ export type RunRegistryCommandParameters<R extends TxOutcome> = {
   step: (ctx: RegistryContext, options: StepOptions) => Promise<R>
   /** The stdout line once the transaction is confirmed. */
   sentLine: (result: R, sent: Extract<TxOutcome, { outcome: 'sent' }>) => string
+  /** --datadir: its journal (<datadir>/tnv-journal.json) is kept too when the directory exists. */
+  datadir?: string | undefined
 }
 
 /**
@@ -72,16 +77,28 @@ export async function runRegistryCommand<R extends TxOutcome>({
   defaultFrom,
   step,
   sentLine,
+  datadir,
 }: RunRegistryCommandParameters<R>): Promise<R> {
+  const { assertSafeFormat, safeBatchOfStep } = await import('./safe-output.js')
+  assertSafeFormat(flags)
+  const { pathExists } = await import('../lib/fs/atomic.js')
+  const journalDir = datadir !== undefined && (await pathExists(datadir)) ? datadir : null
   const ctx = await openRegistryContext(flags)
   const signer = await signerFromFlags(session, flags, { action, defaultFrom })
   const result = await step(ctx, {
     signer,
     report: session.reporter(),
     confirm: session.confirm({ yes: flags.yes }),
-    journal: stepJournal(session, { from: signer.address }),
+    journal: stepJournal(session, { from: signer.address, datadir: journalDir }),
   })
-  for (const line of outcomeLines(result, (sent) => sentLine(result, sent))) out(line)
+  const batch = await safeBatchOfStep(ctx, flags, result, {
+    name: `tnv ${action}`,
+    out,
+    note: (line) => process.stderr.write(`${line}\n`),
+  })
+  if (batch) return { ...result, safe: batch }
+  const { success } = await import('./color.js')
+  for (const line of outcomeLines(result, (sent) => success(sentLine(result, sent)))) out(line)
   return result
 }
 

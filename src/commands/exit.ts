@@ -12,7 +12,7 @@ export default class Exit extends BaseCommand {
   static override description =
     `The validator becomes PendingExit. The protocol marks it Exited once it has no committee assignment left in the current and the 2 next epochs (this can take several epochs), and unstake is accepted from exit epoch + 1.
 
---through exited waits until Exited; --through unstaked then waits for exit epoch + 1, unstakes (with --accept-reward-shortfall when the issuance pool cannot cover the rewards) and shows what was paid and to whom. On a terminal the wizard asks how far to go, and asks again (default No) before each irreversible transaction; without one, pass --yes. Without a terminal and without --through it begins the exit only, as before.
+--through exited waits until Exited; --through unstaked then waits for exit epoch + 1, unstakes (with --accept-reward-shortfall when the issuance pool cannot cover the rewards) and shows what was paid and to whom. On a terminal the wizard asks how far to go, and asks again (default No) before each irreversible transaction; without one, pass --yes. Without a terminal and without --through it begins the exit (beginExit) and stops there.
 
 Resumable and safe to repeat: each run reads the chain first; transactions are recorded in <datadir>/tnv-journal.json when the data directory exists, and a rerun waits for one whose outcome is unknown instead of sending another.`
 
@@ -30,7 +30,17 @@ Resumable and safe to repeat: each run reads the chain first; transactions are r
     const { interactive } = this.session
     // the journal lives in an existing data directory only: tnv exit creates none
     const journalDir = (await pathExists(flags.datadir)) ? flags.datadir : null
-    if (!interactive && flags.through === undefined) return this.beginExitOnly(flags, journalDir)
+    if (flags.format === 'safe' && flags.through !== undefined) {
+      const { UsageError } = await import('../lib/errors.js')
+      throw new UsageError(
+        '--format safe writes the one step that can be proposed now; --through waits across epochs.',
+        {
+          fix: 'Propose the exit with `tnv exit --unsigned --format safe`, and once `tnv validator status` shows canUnstake, the unstake with `tnv unstake --unsigned --format safe`.',
+        },
+      )
+    }
+    if ((!interactive && flags.through === undefined) || flags.format === 'safe')
+      return this.beginExitOnly(flags, journalDir)
 
     this.jsonLines = this.jsonEnabled()
     this.session.output = this.jsonLines ? 'json-lines' : 'human'
@@ -76,6 +86,13 @@ Resumable and safe to repeat: each run reads the chain first; transactions are r
         timeoutSeconds: flags.timeout,
       }),
     })
+    const { safeBatchOfStep } = await import('../cli/safe-output.js')
+    const batch = await safeBatchOfStep(ctx, flags, result, {
+      name: 'tnv exit (beginExit)',
+      out: (line) => this.out(line),
+      note: (line) => this.note(line),
+    })
+    if (batch) return Object.assign(result, { safe: batch })
     for (const line of support.outcomeLines(
       result,
       (sent) =>
@@ -84,7 +101,7 @@ Resumable and safe to repeat: each run reads the chain first; transactions are r
       this.out(line)
     if (result.outcome === 'sent')
       note(
-        'Next: wait until `tnv validator status` shows Exited and canUnstake, then run `tnv exit --through unstaked`.',
+        'Next: wait until `tnv validator status` shows status Exited and "unstake  possible now", then run `tnv exit --through unstaked` (or `tnv unstake`).',
       )
     return result
   }

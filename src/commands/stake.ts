@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { Interfaces } from '@oclif/core'
 import { BaseCommand } from '../cli/base-command.js'
+import { skipBackupCheckFlag } from '../cli/flags/backup-gate.js'
 import { chainFlags, signerFlags, txFlags } from '../cli/flags/chain.js'
 import { passphraseFlags } from '../cli/flags/common.js'
 import { p2pAddressFlags } from '../cli/flags/keytool.js'
@@ -17,7 +18,7 @@ export default class Stake extends BaseCommand {
   static override description =
     `On a terminal (stdin, stdout and stderr, and no --non-interactive) it is a wizard: it finds node-info.yaml in --datadir or offers to generate keys, asks for the network and the signer, shows the identity and the prerequisites (static IP, UDP ports 49590 and 49594, node binary, balance), waits for governance's ConsensusNFT (on the devnet it offers to mint it), shows the stake amount in TEL and wei and asks (default No), stakes, starts or attaches to the node and waits until it is synced, activates, and follows PendingActivation to Active across the epoch boundary.
 
-Without a terminal every answer comes from flags and the environment, and a missing one is an error naming the flag. By default it stops after the stake, as before: checks (signer = node-info's execution_address, proof of possession, ConsensusNFT, not staked, key not registered, balance), simulation, the amount (stakeAmount of stakeConfig(getCurrentStakeVersion())), send, receipt. --through active continues to Active.
+Without a terminal every answer comes from flags and the environment, and a missing one is an error naming the flag. By default it stops after the stake: checks (signer = node-info's execution_address, proof of possession, ConsensusNFT, not staked, key not registered, balance), simulation, the amount (stakeAmount of stakeConfig(getCurrentStakeVersion())), send, receipt. --through active continues to Active.
 
 The registry generation is detected from the code at the registry address. On the next generation (the specification's) node-info.yaml's proof of possession is sent as it is. On adiri (the test network's registry) the registry checks a proof over its own 218-byte message with the uncompressed key, which node-info.yaml does not hold: tnv signs it with the BLS key in the data directory, asking for the passphrase source (--bls-passphrase-source) only then, or takes it from --adiri-pop. Code tnv does not recognise is refused (exit 12); see --registry-generation and --accept-registry-code.
 
@@ -39,12 +40,17 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     ...stakeFlowFlags,
     ...passphraseFlags,
     ...p2pAddressFlags,
+    ...skipBackupCheckFlag,
   }
 
   async run(): Promise<StakeReturnType | StakeFlowReturnType> {
     const { flags } = await this.parse(Stake)
     const { interactive } = this.session
-    if (!interactive && flags.through === undefined) return this.stakeOnly(flags)
+    // --format safe: the stake (and with --through active the activate after it) as one Safe batch
+    if ((!interactive && flags.through === undefined) || flags.format === 'safe') return this.stakeOnly(flags)
+    // the wizard, for a validator address that is a contract (a Safe): no key can sign for it
+    const safeFlags = interactive ? await this.offerSafeBatch(flags) : null
+    if (safeFlags) return this.stakeOnly(safeFlags)
 
     this.jsonLines = this.jsonEnabled()
     this.session.output = this.jsonLines ? 'json-lines' : 'human'
@@ -85,6 +91,8 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       startNode: flags['start-node'],
       nodeBinary: flags['node-binary'],
       timeoutSeconds: flags.timeout,
+      skipBackupCheck: flags['skip-backup-check'],
+      terminal: (text) => process.stderr.write(text),
       releaseDatadir: () => dir.release(),
     })
     if (result.unsigned) {
@@ -104,6 +112,47 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     return result
   }
 
+  /**
+   * When node-info's execution address holds code, no private key can sign for it: the wizard
+   * says what it is (a Safe: version, threshold) and offers the onboarding as a Safe
+   * Transaction Builder batch instead of asking for a key. Null: not a contract, or declined.
+   */
+  private async offerSafeBatch(
+    flags: Interfaces.InferredFlags<typeof Stake.flags>,
+  ): Promise<Interfaces.InferredFlags<typeof Stake.flags> | null> {
+    if (flags.unsigned || flags['private-key'] !== undefined || flags.keystore !== undefined) return null
+    const [{ readNodeInfo }, support, { readAccountKind }] = await Promise.all([
+      import('../lib/nodeinfo/read.js'),
+      import('../lib/registry/command-support.js'),
+      import('../lib/safe/account-kind.js'),
+    ])
+    const address = await readNodeInfo(flags['node-info'] ?? flags.datadir).then(
+      (r) => r.info.executionAddress,
+      () => null,
+    )
+    if (address === null) return null
+    const kind = await support
+      .openRegistryContext(flags)
+      .then((ctx) => readAccountKind(ctx.client, address))
+      .catch(() => null)
+    if (kind?.kind !== 'contract') return null
+    this.note(
+      kind.safe
+        ? `${address} is a Safe ${kind.safe.version} (${kind.safe.threshold} of ${kind.safe.owners.length} owners confirm): no private key signs for it.`
+        : `${address} is a contract, not an account: no private key signs for it.`,
+    )
+    const prompter = this.session.prompter
+    if (
+      !(await prompter.confirm(
+        'Write the onboarding (stake, then activate) as a Safe Transaction Builder batch for its owners?',
+        true,
+      ))
+    )
+      return null
+    const out = await prompter.input('Batch file', { default: 'tnv-onboarding.safe.json' })
+    return { ...flags, unsigned: true, format: 'safe', through: 'active', out: out.trim() }
+  }
+
   /** The plain `tnv stake` (no terminal, no --through): stake, then stop. Journaled. */
   private async stakeOnly(flags: Interfaces.InferredFlags<typeof Stake.flags>): Promise<StakeReturnType> {
     const [{ stake }, support, cli, { keyMaterialFromFlags }, { formatTelAndWei }, { adiriProofSigner }] =
@@ -116,6 +165,8 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
         import('../lib/registry/adiri-proof-signer.js'),
       ])
     const note = (line: string) => this.note(line)
+    const { assertSafeFormat, writeSafeBatch } = await import('../cli/safe-output.js')
+    const safe = assertSafeFormat(flags)
     // key material from node-info.yaml: its data directory is locked (and a half-finished key
     // commit repaired) before it is read, and held until the stake is settled
     const fromNodeInfo = flags['bls-pubkey'] === undefined
@@ -146,6 +197,15 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       })
       if (how === 'match') note(`- the key in ${keys.keyDir}/node-keys is the key node-info.yaml records`)
     }
+    // before the key is bound for good: a verified backup or a confirmed phrase (issue 18)
+    const { backupGate, gatedConfirm } = await import('../cli/backup-gate.js')
+    const gate = backupGate({
+      datadir: keys.nodeInfoPath ? keys.keyDir : flags.datadir,
+      publicKey: keys.blsPubkey,
+      skip: flags['skip-backup-check'],
+      action: 'the stake',
+      note,
+    })
     const result = await stake(ctx, {
       signer,
       blsPubkey: keys.blsPubkey,
@@ -154,7 +214,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       executionAddress: keys.executionAddress,
       signAdiriProof: adiriProofSigner({ datadir: keys.keyDir, ...passphrase, note }),
       report: this.session.reporter(),
-      confirm: this.session.confirm({ yes: flags.yes }),
+      confirm: gatedConfirm(this.session.confirm({ yes: flags.yes }), gate),
       // the journal sits beside node-info.yaml; key material given as hex has no data directory
       journal: cli.stepJournal(this.session, {
         from: signer.address,
@@ -162,6 +222,41 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
         timeoutSeconds: flags.timeout,
       }),
     })
+    if (result.outcome === 'unsigned') await gate(result.chain.chainId)
+    if (safe) {
+      // the onboarding as the Safe executes it: stake, then (--through active) activate
+      const { encodeFunctionData } = await import('viem')
+      const { registryAbis } = await import('../lib/registry/generations/detect.js')
+      const txs = result.outcome === 'unsigned' ? [result.unsigned] : []
+      if (result.outcome === 'already-done') note(result.message)
+      if (flags.through === 'active')
+        txs.push({
+          ...(txs[0] ?? { from: signer.address, chainId: result.chain.chainId }),
+          to: ctx.target.registry,
+          value: '0',
+          data: encodeFunctionData({ abi: registryAbis.next, functionName: 'activate' }),
+        } as (typeof txs)[number])
+      if (txs.length === 0) {
+        this.out(`Nothing to put in a batch: ${result.validator} is staked already.`)
+        return result
+      }
+      const batch = await writeSafeBatch({
+        ctx,
+        flags,
+        chainId: result.chain.chainId,
+        safe: signer.address,
+        unsigned: txs,
+        name:
+          txs.length > 1
+            ? 'tnv onboarding: stake, then activate'
+            : result.outcome === 'unsigned'
+              ? 'tnv stake'
+              : 'tnv activate',
+        out: (line) => this.out(line),
+        note,
+      })
+      return Object.assign(result, { safe: batch })
+    }
     for (const line of support.outcomeLines(
       result,
       (sent) =>
@@ -175,6 +270,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
 
 /** The data directory of a --node-info value (a node-info.yaml file, or the directory holding it). */
 async function keyDirOf(nodeInfo: string): Promise<string> {
+  // node builtins statically: a dynamic import() of one fails inside the single executable
   const s = await stat(nodeInfo).catch(() => undefined)
   return s?.isFile() ? dirname(nodeInfo) : nodeInfo
 }

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../cli/base-command.js'
 import { chainFlags, signerFlags, txFlags } from '../cli/flags/chain.js'
+import { datadirFlag } from '../cli/flags/common.js'
 import type { UnstakeReturnType } from '../lib/registry/unstake.js'
 
 export default class Unstake extends BaseCommand {
@@ -11,7 +12,7 @@ export default class Unstake extends BaseCommand {
 
 When the issuance pool cannot cover the accrued rewards: on the next generation the unstake fails unless --accept-reward-shortfall, which pays the rewards up to the pool's balance, forfeits the rest and pays the stake in full; adiri's unstake(address) has no such choice and reverts until governance funds the pool, so tnv refuses it and says so.
 
-The address is retired for good: governance can never whitelist it again. Asks for confirmation on a terminal (default No); without one, pass --yes.`
+The address is retired for good: governance can never whitelist it again. Asks for confirmation on a terminal (default No); without one, pass --yes. Resumable like \`tnv stake\` and \`tnv exit\`: the signed transaction is recorded in <datadir>/tnv-journal.json when the data directory exists (and always in the sender's own journal), and a rerun waits for it instead of sending another.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --chain devnet',
@@ -30,17 +31,20 @@ The address is retired for good: governance can never whitelist it again. Asks f
     ...chainFlags,
     ...signerFlags,
     ...txFlags,
+    ...datadirFlag,
   }
 
   async run(): Promise<UnstakeReturnType> {
     const { flags } = await this.parse(Unstake)
-    const [{ unstake }, support, cli, { parseAddressFlag }, { formatTelAndWei }] = await Promise.all([
+    const [{ unstake }, support, cli, { parseAddressFlag }, { formatTelAndWei }, { pathExists }] = await Promise.all([
       import('../lib/registry/unstake.js'),
       import('../lib/registry/command-support.js'),
       import('../cli/registry-step.js'),
       import('../lib/chain/address.js'),
       import('../lib/chain/units.js'),
+      import('../lib/fs/atomic.js'),
     ])
+    const journalDir = (await pathExists(flags.datadir)) ? flags.datadir : null
     const validator = flags.validator === undefined ? undefined : parseAddressFlag(flags.validator, '--validator')
     const ctx = await support.openRegistryContext(flags)
     const signer = await cli.signerFromFlags(this.session, flags, { action: 'unstake', defaultFrom: validator })
@@ -50,8 +54,15 @@ The address is retired for good: governance can never whitelist it again. Asks f
       acceptRewardShortfall: flags['accept-reward-shortfall'],
       report: this.session.reporter(),
       confirm: this.session.confirm({ yes: flags.yes }),
-      journal: cli.stepJournal(this.session, { from: signer.address }),
+      journal: cli.stepJournal(this.session, { from: signer.address, datadir: journalDir }),
     })
+    const { safeBatchOfStep } = await import('../cli/safe-output.js')
+    const batch = await safeBatchOfStep(ctx, flags, result, {
+      name: 'tnv unstake',
+      out: (line) => this.out(line),
+      note: (line) => this.note(line),
+    })
+    if (batch) return Object.assign(result, { safe: batch })
     for (const line of support.outcomeLines(result, (sent) => {
       const paidRewards = BigInt(result.rewards) - BigInt(result.rewardsForfeited)
       return `Unstaked ${result.validator}: stake ${formatTelAndWei(BigInt(result.stakeAmount))} and rewards ${formatTelAndWei(paidRewards)} paid to ${result.recipient ?? 'the delegator'}${BigInt(result.rewardsForfeited) > 0n ? ` (${formatTelAndWei(BigInt(result.rewardsForfeited))} of rewards forfeited)` : ''}; the address is retired. Transaction ${sent.txHash} in block ${sent.blockNumber}.`

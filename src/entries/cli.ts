@@ -22,8 +22,17 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
   try {
     // esbuild's chunk for a lazily imported CommonJS module exports it as `default` only
     const mod = await import('@oclif/core')
-    const { execute } = (typeof mod.execute === 'function' ? mod : mod.default) as typeof mod
-    await execute({ args: argv, dir: import.meta.url })
+    const { Config, flush, handle, run } = (typeof mod.run === 'function' ? mod : mod.default) as typeof mod
+    let config: InstanceType<typeof Config> | undefined
+    try {
+      config = await Config.load(import.meta.url)
+      await run(argv, config)
+      await flush()
+    } catch (err) {
+      // a mistyped command: tnv's paragraph with the closest command, never oclif's bare line
+      const { reportCommandNotFound } = await import('../cli/did-you-mean.js')
+      if (!(config && reportCommandNotFound(err, config, argv))) await handle(err as Error)
+    }
   } finally {
     settled = true
     process.removeListener('beforeExit', guard)

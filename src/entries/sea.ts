@@ -37,6 +37,7 @@ import { dirname, join } from 'node:path'
 import { getAsset } from 'node:sea'
 import { pathToFileURL } from 'node:url'
 import { gunzipSync } from 'node:zlib'
+import { reportCommandNotFound } from '../cli/did-you-mean.js'
 import { isVersionRequest, printVersion } from './version.js'
 
 /** One extracted file, as scripts/package.mjs recorded it. */
@@ -146,14 +147,15 @@ export async function runSea(commands: SeaCommands, { root: given }: { root?: st
 
   // required here, not imported at the top: the bundle evaluates oclif only on this path
   const { Config, flush, handle, run } = require('@oclif/core') as typeof import('@oclif/core')
+  let config: InstanceType<typeof Config> | undefined
   try {
     const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
-    const config = await Config.load({ root, pjson })
+    config = await Config.load({ root, pjson })
     // the explicit command strategy, answered from the bundle instead of a file on disk
     ;(config as unknown as { rootPlugin: { commandCache: SeaCommands } }).rootPlugin.commandCache = commands
     await run(argv, config)
     await flush()
   } catch (err) {
-    await handle(err as Error)
+    if (!(config && reportCommandNotFound(err, config, argv))) await handle(err as Error)
   }
 }

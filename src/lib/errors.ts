@@ -37,6 +37,8 @@ export const ExitCode = {
   NodeConfig: 25,
   /** Waiting ran out of time. */
   Timeout: 26,
+  /** The devnet a command reports on or drives is not running (not a sync problem: start it). */
+  NotRunning: 28,
   /** Another tnv command holds the data directory or the transaction journal (its pid and command are named). */
   Locked: 27,
   /** The user declined a confirmation. */

@@ -38,6 +38,25 @@ export type SignerFlagValues = {
   'keystore-password-source'?: KeystorePasswordSource | undefined
   unsigned?: boolean | undefined
   from?: string | undefined
+  /** With --unsigned: `safe` = a Safe Transaction Builder batch file (src/lib/safe). */
+  format?: 'tx' | 'safe' | undefined
+  /** With --format safe: the batch file to write. */
+  out?: string | undefined
+  /** A hardware wallet signs (through foundry's cast). */
+  ledger?: boolean | undefined
+  trezor?: boolean | undefined
+  /** Its derivation path, or the account index on the default path. */
+  'hd-path'?: string | undefined
+  'hd-index'?: number | undefined
+}
+
+/** The --ledger / --trezor options of the signer flags, or undefined when neither is given. */
+export function hardwareOf(
+  flags: SignerFlagValues,
+): { device: 'ledger' | 'trezor'; hdPath?: string | undefined; index?: number | undefined } | undefined {
+  const device = flags.ledger ? 'ledger' : flags.trezor ? 'trezor' : undefined
+  if (!device) return undefined
+  return { device, hdPath: flags['hd-path'], index: flags['hd-index'] }
 }
 
 export type KeyMaterialFlagValues = {

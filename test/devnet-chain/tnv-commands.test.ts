@@ -99,7 +99,8 @@ for (const generation of ['next', 'adiri'] as const) {
 
     it('activate, then Active at the epoch boundary', async () => {
       assert.equal(await status(), 'Staked', 'the stake step left the validator Staked')
-      const r = await tnv(['activate', '--yes', '--json'])
+      // the node check: the devnet's own node stands for the validator's here (synced by construction)
+      const r = await tnv(['activate', '--yes', '--json', '--node-rpc-url', rpcUrl])
       assert.equal(r.code, 0, `${r.stdout}${r.stderr}`)
       assert.equal(await status(), 'PendingActivation')
       await advance()

@@ -157,7 +157,7 @@ describe('tnv devnet', () => {
     assert.equal(twice.code, 0)
     assert.match(twice.stdout, /No devnet is running .*nothing to stop/)
     const none = await runCli(['devnet', 'status', '--datadir', dir])
-    assert.equal(none.code, 23)
+    assert.equal(none.code, 28)
     assert.match(none.stderr, /No devnet is running for .*tnv devnet start --detach/)
 
     // the stopped devnet resumes where it was
@@ -256,7 +256,7 @@ describe('tnv devnet', () => {
       JSON.stringify({ pid: dead.pid, chainId: 911329, rpcUrl: 'http://127.0.0.1:1' }),
     )
     const status = await runCli(['devnet', 'status', '--datadir', stale])
-    assert.equal(status.code, 23)
+    assert.equal(status.code, 28)
     assert.equal(existsSync(join(stale, 'devnet.json')), false)
   })
 

@@ -47,6 +47,12 @@ for (const generation of GENERATIONS) {
       assert.match(refused.stderr, /belong to a validator that has staked/)
       assert.match(refused.stderr, /exit and unstake from the validator address/)
       assert.equal(readFileSync(join(datadir, 'node-info.yaml'), 'utf8'), before)
+      // the configured network (environment, nothing typed) is checked just the same
+      const viaEnv = await runCli([...gen, '--force'], {
+        env: { ...env, TN_RPC_URL: t.url, TN_CHAIN_ID: String(t.engine.chainId) },
+      })
+      assert.equal(viaEnv.code, 4, viaEnv.stderr)
+      assert.equal(readFileSync(join(datadir, 'node-info.yaml'), 'utf8'), before)
     })
   })
 }

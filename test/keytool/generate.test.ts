@@ -175,6 +175,7 @@ describe('keytool generate validator', () => {
       '--bls-passphrase-source',
       'no-passphrase',
       '--force',
+      '--skip-registry-check',
       '-q',
     ])
     assert.equal(r.code, 0, r.stderr)
@@ -191,6 +192,33 @@ describe('keytool generate validator', () => {
     )
     assert.ok(r.stderr.includes(backup), r.stderr)
     assert.match(r.stderr, /Never replace the keys of a validator that has staked/)
+    assert.match(r.stderr, /not checked against any registry \(--skip-registry-check\)/)
+  })
+
+  it('--force asks the default network (devnet) even when none is typed: no devnet, nothing replaced', async () => {
+    const datadir = join(dir, 'quiet')
+    const old = await snapshotTree(datadir)
+    const r = await runCli(
+      [
+        'keytool',
+        'generate',
+        'validator',
+        '--address',
+        '0',
+        '--datadir',
+        datadir,
+        '--bls-passphrase-source',
+        'no-passphrase',
+        '--force',
+        '--json',
+      ],
+      { env: { TNV_DEVNET_DIR: join(dir, 'no-devnet'), TN_CHAIN: undefined, TN_RPC_URL: undefined } },
+    )
+    assert.equal(r.code, 10, r.stderr)
+    const e = JSON.parse(r.stdout) as { error: { code: string; fix: string } }
+    assert.equal(e.error.code, 'KeyReplaceUnchecked')
+    assert.match(e.error.fix, /--chain testnet.*--skip-registry-check/)
+    assert.deepEqual(await snapshotTree(datadir), old, 'every file as it was')
   })
 
   it('takes the stdin source, the env variables for address and multiaddrs, and more workers', async () => {
@@ -275,6 +303,7 @@ describe('keytool generate validator', () => {
         '--bls-passphrase-source',
         'no-passphrase',
         '--overwrite',
+        '--skip-registry-check',
         '-q',
       ],
       { env: { EXECUTION_ADDRESS: '0' } },

@@ -231,7 +231,15 @@ for (const generation of GENERATIONS) {
       writeKeystore(ks, key(0), 'ks password')
       const wrong = await tnv(['activate', '--keystore', ks, '--json'], { TN_KEYSTORE_PASSWORD: 'nope' })
       expectError(wrong, 'WrongKeystorePassword', ExitCode.BadKeys)
-      const r = await tnv(['activate', '--keystore', ks], { TN_KEYSTORE_PASSWORD: 'ks password' })
+      // the node check is on by default: no node runs for the (empty) data directory, nothing is sent
+      const nonce = await txCount(0)
+      const noNode = await tnv(['activate', '--keystore', ks, '--datadir', join(dir, 'no-node'), '--json'], {
+        TN_KEYSTORE_PASSWORD: 'ks password',
+      })
+      const n = expectError(noNode, 'NoNodeToCheck', ExitCode.NodeNotSynced)
+      assert.match(n.fix ?? '', /--node-rpc-url <url>.*--skip-node-check/)
+      assert.equal(await txCount(0), nonce)
+      const r = await tnv(['activate', '--keystore', ks, '--skip-node-check'], { TN_KEYSTORE_PASSWORD: 'ks password' })
       assert.equal(r.code, 0, r.stderr)
       assert.match(r.stdout, /^Activated 0x[0-9a-fA-F]{40}: PendingActivation, Active from epoch 1\./)
     })
@@ -271,7 +279,7 @@ for (const generation of GENERATIONS) {
     it('nothing to claim: rewards and refunds say so and send nothing', async () => {
       const rewards = await tnv(['rewards', 'claim', '--json'], { TN_PRIVATE_KEY: key(1) })
       assert.equal(rewards.code, 0, rewards.stderr)
-      assert.equal(parseJson<{ outcome: string }>(rewards).outcome, 'already-done')
+      assert.equal(parseJson<{ outcome: string }>(rewards).outcome, 'nothing-to-do')
       const refund = await tnv(['refund', 'claim'], { TN_PRIVATE_KEY: key(1) })
       assert.equal(refund.code, 0, refund.stderr)
       assert.match(

@@ -334,7 +334,7 @@ for (const generation of GENERATIONS) {
         assert.ok(
           (await t.engine.client.getBalance({ address: delegator.address })) > before + credited - parseEther('1'),
         )
-        assert.equal((await claimRefund(t.ctx(), { signer: delegator })).outcome, 'already-done')
+        assert.equal((await claimRefund(t.ctx(), { signer: delegator })).outcome, 'nothing-to-do')
       },
     )
 

@@ -287,7 +287,7 @@ for (const generation of GENERATIONS) {
       assert.equal(r.rewards, rewards.toString())
       assert.ok((await t.engine.client.getBalance({ address: a.address })) > paidBefore + rewards - parseEther('1'))
       assert.equal(await read<bigint>('getRewards', [a.address]), 0n)
-      assert.equal((await claimStakeRewards(t.ctx(), { signer: a })).outcome, 'already-done')
+      assert.equal((await claimStakeRewards(t.ctx(), { signer: a })).outcome, 'nothing-to-do')
     })
 
     it('unstake while Active says to exit first; exit is irreversible and idempotent; PendingExit has no exit epoch yet', async () => {
@@ -394,12 +394,12 @@ for (const generation of GENERATIONS) {
       assert.equal(r.outcome, 'sent')
       assert.equal(r.status, 'Staked')
       assert.equal((await onChain(b.address)).isRetired, true)
-      if (generation === 'next') assert.equal((await claimRefund(t.ctx(), { signer: b })).outcome, 'already-done')
+      if (generation === 'next') assert.equal((await claimRefund(t.ctx(), { signer: b })).outcome, 'nothing-to-do')
       else {
         const c = await claimRefund(t.ctx(), { signer: b })
-        assert.equal(c.outcome, 'already-done')
+        assert.equal(c.outcome, 'nothing-to-do')
         assert.equal(c.amount, null)
-        if (c.outcome === 'already-done') assert.match(c.message, /keeps no refunds/)
+        if (c.outcome === 'nothing-to-do') assert.match(c.message, /keeps no refunds/)
       }
     })
 

@@ -14,6 +14,7 @@ import { after, before, describe, it } from 'node:test'
 import { generatePrivateKey } from 'viem/accounts'
 import { ExitCode } from '../../src/lib/errors.js'
 import { JOURNAL_FILE, type JournalFile as Journal } from '../../src/lib/tx/journal.js'
+import { eventProblems } from '../../src/lib/wizard/event-schema.js'
 import { BIN, type CliResult, ROOT } from '../helpers/cli.js'
 import { freePort } from '../helpers/ports.js'
 import { jsonLines, startTestDevnet, stopNode, type TestDevnet } from './devnet.js'
@@ -44,11 +45,16 @@ describe('tnv stake / tnv exit without a terminal (CI)', () => {
   })
   /** The last line is the result (or the error); every line is JSON. */
   const lines = (r: CliResult): Line[] => {
+    let all: Line[]
     try {
-      return jsonLines(r.stdout)
+      all = jsonLines(r.stdout)
     } catch (err) {
       throw new Error(`stdout is not JSON lines (exit ${r.code}): ${err}\n${r.stdout}\n${r.stderr}`)
     }
+    // every event line matches its documented schema (docs/ci.md, src/lib/wizard/event-schema.ts)
+    const problems = all.filter((l) => 'event' in l).flatMap((l) => eventProblems(l as Record<string, unknown>))
+    assert.deepEqual(problems, [], `events off their schema:\n${r.stdout}`)
+    return all
   }
   const expectError = (r: CliResult, code: string, exitCode: number) => {
     assert.equal(r.code, exitCode, `${r.stdout}\n${r.stderr}`)

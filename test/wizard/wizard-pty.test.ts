@@ -106,6 +106,10 @@ describe('the stake and exit wizards on a terminal', { skip }, () => {
     await w.expect('Who signs the transactions?')
     w.type(ENTER)
     await w.expect('Private key of the validator address')
+    // a key of another address is explained and asked again, not the end of the wizard
+    w.type(`${t.key(4)}${ENTER}`)
+    await w.expect(`That key is for ${t.address(4)}`)
+    await w.expect('Try again (2 left)')
     w.type(`${t.key(3)}${ENTER}`)
     await w.expect('How far should tnv take this validator now?')
     w.type(ENTER)
@@ -127,6 +131,13 @@ describe('the stake and exit wizards on a terminal', { skip }, () => {
         ['activate', 'success'],
       ],
     )
+  })
+
+  it('third run: an Active validator is told so before any question, and nothing is asked', async () => {
+    const w = spawnPty(['stake', '--datadir', datadir, '--chain', 'devnet'], t.env)
+    await w.expect('is already Active')
+    assert.equal(await w.exited, 0, w.screen())
+    assert.doesNotMatch(w.screen(), /Who signs|How far/)
   })
 
   it('exit wizard: asks how far, confirms each irreversible step (default No), and shows what was paid', async () => {

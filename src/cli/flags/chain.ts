@@ -95,6 +95,39 @@ export const signerFlags = {
     helpValue: '<address>',
     summary: 'Sender of an --unsigned transaction (nonce and gas are prepared for it).',
   }),
+  ledger: Flags.boolean({
+    helpGroup: 'SIGNER',
+    exclusive: ['private-key', 'keystore', 'unsigned', 'trezor'],
+    summary: 'Sign with a Ledger (through foundry’s cast): the address is read from the device and checked first.',
+  }),
+  trezor: Flags.boolean({
+    helpGroup: 'SIGNER',
+    exclusive: ['private-key', 'keystore', 'unsigned', 'ledger'],
+    summary: 'Sign with a Trezor (through foundry’s cast): the address is read from the device and checked first.',
+  }),
+  'hd-path': Flags.string({
+    helpGroup: 'SIGNER',
+    helpValue: '<path>',
+    exclusive: ['hd-index'],
+    summary: "With --ledger/--trezor: the account's derivation path (default m/44'/60'/0'/0/<--hd-index>).",
+  }),
+  'hd-index': Flags.integer({
+    helpGroup: 'SIGNER',
+    min: 0,
+    helpValue: '<n>',
+    summary: 'With --ledger/--trezor: the account index on the default path (default 0).',
+  }),
+  format: Flags.option({
+    options: ['tx', 'safe'] as const,
+    helpGroup: 'SIGNER',
+    summary:
+      'With --unsigned: tx (default) prints the transaction and a cast line; safe writes a Safe Transaction Builder batch (for a validator address that is a Safe).',
+  })(),
+  out: Flags.string({
+    helpGroup: 'SIGNER',
+    helpValue: '<file>',
+    summary: 'With --format safe: write the batch file here (atomically) instead of printing it.',
+  }),
 }
 
 /** Every state-changing command: --yes (and --json, which BaseCommand adds). */

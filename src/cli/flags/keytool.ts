@@ -74,6 +74,13 @@ export const generateFlags = {
       'The node overwrites with no backup; tnv moves the old node-keys/ and node-info.yaml to backup-<time>/. Never for a validator that has staked: the registry binds its BLS key for good.',
     aliases: ['overwrite'],
   }),
+  'skip-registry-check': Flags.boolean({
+    summary:
+      '(tnv extra) With --force: replace the keys without asking the registry whether it binds them (only for keys never staked anywhere).',
+    description:
+      'By default --force asks the registry of the configured network (--chain, --rpc-url, TN_CHAIN; devnet when none is given) and refuses to replace a registered key; a network that cannot be asked stops the replacement too.',
+    dependsOn: ['force'],
+  }),
   ...nodeInfoFormFlag,
 }
 

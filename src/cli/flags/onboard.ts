@@ -21,7 +21,7 @@ export const stakeFlowFlags = {
     helpGroup: 'FLOW',
     summary: 'How far to go: staked (stop after stake), or active (node synced, activate, follow to Active).',
     description:
-      'Without a terminal the default is staked (the plain `tnv stake` of before); on a terminal the wizard asks (default active). Giving --through also turns --json into JSON lines: one progress event per line, then the result.',
+      'Without a terminal the default is staked (stop once the stake is mined); on a terminal the wizard asks (default active). Giving --through also turns --json into JSON lines: one progress event per line, then the result.',
   })(),
   'create-keys': Flags.boolean({
     helpGroup: 'FLOW',
@@ -66,10 +66,32 @@ export const exitFlowFlags = {
     summary:
       'How far to go: exited (wait until the protocol marks it Exited) or unstaked (then wait for exit epoch + 1 and unstake).',
     description:
-      'Without a terminal the default is to begin the exit only (the plain `tnv exit` of before); on a terminal the wizard asks. Giving --through also turns --json into JSON lines: one progress event per line, then the result.',
+      'Without a terminal the default is to begin the exit only (beginExit, then stop); on a terminal the wizard asks. Giving --through also turns --json into JSON lines: one progress event per line, then the result.',
   })(),
   'accept-reward-shortfall': Flags.boolean({
     helpGroup: 'FLOW',
     summary: 'Unstake even if the issuance pool cannot cover the accrued rewards (the unpaid rewards are forfeited).',
+  }),
+}
+
+/** `tnv activate`: the node check the wizard makes, on by default. */
+export const nodeCheckFlags = {
+  'node-rpc-url': Flags.string({
+    helpGroup: 'NODE',
+    env: 'TN_NODE_RPC_URL',
+    helpValue: '<url>',
+    summary:
+      'RPC of your node, checked to be synced before activating (default: the node `tnv node start` runs for --datadir).',
+  }),
+  'skip-node-check': Flags.boolean({
+    helpGroup: 'NODE',
+    summary: 'Activate without checking that your node runs and is synced (e.g. a node tnv cannot reach).',
+  }),
+  'node-timeout': Flags.integer({
+    helpGroup: 'NODE',
+    min: 1,
+    default: 120,
+    helpValue: '<s>',
+    summary: 'Longest wait, in seconds, for the node to be synced before activating.',
   }),
 }

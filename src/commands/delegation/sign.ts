@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
+import { skipBackupCheckFlag } from '../../cli/flags/backup-gate.js'
 import { chainFlags, signerFlags } from '../../cli/flags/chain.js'
 import { passphraseFlags } from '../../cli/flags/common.js'
 import { keyMaterialFlags } from '../../cli/flags/registry.js'
@@ -74,10 +75,17 @@ The signature stops working when the stake version changes (the next epoch after
     'private-key': signerFlags['private-key'],
     keystore: signerFlags.keystore,
     'keystore-password-source': signerFlags['keystore-password-source'],
+    ledger: signerFlags.ledger,
+    trezor: signerFlags.trezor,
+    ...skipBackupCheckFlag,
   }
 
   async run(): Promise<DelegationSignResult> {
     const { flags } = await this.parse(DelegationSign)
+    if (flags.ledger || flags.trezor) {
+      const { HardwareCannotSignDigestError } = await import('../../lib/signers/errors.js')
+      throw new HardwareCannotSignDigestError(flags.ledger ? 'ledger' : 'trezor')
+    }
     const [
       { signDelegation },
       support,
@@ -148,6 +156,28 @@ The signature stops working when the stake version changes (the next epoch after
         nonce: BigInt(flags.nonce as number),
       }
     } else source = { mode: 'online', ctx: await support.openRegistryContext(flags) }
+    // a delegator can stake this key with the signature: the key must be restorable first (issue 18)
+    {
+      const { backupGate } = await import('../../cli/backup-gate.js')
+      let chainId: number
+      if (source.mode === 'offline') chainId = source.chainId
+      else {
+        const { ctx } = source
+        const { explainRpcError } = await import('../../lib/chain/rpc-errors.js')
+        chainId =
+          ctx.target.expectedChainId ??
+          (await ctx.client.getChainId().catch((err: unknown) => {
+            throw explainRpcError(err, ctx.target.rpcUrl) ?? err
+          }))
+      }
+      await backupGate({
+        datadir: keys.keyDir,
+        publicKey: keys.blsPubkey,
+        skip: flags['skip-backup-check'],
+        action: 'signing the delegation (a delegator could then stake this key)',
+        note,
+      })(chainId)
+    }
 
     const { file } = await signDelegation({
       source,

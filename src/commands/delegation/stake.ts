@@ -89,6 +89,13 @@ Safe to repeat: if the validator already staked with this key, it says so and se
       confirm: this.session.confirm({ yes: flags.yes }),
       journal: cli.stepJournal(this.session, { from: signer.address }),
     })
+    const { safeBatchOfStep } = await import('../../cli/safe-output.js')
+    const batch = await safeBatchOfStep(ctx, flags, result, {
+      name: 'tnv delegation stake',
+      out: (line) => this.out(line),
+      note: (line) => this.note(line),
+    })
+    if (batch) return Object.assign(result, { safe: batch })
     for (const line of support.outcomeLines(
       result,
       (sent) =>

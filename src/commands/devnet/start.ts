@@ -54,6 +54,7 @@ The node's own flags go after \`--\`, exactly as the real node takes them. Witho
     genesis: Flags.string({
       summary: 'Rehearse from a node genesis: adiri, next, or the path of a genesis.yaml.',
       helpValue: '<adiri|next|file>',
+      defaultHelp: async () => 'the embedded devnet (next generation)',
       exclusive: ['fork-url'],
     }),
     'fork-url': Flags.string({
@@ -62,33 +63,41 @@ The node's own flags go after \`--\`, exactly as the real node takes them. Witho
       exclusive: ['genesis'],
     }),
     'fork-block': Flags.string({
-      summary: 'The block to fork at (default: the latest, then kept).',
+      summary: 'The block to fork at (then kept when the devnet resumes).',
       helpValue: '<n>',
+      defaultHelp: async () => 'the latest block',
       dependsOn: ['fork-url'],
     }),
     'chain-id': Flags.string({
       summary:
-        "The rehearsal's chain id (default 911329); `genesis` for the genesis file's or the forked chain's (a real network's id gets a warning).",
+        "The rehearsal's chain id; `genesis` for the genesis file's or the forked chain's (a real network's id gets a warning).",
       helpValue: '<id|genesis>',
+      defaultHelp: async () => '911329',
     }),
     'epoch-seconds': Flags.integer({
-      summary:
-        "REHEARSAL SETTING: epoch length in seconds instead of the registry's epochDuration (embedded default 10).",
+      summary: "REHEARSAL SETTING: epoch length in seconds instead of the registry's epochDuration.",
       min: 1,
       max: 4_294_967_295,
       helpValue: '<s>',
+      defaultHelp: async () => "10 for the embedded devnet; the registry's epochDuration for --genesis and --fork-url",
     }),
     'block-time': Flags.integer({
       summary: 'Seconds without a block before an idle block is mined; 0 = blocks only for transactions.',
       min: 0,
       helpValue: '<s>',
+      defaultHelp: async () => '1',
     }),
     'epoch-blocks': Flags.integer({
       summary: 'Deprecated: epochs end by time now. Taken as --epoch-seconds <n × block time>.',
       min: 1,
       hidden: true,
     }),
-    'ready-timeout': Flags.integer({ summary: 'Seconds to wait for the node to serve.', default: 90, min: 1 }),
+    'ready-timeout': Flags.integer({
+      summary: 'Seconds to wait for the node to serve.',
+      default: 90,
+      min: 1,
+      helpValue: '<s>',
+    }),
   }
 
   async run(): Promise<DevnetStartResult | undefined> {

@@ -8,7 +8,7 @@ export default class DevnetStatusCommand extends BaseCommand {
   static override description =
     `Asks the devnet node of the directory (over its control socket) what it runs (embedded, a genesis, or a fork; the registry generation and code hash), where it serves, the chain's block and epoch (epochs end by time, as on the node; a rehearsal epoch length is labelled as such), the committee, the Issuance pool (rewards are paid only from what governance puts in it), the registry owner that rehearsal governance impersonates, and the funded dev accounts with their keys.
 
-The keys are PUBLIC devnet keys, the same on every tnv devnet: use them only on the devnet. The devnet has no governance key. Exit code 23 when no devnet is running.`
+The keys are PUBLIC devnet keys, the same on every tnv devnet: use them only on the devnet. The devnet has no governance key. Exit code 28 (not running) when no devnet is running for the directory.`
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json']
   static override flags = { ...devnetDirFlag }
 

@@ -38,6 +38,8 @@ export default class ChangePassphrase extends KeytoolCommand {
             ...(newSource === 'stdin' ? { stdin: await this.stdin() } : {}),
             io: this.passphraseIo,
           })) ?? ''
+        const weak = (await import('../../lib/passphrase/strength.js')).weakPassphraseWarning(next)
+        if (weak) this.warnLine(weak)
         if (/\p{White_Space}$/u.test(next))
           this.warnLine(
             'the new passphrase ends with whitespace. The node drops trailing whitespace from a --bls-passphrase-source stdin line, so the key will open only through TN_BLS_PASSPHRASE or ask.',

@@ -1,3 +1,5 @@
+// node builtins are imported statically: a dynamic import() of one is left as is by the bundler and
+// fails inside the single executable (no dynamic import callback there)
 import { dirname } from 'node:path'
 import { Flags } from '@oclif/core'
 import { REGISTRY_GENERATION_NAMES } from '../../cli/flags/chain.js'

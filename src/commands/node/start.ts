@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { datadirFlag } from '../../cli/flags/common.js'
+import { UsageError } from '../../lib/errors.js'
 import type { NodeState } from '../../lib/node/state.js'
 
 export default class NodeStart extends BaseCommand {
@@ -10,9 +11,11 @@ export default class NodeStart extends BaseCommand {
 
 A JWT secret is never typed on tnv's command line: give --jwt-secret-file (or TNV_JWT_SECRET, hex or @file); tnv passes it to the node as --rpc.jwtsecret <hex>, the only form the node takes, and never prints or stores it.
 
-Then tnv starts the node, streams its logs to stderr, and waits until its RPC answers. Without --detach it runs in the foreground until Ctrl-C, which stops the node cleanly.`
+The network is the node's own --chain: adiri, test-net or main-net with the real node binary; with tnv's reference node only --chain devnet (join the devnet \`tnv devnet start\` runs). A port the node is to listen on that another process holds is refused before anything starts, naming that process and the flag to change.
+
+Then tnv starts the node, streams its logs to stderr, and waits until its RPC answers (from the process it started, not from whatever else listens there). Without --detach it runs in the foreground until Ctrl-C, which stops the node cleanly.`
   static override examples = [
-    '<%= config.bin %> <%= command.id %> --datadir ./validator -- --chain dev --http --http.api eth,net,web3,rpc,tn',
+    '<%= config.bin %> <%= command.id %> --datadir ./validator -- --chain devnet --http --http.port 8555 --http.api eth,net,web3,rpc,tn',
     '<%= config.bin %> <%= command.id %> --detach --node-binary /usr/local/bin/telcoin-network -- --chain adiri --http --http.api eth,net,web3,rpc,tn',
     '<%= config.bin %> <%= command.id %> --detach --node-binary /usr/local/bin/telcoin-network --jwt-secret-file /etc/tn/jwt.hex -- --chain adiri --http --http.addr 0.0.0.0 --http.api eth,net,web3,rpc,tn',
   ]
@@ -50,11 +53,14 @@ Then tnv starts the node, streams its logs to stderr, and waits until its RPC an
     const binary = resolveNodeBinary({ flag: flags['node-binary'] })
     const kind = binary.origin === 'reference' ? 'reference' : 'released'
     const { warnings } = checkNodeStart(nodeFlags, kind)
+    if (kind === 'reference') assertReferenceChain(nodeFlags)
     const secret = await this.jwtSecret(flags['jwt-secret-file'])
     const finalFlags = secret ? [...nodeFlags, '--rpc.jwtsecret', secret] : nodeFlags
     const plan = resolveRpcPlan(finalFlags, { behaviour: kind === 'released' ? 'released' : 'spec' })
     for (const w of warnings) this.note(`warning: ${w}`)
     await assertNotRunning(flags.datadir)
+    // a taken port is named before anything is started (startNode checks again, just before spawning)
+    await (await import('../../lib/node/start.js')).assertPortsFree(plan)
     const { redactNodeFlags } = await import('../../lib/rpc/format-plan.js')
     this.note(`starting ${binary.path} node --datadir ${flags.datadir} ${redactNodeFlags(finalFlags, plan).join(' ')}`)
     const started = await startNode({
@@ -67,7 +73,8 @@ Then tnv starts the node, streams its logs to stderr, and waits until its RPC an
       onLog: (line) => this.note(`  node | ${line}`),
     })
     const { state } = started
-    this.out(`node running (pid ${state.pid})`)
+    const { success } = await import('../../cli/color.js')
+    this.out(success(`node running (pid ${state.pid})`))
     for (const [k, v] of Object.entries(state.rpc)) if (v) this.out(`  ${k.padEnd(4)} ${v}`)
     if (state.workerEndpoints.length) this.out(`  workers: ${state.workerEndpoints.join(', ')}`)
     if (state.logFile) this.out(`  log  ${state.logFile}`)
@@ -93,4 +100,29 @@ Then tnv starts the node, streams its logs to stderr, and waits until its RPC an
     const env = process.env.TNV_JWT_SECRET
     return env ? readJwtSecret(env) : null
   }
+}
+
+/**
+ * tnv's reference node joins the local devnet (--chain devnet). Its `--chain dev` (also what it
+ * runs without --chain) is the private chain `tnv devnet start` runs inside its own directory: in a
+ * validator's data directory it would start another chain under the devnet's chain id and write
+ * devnet files next to the keys, so `tnv node start` refuses it.
+ */
+function assertReferenceChain(nodeFlags: readonly string[]): void {
+  let chain: string | undefined
+  for (let i = 0; i < nodeFlags.length; i++) {
+    const f = nodeFlags[i] as string
+    if (f === '--chain') chain = nodeFlags[i + 1]
+    else if (f.startsWith('--chain=')) chain = f.slice('--chain='.length)
+  }
+  // other values are judged by the node's own rules (checkNodeStart), which name the one to write
+  if (chain !== undefined && chain !== 'dev') return
+  throw new UsageError(
+    chain === undefined
+      ? "No --chain was given to the node: tnv's reference node would run a private chain of its own in the data directory, not a network."
+      : `--chain ${chain} is not a network: for tnv's reference node it is the private chain \`tnv devnet start\` runs in its own directory, which would write devnet files into this data directory under the devnet's chain id.`,
+    {
+      fix: 'Join the running devnet with `-- --chain devnet …` (start it first with `tnv devnet start --detach`), or run the real node binary (--node-binary or TN_NODE_BINARY) with --chain adiri, test-net or main-net.',
+    },
+  )
 }

@@ -1,5 +1,6 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { chainFlags, signerFlags, txFlags } from '../../cli/flags/chain.js'
+import { datadirFlag } from '../../cli/flags/common.js'
 import type { ClaimRefundReturnType } from '../../lib/registry/claim-refund.js'
 
 export default class RefundClaim extends BaseCommand {
@@ -13,7 +14,7 @@ export default class RefundClaim extends BaseCommand {
     '<%= config.bin %> <%= command.id %> --chain testnet --keystore recipient.json --yes',
   ]
 
-  static override flags = { ...chainFlags, ...signerFlags, ...txFlags }
+  static override flags = { ...chainFlags, ...signerFlags, ...txFlags, ...datadirFlag }
 
   async run(): Promise<ClaimRefundReturnType> {
     const { flags } = await this.parse(RefundClaim)
@@ -27,6 +28,7 @@ export default class RefundClaim extends BaseCommand {
       out: (line) => this.out(line),
       flags,
       action: 'claimRefund',
+      datadir: flags.datadir,
       step: claimRefund,
       sentLine: (r, sent) =>
         `Withdrew the refund of ${formatTelAndWei(BigInt(r.amount ?? 0))} to ${r.recipient}. Transaction ${sent.txHash} in block ${sent.blockNumber}.`,

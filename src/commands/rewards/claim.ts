@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { chainFlags, signerFlags, txFlags } from '../../cli/flags/chain.js'
+import { datadirFlag } from '../../cli/flags/common.js'
 import type { ClaimStakeRewardsReturnType } from '../../lib/registry/claim-stake-rewards.js'
 
 export default class RewardsClaim extends BaseCommand {
@@ -22,6 +23,7 @@ export default class RewardsClaim extends BaseCommand {
     ...chainFlags,
     ...signerFlags,
     ...txFlags,
+    ...datadirFlag,
   }
 
   async run(): Promise<ClaimStakeRewardsReturnType> {
@@ -39,10 +41,11 @@ export default class RewardsClaim extends BaseCommand {
       out: (line) => this.out(line),
       flags,
       action: 'claimStakeRewards',
+      datadir: flags.datadir,
       defaultFrom: validator,
       step: (ctx, options) => claimStakeRewards(ctx, { ...options, validator }),
       sentLine: (r, sent) =>
-        `Claimed ${formatTelAndWei(BigInt(r.rewards))} of rewards of ${r.validator}. Transaction ${sent.txHash} in block ${sent.blockNumber}.`,
+        `Claimed ${formatTelAndWei(BigInt(r.rewards))} of rewards of ${r.validator}, paid to ${r.recipient ?? "the validator's delegator"}. Transaction ${sent.txHash} in block ${sent.blockNumber}.`,
     })
   }
 }

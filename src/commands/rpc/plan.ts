@@ -8,7 +8,7 @@ import type { RpcPlan } from '../../lib/rpc/types.js'
 
 const EXAMPLE = 'tnv rpc plan -- --http --http.api eth,net,web3,rpc,tn'
 
-/** `tnv rpc plan --json`: the specification's plan (as before) plus the released node's and where they differ. */
+/** `tnv rpc plan --json`: the specification's plan (the top-level fields) plus the released node's and where they differ. */
 export type RpcPlanResult = RpcPlan & {
   /** The same flags under the released node's rules (v0.14.0-adiri and main). */
   released: RpcPlan

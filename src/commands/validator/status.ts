@@ -50,6 +50,7 @@ export default class ValidatorStatusCommand extends BaseCommand {
       this.note(`Validator ${info.executionAddress} from ${path}.`)
       address = info.executionAddress
     }
+    const { encodeBase58 } = await import('../../lib/nodeinfo/base58.js')
     const ctx = await support.openRegistryContext(flags)
     const s = await readValidatorStatus(ctx, { address })
     support.noteRegistry(s.registry, (line) => this.note(line))
@@ -106,6 +107,9 @@ export default class ValidatorStatusCommand extends BaseCommand {
       ['retired', yesNo(s.retired)],
       ['in committee', yesNo(s.inCommittee)],
       ['bls public key', s.blsPubkey ?? '-'],
+      ...(s.blsPubkey
+        ? [['bls key (base58)', encodeBase58(Buffer.from(s.blsPubkey.slice(2), 'hex'))] as [string, string]]
+        : []),
       ['refund to claim', tel(s.refund, 'none (this registry keeps no refunds)')],
     ]
     const width = Math.max(...rows.map(([label]) => label.length))

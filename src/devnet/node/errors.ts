@@ -55,7 +55,7 @@ export class DevnetNotRunningError extends TnvError {
   constructor(dir: string) {
     super(`No devnet is running for ${dir}.`, {
       fix: `Start one with \`tnv devnet start --detach --datadir ${dir}\`.`,
-      exitCode: ExitCode.NodeNotSynced,
+      exitCode: ExitCode.NotRunning,
     })
   }
 }

@@ -33,6 +33,8 @@ export type ResolveSignerParameters = {
    * takes), `ask` is a hidden prompt. Without it, neither is possible.
    */
   prompter?: Prompter | undefined
+  /** --ledger / --trezor: the account on a hardware wallet (its address read from the device; it signs through cast). */
+  hardware?: { device: 'ledger' | 'trezor'; hdPath?: string | undefined; index?: number | undefined } | undefined
   /** A key to use when no signer is given (the devnet's public governance key for `governance mint`). */
   fallbackKey?: { privateKey: `0x${string}`; source: string } | undefined
   env?: NodeJS.ProcessEnv
@@ -57,6 +59,7 @@ export async function resolveSigner({
   defaultFrom,
   fallbackKey,
   prompter,
+  hardware,
   env = process.env,
 }: ResolveSignerParameters): Promise<ResolveSignerReturnType> {
   const warnings: string[] = []
@@ -66,7 +69,18 @@ export async function resolveSigner({
 
   let account: LocalAccount | undefined
   let source = ''
-  if (privateKey !== undefined) {
+  if (hardware !== undefined) {
+    if (privateKey !== undefined || keystore !== undefined || unsigned)
+      throw new UsageError(
+        `--${hardware.device} and ${privateKey !== undefined ? '--private-key' : keystore !== undefined ? '--keystore' : '--unsigned'} both name a signer.`,
+        {
+          fix: 'Pass only one of them.',
+        },
+      )
+    const { hardwareAccount, derivationPath } = await import('../signers/hardware.js')
+    account = await hardwareAccount(hardware)
+    source = `${hardware.device} ${derivationPath(hardware)}`
+  } else if (privateKey !== undefined) {
     warnings.push(
       'Warning: a key given as --private-key is kept in your shell history; prefer TN_PRIVATE_KEY or --keystore.',
     )

@@ -55,6 +55,11 @@ export type GenerateNodeKeysParameters = {
   assertKeyReplaceable?: (publicKey: Uint8Array) => Promise<void>
   /** Input keying material; default 32 fresh random bytes. Tests only. */
   ikm?: Uint8Array
+  /**
+   * The BLS secret itself (a recovery phrase's: keytool generate --mnemonic, keytool recover)
+   * instead of KeyGen of fresh randomness. Copied; the caller zeroes its own.
+   */
+  secret?: Uint8Array
 }
 
 export type GenerateNodeKeysReturnType = {
@@ -88,6 +93,7 @@ export async function generateNodeKeys({
   passphrase: getPassphrase,
   assertKeyReplaceable,
   ikm,
+  secret: givenSecret,
 }: GenerateNodeKeysParameters): Promise<GenerateNodeKeysReturnType> {
   // 1. Every check that needs no secret, before asking for the passphrase.
   if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS)
@@ -157,9 +163,13 @@ export async function generateNodeKeys({
     import('../nodeinfo/base58.js'),
   ])
 
-  const material = ikm ?? randomBytes(32)
-  const secret = blsKeyGen(material)
-  if (!ikm) material.fill(0)
+  let secret: Uint8Array
+  if (givenSecret) secret = Uint8Array.from(givenSecret)
+  else {
+    const material = ikm ?? randomBytes(32)
+    secret = blsKeyGen(material)
+    if (!ikm) material.fill(0)
+  }
   try {
     const publicKey = blsPublicKey(secret)
     const proofOfPossession = signProofOfPossession(secret, address, publicKey)

@@ -43,8 +43,11 @@ export function formatIdentity(view: IdentityView, extra: [string, string][] = [
   const rows: [string, string][] = [
     ['name', view.name],
     ['execution address', view.executionAddress],
-    ['BLS public key', view.blsPublicKey],
-    ['proof of possession', view.proofOfPossession],
+    // hex is what stake(), explorers and deployment docs use; base58 is node-info.yaml's form
+    ['BLS public key (hex)', view.blsPublicKeyHex],
+    ['BLS public key (base58)', view.blsPublicKey],
+    ['proof of possession (hex)', view.proofOfPossessionHex],
+    ['proof of possession (base58)', view.proofOfPossession],
     ['primary address', view.primary.networkAddress],
     ['primary peer id', view.primary.peerId],
     ['primary network key', view.primary.networkKey],

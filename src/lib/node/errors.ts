@@ -91,3 +91,44 @@ export class NotSyncedError extends TnvError {
     )
   }
 }
+
+/** A port the node is to listen on is taken: named with its holder (when tnv can tell) and the flag. */
+export class PortInUseError extends TnvError {
+  override readonly code: string = 'PortInUse'
+  constructor({
+    what,
+    address,
+    port,
+    flag,
+    holder,
+  }: {
+    what: string
+    address: string
+    port: number
+    flag: string
+    holder: { pid: number; command: string } | null
+  }) {
+    const by = holder ? ` by pid ${holder.pid}${holder.command ? ` (${holder.command})` : ''}` : ' by another process'
+    super(
+      `The node's ${what} port ${address}:${port} is already in use${by}, so the node could not listen there; nothing was started.`,
+      {
+        fix: `Stop that process (a running devnet: \`tnv devnet stop\`), or give the node a free port after \`--\` with ${flag} <port>.`,
+        exitCode: ExitCode.NodeConfig,
+      },
+    )
+  }
+}
+
+/** The RPC that answered the readiness probe belongs to another process than the node tnv started. */
+export class ProbeAnsweredByOtherError extends TnvError {
+  override readonly code: string = 'ProbeAnsweredByOther'
+  constructor(endpoint: string, holder: { pid: number; command: string }, childPid: number) {
+    super(
+      `${endpoint} answered, but it is served by pid ${holder.pid}${holder.command ? ` (${holder.command})` : ''}, not by the node tnv started (pid ${childPid}); the node was stopped.`,
+      {
+        fix: 'Stop that process, or give the node a free port after `--` (--http.port <port>), and start again.',
+        exitCode: ExitCode.NodeConfig,
+      },
+    )
+  }
+}

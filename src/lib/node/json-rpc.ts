@@ -7,11 +7,15 @@ import { ExitCode, TnvError } from '../errors.js'
 
 export class RpcCallError extends TnvError {
   override readonly code: string = 'RpcCall'
-  constructor(endpoint: string, reason: string) {
-    super(`The RPC endpoint ${endpoint} did not answer: ${reason}.`, {
-      fix: 'Check that the node is running and the URL or IPC path is right.',
+  readonly endpoint: string
+  readonly reason: string
+  constructor(endpoint: string, reason: string, what = 'The RPC endpoint', fix?: string) {
+    super(`${what} ${endpoint} did not answer: ${reason}.`, {
+      fix: fix ?? 'Check that the node is running and the URL or IPC path is right.',
       exitCode: ExitCode.RpcUnreachable,
     })
+    this.endpoint = endpoint
+    this.reason = reason
   }
 }
 

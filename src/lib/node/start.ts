@@ -10,7 +10,13 @@ import { redactNodeFlags } from '../rpc/format-plan.js'
 import type { RpcPlan } from '../rpc/types.js'
 import type { NodeBinary } from './binary.js'
 import { parseWorkerEndpointsLine, planEndpoints } from './endpoints.js'
-import { NodeExitedError, NoRpcEndpointError, RpcTimeoutError } from './errors.js'
+import {
+  NodeExitedError,
+  NoRpcEndpointError,
+  PortInUseError,
+  ProbeAnsweredByOtherError,
+  RpcTimeoutError,
+} from './errors.js'
 import { jsonRpcCall } from './json-rpc.js'
 import { type NodeState, writeNodeState } from './state.js'
 
@@ -61,6 +67,7 @@ export async function startNode({
   const probe = rpc.ipc ?? rpc.http
   if (!probe) throw new NoRpcEndpointError()
   const args = nodeArgv(datadir, nodeFlags)
+  await assertPortsFree(plan)
   mkdirSync(datadir, { recursive: true })
 
   let tail = ''
@@ -134,7 +141,8 @@ export async function startNode({
           ? { authorization: `Bearer ${await (await import('../rpc/jwt.js')).createJwt(plan.jwtSecret)}` }
           : {}
       await jsonRpcCall({ endpoint: probe, method: 'eth_blockNumber', timeoutMs: 1_000, headers })
-      break
+      // answered while the child had already exited: the answer was not the child's
+      if (exitInfo) continue
     } catch {
       if (Date.now() > deadline) {
         child.kill('SIGTERM')
@@ -146,7 +154,17 @@ export async function startNode({
         )
       }
       await new Promise((r) => setTimeout(r, 150))
+      continue
     }
+    // The answer must come from the node tnv started: a probe over TCP checks who listens on the
+    // port (when the system can tell), and the child must not have exited already.
+    const other = await probeHolder(probe, child.pid)
+    if (other) {
+      child.kill('SIGTERM')
+      if (logFd !== null) closeSync(logFd)
+      throw new ProbeAnsweredByOtherError(probe, other, child.pid ?? -1)
+    }
+    break
   }
   // The endpoints line comes before the servers listen; give a detached log a moment to flush.
   readLogFileTail()
@@ -165,4 +183,32 @@ export async function startNode({
   }
   await writeNodeState(state)
   return { state, child: detach ? null : child, exited: detach ? new Promise(() => {}) : exited }
+}
+
+/** HTTP and WS ports of worker 0 must be free before the node starts (a clash is named, not discovered). */
+export async function assertPortsFree(plan: RpcPlan): Promise<void> {
+  const { canListen, findPortHolder } = await import('../net/port-holder.js')
+  const { http, ws } = plan.transports
+  const checks = [
+    { t: http, what: 'HTTP RPC', flag: '--http.port' },
+    { t: ws, what: 'WebSocket RPC', flag: '--ws.port' },
+  ]
+  for (const { t, what, flag } of checks) {
+    if (!t.enabled || t.port === 0) continue
+    if (await canListen(t.address, t.port)) continue
+    throw new PortInUseError({ what, address: t.address, port: t.port, flag, holder: await findPortHolder(t.port) })
+  }
+}
+
+/** The process serving a TCP probe when it is known and is not `childPid`; null otherwise. */
+async function probeHolder(
+  probe: string,
+  childPid: number | undefined,
+): Promise<{ pid: number; command: string } | null> {
+  if (!/^(https?|wss?):/.test(probe) || childPid === undefined) return null
+  const url = new URL(probe)
+  const port = Number(url.port || (url.protocol === 'https:' || url.protocol === 'wss:' ? 443 : 80))
+  const { findPortHolder, isSameOrDescendant } = await import('../net/port-holder.js')
+  const holder = await findPortHolder(port)
+  return holder && !(await isSameOrDescendant(holder.pid, childPid)) ? holder : null
 }

@@ -13,7 +13,7 @@
  */
 import { NotSyncedError } from './errors.js'
 import { type ConsensusHeaderMethod, readConsensusHead, readNodeMode, tolerate } from './health.js'
-import { blockNumber } from './json-rpc.js'
+import { blockNumber, RpcCallError } from './json-rpc.js'
 
 export type SyncMethod = ConsensusHeaderMethod | 'eth_blockNumber'
 
@@ -60,11 +60,29 @@ export async function waitForSync({
   onProgress = () => {},
 }: WaitForSyncParameters): Promise<WaitForSyncReturnType> {
   const deadline = Date.now() + timeoutMs
+  // a failure names the end that failed: the network's endpoint failing is not the node's fault
+  const blame = <T>(end: 'local' | 'network', p: Promise<T>): Promise<T> =>
+    p.catch((err: unknown) => {
+      if (!(err instanceof RpcCallError) || err.endpoint !== (end === 'local' ? localUrl : networkUrl)) throw err
+      throw end === 'local'
+        ? new RpcCallError(
+            err.endpoint,
+            err.reason,
+            "Your node's RPC endpoint",
+            'Check that the node is running (`tnv node status`) and serves this URL or IPC path.',
+          )
+        : new RpcCallError(
+            err.endpoint,
+            err.reason,
+            "The network's endpoint (compared with your node)",
+            'Your node is not the problem: check this URL, or give another public endpoint of the network with --network-url.',
+          )
+    })
   // Which heights to compare: consensus headers when both ends serve them (each end may use the alias).
   const unusable: string[] = []
   const [localHead, networkHead] = await Promise.all([
-    tolerate(readConsensusHead(localUrl), 'tn_latestConsensusHeader', unusable),
-    tolerate(readConsensusHead(networkUrl), 'tn_latestConsensusHeader', unusable),
+    blame('local', tolerate(readConsensusHead(localUrl), 'tn_latestConsensusHeader', unusable)),
+    blame('network', tolerate(readConsensusHead(networkUrl), 'tn_latestConsensusHeader', unusable)),
   ])
   const consensus = localHead !== null && networkHead !== null
   const height = async (url: string, method: SyncMethod): Promise<bigint> => {
@@ -87,8 +105,8 @@ export async function waitForSync({
   let nodeMode: string | null = null
   for (;;) {
     ;[local, network, nodeMode] = await Promise.all([
-      height(localUrl, localMethod),
-      height(networkUrl, networkMethod),
+      blame('local', height(localUrl, localMethod)),
+      blame('network', height(networkUrl, networkMethod)),
       tolerate(readNodeMode(localUrl), 'tn_nodeMode', unusable),
     ])
     polls++

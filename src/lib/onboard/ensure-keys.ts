@@ -42,6 +42,12 @@ export type CreateKeysParameters = {
   /** Comma-separated. */
   externalWorkerAddrs?: string | undefined
   env?: NodeJS.ProcessEnv
+  /**
+   * On a terminal, offer (and recommend) a key from a new recovery phrase (issue 18); `terminal`
+   * shows the phrase once. Not offered on the rehearsal chain, where keys guard nothing.
+   */
+  offerPhrase?: boolean | undefined
+  terminal?: ((text: string) => void) | undefined
 }
 
 export async function createKeys(
@@ -54,8 +60,11 @@ export async function createKeys(
     externalPrimaryAddr,
     externalWorkerAddrs,
     env = process.env,
+    offerPhrase = false,
+    terminal,
   }: CreateKeysParameters,
 ): Promise<{ path: string; info: NodeInfo; passphrase: string | null }> {
+  let withPhrase = false
   let primary = externalPrimaryAddr
   let workers = externalWorkerAddrs
     ?.split(',')
@@ -85,6 +94,22 @@ export async function createKeys(
     }
     // a passphrase already in the environment is used; otherwise it is asked (twice, hidden)
     if (source === 'env' && env.TN_BLS_PASSPHRASE === undefined) source = 'ask'
+    if (offerPhrase && terminal)
+      withPhrase =
+        (await io.select(
+          'How should the BLS key be made?',
+          [
+            {
+              value: 'phrase',
+              name: 'From a new 24-word recovery phrase (recommended): shown once, you write it on paper, and the key can be rebuilt from it',
+            },
+            {
+              value: 'random',
+              name: 'From random bytes only: the data directory and its passphrase are the only copy (back them up)',
+            },
+          ],
+          'phrase',
+        )) === 'phrase'
   } else if (!create) {
     throw new MissingInputError(
       `Validator keys (there is no ${NODE_INFO_FILE} in ${datadir})`,
@@ -96,15 +121,24 @@ export async function createKeys(
     import('../passphrase/read-passphrase.js'),
   ])
   const stdin = source === 'stdin' ? io.stdin() : undefined
+  // a recovery phrase: made now, shown and confirmed once every check of generate passed
+  let phrase = withPhrase ? (await import('../keys/mnemonic.js')).generateMnemonic() : undefined
+  const secret = phrase ? (await import('../keys/mnemonic-key.js')).blsSecretFromMnemonic(phrase, 0) : undefined
   // Kept in memory for the node tnv may start next: the node reads TN_BLS_PASSPHRASE, which
   // tnv removed from its own environment once read.
   let passphrase: string | undefined
   const r = await generateNodeKeys({
     datadir,
     address,
+    ...(secret ? { secret } : {}),
     ...(primary !== undefined ? { externalPrimaryAddr: primary } : {}),
     ...(workers !== undefined ? { externalWorkerAddrs: workers } : {}),
     passphrase: async () => {
+      if (phrase !== undefined && terminal) {
+        const { confirmPhraseOnTerminal } = await import('../keys/confirm-phrase.js')
+        await confirmPhraseOnTerminal(io, terminal, phrase, 0)
+        phrase = undefined
+      }
       const value = await readPassphrase({
         source,
         purpose: 'create',
@@ -115,11 +149,37 @@ export async function createKeys(
       passphrase = value
       return value
     },
-  })
-  io.emit({ event: 'keys-created', datadir: r.paths.datadir, nodeInfo: r.paths.nodeInfo, encrypted: r.encrypted }, [
-    `Wrote validator keys to ${r.paths.datadir} (node-keys/, node-info.yaml); the BLS key is ${r.encrypted ? 'encrypted with your passphrase' : 'NOT encrypted'}.`,
-    `Back up ${r.paths.datadir} now, above all node-keys/: a lost passphrase cannot be recovered.`,
-  ])
+  }).finally(() => secret?.fill(0))
+  if (withPhrase) {
+    const [{ recordBackupProof }, { validatorKeyPath }] = await Promise.all([
+      import('../keys/backup-record.js'),
+      import('../keys/mnemonic-key.js'),
+    ])
+    await recordBackupProof(r.paths.datadir, {
+      how: 'phrase-confirmed',
+      blsPublicKey: `0x${Buffer.from(r.info.blsPublicKey).toString('hex')}`,
+      keyPath: validatorKeyPath(0),
+      at: new Date().toISOString(),
+    })
+  }
+  io.emit(
+    {
+      event: 'keys-created',
+      datadir: r.paths.datadir,
+      nodeInfo: r.paths.nodeInfo,
+      encrypted: r.encrypted,
+      recoveryPhrase: withPhrase,
+    },
+    [
+      `Wrote validator keys to ${r.paths.datadir} (node-keys/, node-info.yaml); the BLS key is ${r.encrypted ? 'encrypted with your passphrase' : 'NOT encrypted'}.`,
+      withPhrase
+        ? 'The key can be rebuilt from the recovery phrase (tnv keytool recover): keep the paper offline; anyone with the words holds the key.'
+        : `Back up ${r.paths.datadir} now, above all node-keys/: a lost passphrase cannot be recovered.`,
+    ],
+  )
+  const { weakPassphraseWarning } = await import('../passphrase/strength.js')
+  const weak = r.encrypted ? weakPassphraseWarning(passphrase) : null
+  if (weak) io.emit({ event: 'warning', message: weak }, `Warning: ${weak}`)
   if (r.localAddresses)
     io.emit(
       { event: 'warning', message: 'node-info.yaml holds local-only 127.0.0.1 p2p addresses' },

@@ -6,6 +6,7 @@
  */
 import type { ChainTarget } from '../chain/resolve-target.js'
 import { MissingInputError } from '../errors.js'
+import type { WaitForSyncReturnType } from '../node/sync.js'
 import type { WizardIo } from '../wizard/io.js'
 import { NodeForCustomNetworkError } from './errors.js'
 
@@ -94,7 +95,7 @@ export async function ensureNode(
 export async function waitForNodeSync(
   io: WizardIo,
   { localUrl, target, timeoutMs }: { localUrl: string; target: ChainTarget; timeoutMs: number },
-): Promise<{ local: string; network: string }> {
+): Promise<WaitForSyncReturnType> {
   const { waitForSync } = await import('../node/sync.js')
   return io.wait(
     `Waiting until the node at ${localUrl} is synced with ${target.rpcUrl}`,

@@ -11,6 +11,7 @@
  */
 import { dirname } from 'node:path'
 import type { Address, Hex } from 'viem'
+import { DEVNET_CHAIN_ID } from '../chain/addresses.js'
 import type { ChainInfo } from '../chain/check-chain-id.js'
 import type { UnsignedTransaction } from '../chain/transaction.js'
 import { formatTelAndWei } from '../chain/units.js'
@@ -25,6 +26,7 @@ import { type StepJournal, settleJournal } from '../tx/run-step.js'
 import type { WizardIo } from '../wizard/io.js'
 import { wizardReporter } from '../wizard/reporter.js'
 import { wizardConfirm } from './confirm.js'
+import { ensureBackup } from './ensure-backup.js'
 import { createKeys, findKeys } from './ensure-keys.js'
 import { type EnsureNodeReturnType, ensureNode, waitForNodeSync } from './ensure-node.js'
 import { epochProgress, followStatus } from './follow-status.js'
@@ -64,6 +66,10 @@ export type StakeFlowParameters = {
   timeoutSeconds: number
   /** Lets go of the data directory's lock once the stake is settled (the rest of the flow only waits). */
   releaseDatadir?: (() => Promise<void>) | undefined
+  /** --skip-backup-check: stake without a verified backup or confirmed phrase (with a warning). */
+  skipBackupCheck?: boolean | undefined
+  /** The terminal (stderr) a recovery phrase is shown on, when the wizard makes keys from one. */
+  terminal?: ((text: string) => void) | undefined
 }
 
 export type StakeFlowReturnType = {
@@ -107,6 +113,47 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
   // 2. network, 3. signer
   const chainFlags = await pickNetwork(io, p.chain)
   const ctx: RegistryContext = await support.openRegistryContext(chainFlags)
+  // A rerun reads the state before asking anything else: a validator already Active needs no
+  // signer, key or plan (issue 16). What earlier runs signed is settled first (the journal holds
+  // the signed bytes: no signer is needed to wait for them or send them again).
+  if (keys) {
+    await settleJournal({
+      client: ctx.client,
+      rpcUrl: ctx.target.rpcUrl,
+      from: keys.info.executionAddress,
+      journal: {
+        journals: journalsFor({ datadir: p.datadir, from: keys.info.executionAddress }),
+        command: 'tnv stake',
+        timeoutMs,
+      },
+      report: wizardReporter(io, 'journal', new Map()),
+    })
+    const known = await readValidatorStatus(ctx, { address: keys.info.executionAddress })
+    if (known.status === 'Active') {
+      io.emit(
+        {
+          event: 'state',
+          validator: known.address,
+          chain: known.chain,
+          status: known.status,
+          epoch: known.currentEpoch,
+          exitEpoch: known.exitEpoch,
+        },
+        `${known.address} is already Active on ${known.chain.name} (epoch ${known.currentEpoch}): nothing to do. \`tnv validator status\` shows its state; \`tnv exit\` begins an exit.`,
+      )
+      return {
+        validator: known.address,
+        chain: known.chain,
+        datadir: p.datadir,
+        nodeInfo: keys.path,
+        through: p.through ?? 'active',
+        status: known.status,
+        epoch: known.currentEpoch,
+        steps: [],
+        node: null,
+      }
+    }
+  }
   const signer = await pickSigner(io, { action: 'stake', flags: p.signer, defaultFrom: keys?.info.executionAddress })
   const validator = signer.address
   io.emit(
@@ -123,6 +170,9 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
       passphraseSource: p.passphraseSource,
       externalPrimaryAddr: p.externalPrimaryAddr,
       externalWorkerAddrs: p.externalWorkerAddrs,
+      // a recovery phrase is offered (and recommended) except on the rehearsal chain
+      offerPhrase: ctx.target.expectedChainId !== DEVNET_CHAIN_ID,
+      terminal: p.terminal,
     })
     keys = created
     nodePassphrase = created.passphrase
@@ -196,6 +246,7 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
       validator,
       chain,
       blsPublicKey: view.blsPublicKeyHex,
+      blsPublicKeyBase58: view.blsPublicKey,
       primary: view.primary.networkAddress,
       workers: view.workers.map((w) => w.networkAddress),
       status: status.status,
@@ -243,8 +294,17 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
         )
       : 'staked')
 
-  // 6. whitelist, 7. stake
+  // 6. backup (issue 18), 7. whitelist, 8. stake
   if (status.status === 'Undefined') {
+    // before the key is bound for good: a verified backup or a confirmed phrase
+    await ensureBackup(io, {
+      datadir: dirname(keys.path),
+      publicKey: view.blsPublicKeyHex,
+      chainId: chain.chainId,
+      skip: p.skipBackupCheck === true,
+      passphrase: nodePassphrase,
+      passphraseSource: p.passphraseSource,
+    })
     if (!status.whitelisted) {
       steps.push(...(await whitelist(io, ctx, { validator, keysPath: keys.path, info, p })))
     }
@@ -314,7 +374,14 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
     })
     io.emit({ event: 'node', rpcUrl: node.rpcUrl, how: node.how, pid: node.pid }, `Node: ${node.rpcUrl} (${node.how}).`)
     const synced = await waitForNodeSync(io, { localUrl: node.rpcUrl, target: ctx.target, timeoutMs })
-    io.emit({ event: 'synced', ...synced })
+    io.emit({
+      event: 'synced',
+      local: synced.local,
+      network: synced.network,
+      polls: synced.polls,
+      method: synced.method,
+      nodeMode: synced.nodeMode,
+    })
     steps.push({ step: 'sync', outcome: 'done' })
     const result = await activate(ctx, {
       signer,
@@ -414,8 +481,10 @@ async function whitelist(
       event: 'whitelist-needed',
       validator,
       nodeInfo: keysPath,
-      blsPublicKey: encodeBase58(info.blsPublicKey),
-      proofOfPossession: encodeBase58(info.proofOfPossession),
+      blsPublicKey: `0x${Buffer.from(info.blsPublicKey).toString('hex')}`,
+      blsPublicKeyBase58: encodeBase58(info.blsPublicKey),
+      proofOfPossession: `0x${Buffer.from(info.proofOfPossession).toString('hex')}`,
+      proofOfPossessionBase58: encodeBase58(info.proofOfPossession),
     },
     [
       `${validator} is not whitelisted yet. Send governance:`,

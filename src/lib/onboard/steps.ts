@@ -5,7 +5,7 @@ import type { TxOutcome } from '../registry/types.js'
 export type StepRecord = {
   step: string
   /** sent: a transaction was sent and succeeded; already-done: the chain showed it done; done: a local step. */
-  outcome: 'sent' | 'already-done' | 'unsigned' | 'done'
+  outcome: 'sent' | 'already-done' | 'nothing-to-do' | 'unsigned' | 'done'
   txHash?: Hex
   blockNumber?: string
   /** An earlier run's transaction for this step that this run waited for instead of resending. */
@@ -19,7 +19,8 @@ export function stepRecord(step: string, outcome: TxOutcome, resumed: { hash: He
     case 'sent':
       return { ...base, outcome: 'sent', txHash: outcome.txHash, blockNumber: outcome.blockNumber }
     case 'already-done':
-      return { ...base, outcome: 'already-done', message: outcome.message }
+    case 'nothing-to-do':
+      return { ...base, outcome: outcome.outcome, message: outcome.message }
     case 'unsigned':
       return { ...base, outcome: 'unsigned' }
   }

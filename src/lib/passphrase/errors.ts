@@ -1,8 +1,11 @@
 /** Errors about where a passphrase comes from. Never carry the passphrase itself. */
 import { UsageError } from '../errors.js'
 
+// no-passphrase is offered only for the key's own source: --new-passphrase-source has no such value
 const SOURCES_HELP = (flag: string) =>
-  `${flag} stdin (a line of standard input, trailing whitespace dropped), ${flag} ask (hidden prompt on a terminal), or ${flag} no-passphrase (an unencrypted bls.key; also the simple choice for commands that read no key, such as export-staking-args)`
+  flag === '--bls-passphrase-source'
+    ? `${flag} stdin (a line of standard input, trailing whitespace dropped), ${flag} ask (hidden prompt on a terminal), or ${flag} no-passphrase (an unencrypted bls.key; also the simple choice for commands that read no key, such as export-staking-args)`
+    : `${flag} stdin (a line of standard input, trailing whitespace dropped) or ${flag} ask (hidden prompt on a terminal)`
 
 /** The node's own text for "no passphrase from a source that should give one" (real-network/node.md §1). */
 export const PASSPHRASE_REQUIRED_TEXT = 'passphrase is required, see the option --bls-passphrase-source for options'

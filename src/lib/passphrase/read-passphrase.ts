@@ -87,7 +87,8 @@ export async function readPassphrase({
       delete env[envVar]
       passphrase = value
     }
-    why = `${envVar} is ${value === undefined ? 'not set' : 'empty, which counts as not set (as the node treats it)'} (${flag} env, the default)`
+    // env is the default of --bls-passphrase-source only (--new-passphrase-source defaults to ask)
+    why = `${envVar} is ${value === undefined ? 'not set' : 'empty, which counts as not set (as the node treats it)'} (${flag} env${flag === PASSPHRASE_FLAG ? ', the default' : ''})`
   } else if (source === 'stdin') {
     if (!stdin) throw new Error('readPassphrase: source stdin needs a StdinLines reader')
     if (stdin.isTTY) throw new StdinIsTerminalError(flag)

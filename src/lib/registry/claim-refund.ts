@@ -54,7 +54,7 @@ async function claimRefundStep(
     return {
       ...base,
       amount: null,
-      outcome: 'already-done',
+      outcome: 'nothing-to-do',
       message: `The ${adapter.generation} registry keeps no refunds: it pays out directly, and a payout the recipient rejects reverts the whole call. There is nothing to claim; nothing was sent.`,
     }
   const amount = await withRpcErrors(
@@ -72,7 +72,7 @@ async function claimRefundStep(
     return {
       ...base,
       amount: '0',
-      outcome: 'already-done',
+      outcome: 'nothing-to-do',
       message: `No refund is credited to ${recipient}; nothing was sent.`,
     }
   report?.({ type: 'step', message: `${formatTelAndWei(amount)} is credited to ${recipient}` })

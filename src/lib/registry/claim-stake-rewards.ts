@@ -35,6 +35,12 @@ export type ClaimStakeRewardsReturnType = TxOutcome & {
   rewards: string
   /** The Issuance pool's balance before the claim, wei. */
   pool: string
+  /**
+   * Who the registry pays: the validator when self-staked, the delegator when delegated (the
+   * signer, when the signer is not the validator); null: delegated and claimed by the validator,
+   * whose delegator no view of the registry names.
+   */
+  recipient: Address | null
 }
 
 /**
@@ -69,9 +75,11 @@ async function claimStakeRewardsStep(
       readAccountState(client, signer.address),
     ]),
   )
-  const base = { chain, registry: info, validator, rewards: rewards.toString(), pool: pool.toString() }
+  const isSigner = (a: Address) => a.toLowerCase() === signer.address.toLowerCase()
+  const recipient = !delegated ? validator : isSigner(validator) ? null : signer.address
+  const base = { chain, registry: info, validator, rewards: rewards.toString(), pool: pool.toString(), recipient }
   if (rewards === 0n)
-    return { ...base, outcome: 'already-done', message: `${validator} has no rewards to claim; nothing was sent.` }
+    return { ...base, outcome: 'nothing-to-do', message: `${validator} has no rewards to claim; nothing was sent.` }
   if (signer.address.toLowerCase() !== validator.toLowerCase() && !delegated)
     throw new NotRecipientError({ caller: signer.address, validator })
   const config = await withRpcErrors(
@@ -98,6 +106,7 @@ async function claimStakeRewardsStep(
     rows: [
       ['validator', validator],
       ['rewards', formatTelAndWei(rewards)],
+      ['paid to', recipient ?? "the validator's delegator (the registry has no view naming it)"],
     ],
     revert: { validator, shortfall: { rewards, pool } },
     report,

@@ -49,6 +49,7 @@ export function outcomeLines(
     case 'sent':
       return [sentLine(outcome)]
     case 'already-done':
+    case 'nothing-to-do':
       return [outcome.message]
     case 'unsigned': {
       const { cast, ...tx } = outcome.unsigned

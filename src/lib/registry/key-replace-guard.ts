@@ -1,8 +1,10 @@
 /**
  * The cross-layer guard of `keytool generate --force` (spec: key-management rule 1): keys
- * whose BLS public key the registry already binds are never replaced. Used only when an
- * endpoint is configured (--chain or --rpc-url); the chain id is checked and the registry code
- * detected first.
+ * whose BLS public key the registry already binds are never replaced. The network is the
+ * configured or default one (--chain, --rpc-url, TN_CHAIN…; devnet by default), contacted only
+ * when there are keys to replace; the chain id is checked and the registry code detected first.
+ * A network that cannot be asked stops the replacement (the operator may skip the check only by
+ * saying so).
  */
 import type { Address } from 'viem'
 import { createChainClient } from '../chain/client.js'
@@ -28,13 +30,42 @@ export class RegisteredKeyReplaceError extends TnvError {
  * when the old key is registered on the configured network.
  */
 export async function keyReplaceGuard(
-  params: ResolveChainTargetParameters & { validator?: Address | undefined },
+  params: ResolveChainTargetParameters & {
+    validator?: Address | undefined
+    /** Told which network said the key is not registered. */
+    onChecked?: (network: string) => void
+  },
 ): Promise<(publicKey: Uint8Array) => Promise<void>> {
-  const target = await resolveChainTarget(params)
-  const ctx = { target, client: createChainClient({ rpcUrl: target.rpcUrl }) }
   return async (publicKey) => {
     const blsPubkey = `0x${Buffer.from(publicKey).toString('hex')}` as const
-    const { chain, registered } = await isBlsKeyRegistered(ctx, { blsPubkey, validator: params.validator })
-    if (registered) throw new RegisteredKeyReplaceError(`${chain.name} (chain id ${chain.chainId})`, blsPubkey)
+    let network: string
+    let registered: boolean
+    try {
+      const target = await resolveChainTarget(params)
+      const ctx = { target, client: createChainClient({ rpcUrl: target.rpcUrl }) }
+      const r = await isBlsKeyRegistered(ctx, { blsPubkey, validator: params.validator })
+      network = `${r.chain.name} (chain id ${r.chain.chainId})`
+      registered = r.registered
+    } catch (err) {
+      if (err instanceof TnvError) throw new KeyReplaceUncheckedError(err)
+      throw err
+    }
+    if (registered) throw new RegisteredKeyReplaceError(network, blsPubkey)
+    params.onChecked?.(network)
+  }
+}
+
+/** The registry could not be asked whether the key being replaced is registered: nothing is replaced. */
+export class KeyReplaceUncheckedError extends TnvError {
+  override readonly code: string = 'KeyReplaceUnchecked'
+  constructor(cause: TnvError) {
+    super(
+      `tnv could not check whether the registry binds the key that --force would replace (${cause.message.replace(/\.$/, '')}). Nothing was changed.`,
+      {
+        fix: `Name the network this validator is on (--chain testnet, or --rpc-url URL with --chain-id), or start the devnet; pass --skip-registry-check only if these keys were never staked on any network.${cause.fix ? ` (${cause.fix})` : ''}`,
+        exitCode: cause.exitCode,
+        cause,
+      },
+    )
   }
 }

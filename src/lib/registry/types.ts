@@ -75,6 +75,8 @@ export type TxOutcome =
   | { outcome: 'unsigned'; unsigned: UnsignedTransaction }
   /** The chain already shows the step done; nothing was sent. */
   | { outcome: 'already-done'; message: string }
+  /** There was nothing to do (no refund credited, no rewards accrued): nothing was ever pending, nothing was sent. */
+  | { outcome: 'nothing-to-do'; message: string }
 
 export type OperationOptions = {
   report?: Reporter | undefined

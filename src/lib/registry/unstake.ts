@@ -148,7 +148,11 @@ async function unstakeStep(
     title: `Unstake validator ${validator} and retire the address for good (irreversible)`,
     rows: [
       ['validator', validator],
-      ['status', `${status} (epoch ${epoch})`],
+      ['status', status],
+      [
+        'exit epoch',
+        `${record?.exitEpoch ?? '-'} (unstake is accepted from epoch ${Number(record?.exitEpoch ?? 0) + 1}; the chain is in epoch ${epoch})`,
+      ],
       ['registry', `${adapter.generation}: ${adapter.signatures.unstake}`],
       ['stake', formatTelAndWei(stakeAmount)],
       ['rewards', formatTelAndWei(rewards)],
@@ -227,7 +231,7 @@ function checkEligible({
   if (status === 'PendingExit')
     throw new UnstakeNotEligibleError(
       `${validator} is PendingExit in epoch ${currentEpoch}${exitEpoch === UNSET_EPOCH ? ' (its exit epoch is not set yet)' : ''}: the protocol marks it Exited once it has no committee assignment in the current and the 2 next epochs, and unstake is accepted from exit epoch + 1.`,
-      'Wait until `tnv validator status` shows Exited and canUnstake, then run `tnv unstake` again.',
+      'Wait until `tnv validator status` shows status Exited and "unstake  possible now", then run `tnv unstake` again.',
     )
   if (status === 'Active' || status === 'PendingActivation')
     throw new UnstakeNotEligibleError(

@@ -114,8 +114,8 @@ export function formatPlan(plan: RpcPlan): string {
   section('Errors (the node refuses to start)', plan.errors)
   section('Warnings (the node logs these at startup)', plan.warnings)
   section('Advice (tnv)', plan.advice)
-  if (plan.passthrough.length)
-    lines.push('', `Other node flags (passed through untouched): ${plan.passthrough.join(' ')}`)
+  const known = knownPassthrough(plan.passthrough, plan.errors)
+  if (known.length) lines.push('', `Other node flags (passed through untouched): ${known.join(' ')}`)
   return lines.join('\n')
 }
 
@@ -202,7 +202,30 @@ export function formatPlans(plans: RpcPlans): string {
         `  - ${e.flag} means different things on the two releases. To mean the same on both, write ${e.flag} ${e.releasedMeaning} (what the released node serves now)${e.specMeaning ? ` or ${e.flag} ${e.specMeaning} (what the specification's release serves now)` : "; what the specification's release serves now cannot be had on the released node, which always serves tn"}.`,
       )
   }
-  if (spec.passthrough.length)
-    lines.push('', `Other node flags (passed through untouched): ${spec.passthrough.join(' ')}`)
+  const known = knownPassthrough(spec.passthrough, [...spec.errors, ...released.errors])
+  if (known.length) lines.push('', `Other node flags (passed through untouched): ${known.join(' ')}`)
   return lines.join('\n')
+}
+
+/**
+ * The pass-through flags without those the Errors section reports as unknown to the node (with
+ * their value): a flag the node refuses is not "passed through untouched" (issue 16).
+ */
+function knownPassthrough(passthrough: readonly string[], errors: readonly string[]): string[] {
+  const unknown = new Set(
+    errors
+      .filter((e) => e.includes('not a flag of the node'))
+      .map((e) => /(--[\w.-]+)/.exec(e)?.[1])
+      .filter((f): f is string => f !== undefined),
+  )
+  const out: string[] = []
+  for (let i = 0; i < passthrough.length; i++) {
+    const t = passthrough[i] as string
+    if (unknown.has(t.split('=')[0] as string)) {
+      if (!t.includes('=') && passthrough[i + 1] !== undefined && !passthrough[i + 1]?.startsWith('-')) i++
+      continue
+    }
+    out.push(t)
+  }
+  return out
 }

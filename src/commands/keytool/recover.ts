@@ -1,0 +1,166 @@
+import { Flags } from '@oclif/core'
+import { chainFlags } from '../../cli/flags/chain.js'
+import { datadirFlag, passphraseFlags, quietFlag } from '../../cli/flags/common.js'
+import { addressFlag, generateFlags, p2pAddressFlags } from '../../cli/flags/keytool.js'
+import { mnemonicFileFlag, mnemonicIndexFlag } from '../../cli/flags/mnemonic.js'
+import { KeytoolCommand } from '../../cli/keytool-command.js'
+import type { IdentityView } from '../../lib/keys/identity.js'
+
+export type RecoverResult = IdentityView & {
+  datadir: string
+  nodeInfo: string
+  keyFile: string
+  encrypted: boolean
+  keyPath: string
+  /** What the derived key was checked against before anything was written. */
+  checkedAgainst: { expectPubkey: boolean; registry: { chainId: number; registeredKey: string | null } | null }
+  /** The data directory's record that the key is restorable from the phrase. */
+  recordFile: string
+}
+
+export default class Recover extends KeytoolCommand {
+  static override summary =
+    '(tnv extra) Rebuild a whole data directory from a recovery phrase: bls.kw under a new passphrase, seeds, node-info.yaml, proof of possession.'
+
+  static override description =
+    `The BLS key is derived from the phrase on m/12381/5522764/<--mnemonic-index>/0/0 (EIP-2333, EIP-2334) and written exactly as \`keytool generate\` writes keys, so the directory is byte-compatible with the node's. Before anything is written, the key is checked against --expect-pubkey and, with --chain or --rpc-url, against the key the registry holds for --address (a staked validator's phrase must give exactly its registered key). A data directory that already holds node-info.yaml or keys is refused: recover never replaces anything.
+
+The phrase comes from --mnemonic-file (a file, or - for one line of standard input, read before the passphrase's line), else a hidden prompt on a terminal; never from a flag value. The new passphrase comes from --bls-passphrase-source (default env: TN_BLS_PASSPHRASE). See docs/keytool.md.`
+
+  static override examples = [
+    {
+      description:
+        'On a terminal: the phrase and the new passphrase at hidden prompts, checked against the test network:',
+      command:
+        '<%= config.bin %> <%= command.id %> --datadir ~/tn-restored --address 0xYourValidatorAddress --chain testnet --bls-passphrase-source ask --external-primary-addr /ip4/203.0.113.10/udp/49590/quic-v1 --external-worker-addrs /ip4/203.0.113.10/udp/49594/quic-v1',
+    },
+    {
+      description: 'Scripted: phrase then passphrase as two lines of standard input, checked against a known key:',
+      command:
+        'printf \'%s\\n%s\\n\' "$PHRASE" "$PASSPHRASE" | <%= config.bin %> <%= command.id %> --datadir ./v1 --address 0xYourValidatorAddress --mnemonic-file - --bls-passphrase-source stdin --expect-pubkey 0x…',
+    },
+  ]
+
+  static override flags = {
+    ...addressFlag,
+    ...p2pAddressFlags,
+    name: generateFlags.name,
+    workers: generateFlags.workers,
+    'rpc-http': generateFlags['rpc-http'],
+    'rpc-ws': generateFlags['rpc-ws'],
+    'node-info-form': generateFlags['node-info-form'],
+    ...mnemonicFileFlag,
+    ...mnemonicIndexFlag,
+    'expect-pubkey': Flags.string({
+      helpValue: '<0x hex>',
+      summary:
+        'The 96-byte compressed BLS public key the phrase must give (e.g. from `tnv validator status`); nothing is written otherwise.',
+    }),
+    ...datadirFlag,
+    ...passphraseFlags,
+    ...quietFlag,
+    ...chainFlags,
+  }
+
+  async run(): Promise<RecoverResult> {
+    const { flags } = await this.parse(Recover)
+    this.quiet = flags.quiet
+    const [
+      { parseExecutionAddress },
+      { checkRpcEndpoints },
+      { readPassphrase },
+      { readMnemonic },
+      { recoverNodeKeys },
+      { identityView, formatIdentity },
+      { checkHexBytes },
+      { registeredKeyReader },
+    ] = await Promise.all([
+      import('../../lib/nodeinfo/address.js'),
+      import('../../lib/nodeinfo/rpc-url.js'),
+      import('../../lib/passphrase/read-passphrase.js'),
+      import('../../lib/keys/read-mnemonic.js'),
+      import('../../lib/keys/recover-node-keys.js'),
+      import('../../lib/keys/identity.js'),
+      import('../../lib/registry/stake-checks.js'),
+      import('../../cli/registered-key.js'),
+    ])
+    const address = parseExecutionAddress(flags.address, '--address')
+    const expectPubkey =
+      flags['expect-pubkey'] === undefined ? undefined : checkHexBytes(flags['expect-pubkey'], '--expect-pubkey', 96)
+    const rpc = checkRpcEndpoints(
+      { http: flags['rpc-http'], ws: flags['rpc-ws'] },
+      { http: '--rpc-http', ws: '--rpc-ws' },
+    )
+    const workerAddrs = flags['external-worker-addrs']
+      ?.split(',')
+      .map((a) => a.trim())
+      .filter((a) => a.length > 0)
+    const source = flags['bls-passphrase-source']
+    const registeredKey = registeredKeyReader(flags)
+    if (!registeredKey && expectPubkey === undefined)
+      this.warnLine(
+        'the recovered key is not checked against the registry: pass --chain or --rpc-url (or --expect-pubkey) to have tnv refuse a phrase that does not give the registered key.',
+      )
+
+    await this.lockDatadir(flags.datadir)
+    const r = await recoverNodeKeys({
+      datadir: flags.datadir,
+      address,
+      workers: flags.workers,
+      form: flags['node-info-form'] ?? (flags.workers > 1 ? 'workers' : 'worker'),
+      index: flags['mnemonic-index'],
+      ...(expectPubkey !== undefined ? { expectPubkey } : {}),
+      ...(registeredKey ? { registeredKey } : {}),
+      ...(flags.name !== undefined ? { name: flags.name } : {}),
+      ...(flags['external-primary-addr'] !== undefined ? { externalPrimaryAddr: flags['external-primary-addr'] } : {}),
+      ...(workerAddrs !== undefined ? { externalWorkerAddrs: workerAddrs } : {}),
+      ...(rpc ? { rpc } : {}),
+      phrase: async () => {
+        const m = await readMnemonic({
+          file: flags['mnemonic-file'],
+          stdin: this.session.stdin(),
+          io: this.passphraseIo,
+        })
+        if (m.warning) this.warnLine(m.warning)
+        return m.phrase
+      },
+      passphrase: async () =>
+        readPassphrase({
+          source,
+          purpose: 'create',
+          ...(source === 'stdin' ? { stdin: this.session.stdin() } : {}),
+          io: this.passphraseIo,
+        }),
+    })
+    const view = identityView(r.info)
+    const reg = r.checkedAgainst.registry
+    this.logLine(`Recovered the validator keys into ${r.paths.datadir} (key path ${r.keyPath}).`)
+    if (reg)
+      this.logLine(
+        reg.registeredKey === null
+          ? `The registry on chain ${reg.chainId} holds no key for ${address} yet (not staked): nothing to compare.`
+          : `The key is the one the registry on chain ${reg.chainId} holds for ${address}.`,
+      )
+    if (r.checkedAgainst.expectPubkey) this.logLine('The key is the one --expect-pubkey gives.')
+    this.logLine(
+      r.encrypted
+        ? 'The BLS key is encrypted with the new passphrase.'
+        : 'The BLS key is stored UNENCRYPTED (no-passphrase).',
+    )
+    this.out(formatIdentity(view).join('\n'))
+    if (r.localAddresses)
+      this.warnLine(
+        'no external address was given for some peers, so node-info.yaml holds local-only 127.0.0.1 addresses that other validators cannot reach. Recover again into a new --datadir with --external-primary-addr and --external-worker-addrs.',
+      )
+    return {
+      datadir: r.paths.datadir,
+      nodeInfo: r.paths.nodeInfo,
+      keyFile: r.keyFile,
+      encrypted: r.encrypted,
+      keyPath: r.keyPath,
+      checkedAgainst: r.checkedAgainst,
+      recordFile: r.recordFile,
+      ...view,
+    }
+  }
+}

@@ -1,0 +1,150 @@
+import { Flags } from '@oclif/core'
+import { BaseCommand } from '../../cli/base-command.js'
+import { chainFlags } from '../../cli/flags/chain.js'
+import { datadirFlag } from '../../cli/flags/common.js'
+import { jwtSecretFlags, timeoutFlags } from '../../cli/flags/rpc.js'
+import type { NodeCheckReport } from '../../lib/health/types.js'
+
+export default class NodeCheckCommand extends BaseCommand {
+  static override summary =
+    'Is this validator healthy, and what next? One check of the node, the validator and the host.'
+  static override description =
+    `The local node (the one tnv started for --datadir, or --node-url): reachable, chain id, execution height against the network's endpoint (lag in blocks and seconds; when behind, a second read tells catching up from stalled), tn_latestConsensusHeader number and age (over 60 s is stale unless the network is idle too), tn_nodeMode, tn_info against node-info.yaml, and the RPC exposure findings of \`tnv rpc check\` on the endpoints it was started with.
+The network is --chain / --rpc-url; when neither is given (nor TN_CHAIN / TN_RPC_URL), the one of the local node's chain id (2017 testnet, 487 mainnet, the devnet's). The validator (from the network's endpoint): whitelisted, status, epochs, committee seat now and next epoch, its reputation score in the latest consensus header, rewards.
+The host: free disk in the data directory, the p2p UDP ports of node-info.yaml bound by the node process, the process tnv started.
+
+Each finding has a level (ok, warn, fail; skip = not checked here, with the reason) and a fix. Nothing unreachable is an error: it is a finding.
+
+Exit codes (for monitors, as Nagios-style checks): 0 all ok, 1 a warning, 2 a failure. Bad flags exit with their own codes (docs/ci.md).
+
+--watch N repeats the check every N seconds until interrupted (with --json: one JSON line per check); --prometheus FILE writes the figures for node_exporter's textfile collector after every check, atomically.`
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --datadir ~/tn --chain testnet',
+    '<%= config.bin %> <%= command.id %> --datadir ~/tn --chain testnet --json',
+    '<%= config.bin %> <%= command.id %> --datadir ~/tn --chain testnet --watch 60 --prometheus /var/lib/node_exporter/textfile_collector/tnv.prom',
+    '<%= config.bin %> <%= command.id %> --node-url http://127.0.0.1:8545 --address 0xYourValidator --rpc-url https://rpc.adiri.tel --chain-id 2017',
+  ]
+  static override flags = {
+    ...datadirFlag,
+    address: Flags.string({
+      helpValue: '<address>',
+      summary: 'Validator address. Default: execution_address of node-info.yaml in --datadir.',
+    }),
+    'node-url': Flags.string({
+      helpValue: '<url|path>',
+      summary:
+        "The local node's HTTP endpoint or IPC path. Default: the endpoints of the node tnv started for --datadir.",
+    }),
+    ...chainFlags,
+    ...jwtSecretFlags,
+    watch: Flags.integer({
+      min: 1,
+      helpValue: '<seconds>',
+      summary: 'Repeat the check every this many seconds until interrupted.',
+    }),
+    prometheus: Flags.string({
+      helpValue: '<file>',
+      summary:
+        "Write the figures in the Prometheus text format to this file (atomically), for node_exporter's textfile collector.",
+    }),
+    exposure: Flags.boolean({
+      default: true,
+      allowNo: true,
+      summary: 'Probe RPC exposure like `tnv rpc check` (one call per namespace and transport).',
+    }),
+    tolerance: Flags.integer({ default: 2, min: 0, summary: 'Blocks of difference still counted as in step.' }),
+    'min-free-gib': Flags.integer({
+      default: 50,
+      min: 0,
+      summary: 'Free disk (GiB) below which the check warns; below a quarter of it, it fails.',
+    }),
+    ...timeoutFlags,
+  }
+
+  async run(): Promise<NodeCheckReport> {
+    const { flags } = await this.parse(NodeCheckCommand)
+    const [{ checkNode }, { writePrometheusFile }, { DEFAULT_THRESHOLDS }, { parseAddressFlag }] = await Promise.all([
+      import('../../lib/health/check-node.js'),
+      import('../../lib/health/prometheus.js'),
+      import('../../lib/health/evaluate.js'),
+      import('../../lib/chain/address.js'),
+    ])
+    const address = flags.address === undefined ? undefined : parseAddressFlag(flags.address, '--address')
+    let jwtSecretHex: string | null = null
+    if (flags['jwt-secret'])
+      jwtSecretHex = await (await import('../../lib/rpc/jwt.js')).readJwtSecret(flags['jwt-secret'])
+    const once = async (): Promise<NodeCheckReport> => {
+      const report = await checkNode({
+        datadir: flags.datadir,
+        nodeUrl: flags['node-url'],
+        chain: flags,
+        address,
+        jwtSecretHex,
+        exposure: flags.exposure,
+        timeoutMs: flags.timeout,
+        thresholds: {
+          ...DEFAULT_THRESHOLDS,
+          toleranceBlocks: flags.tolerance,
+          minFreeBytes: flags['min-free-gib'] * 2 ** 30,
+        },
+      })
+      if (flags.prometheus) await writePrometheusFile(flags.prometheus, report)
+      process.exitCode = report.exitCode
+      return report
+    }
+
+    if (flags.watch === undefined) {
+      const report = await once()
+      this.render(report)
+      return report
+    }
+    // --watch: until SIGINT/SIGTERM; each check printed (one JSON line each with --json)
+    this.jsonLines = true
+    let stop = false
+    let wake: () => void = () => {}
+    const onSignal = () => {
+      stop = true
+      wake()
+    }
+    process.once('SIGINT', onSignal)
+    process.once('SIGTERM', onSignal)
+    let last: NodeCheckReport | undefined
+    try {
+      while (!stop) {
+        last = await once()
+        if (this.jsonEnabled()) this.logJson(last)
+        else this.render(last)
+        if (stop) break
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, (flags.watch as number) * 1000)
+          wake = () => {
+            clearTimeout(timer)
+            resolve()
+          }
+        })
+      }
+    } finally {
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
+    }
+    if (last) process.exitCode = last.exitCode
+    // every report is printed already: nothing more on stdout
+    return undefined as unknown as NodeCheckReport
+  }
+
+  private render(r: NodeCheckReport): void {
+    const mark = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL', skip: 'skip' } as const
+    const width = Math.max(...r.findings.map((f) => f.id.length))
+    this.out(
+      `${r.checkedAt}  node ${r.targets.node ?? '-'}  network ${r.targets.network ?? '-'}  validator ${r.targets.validator ?? '-'}`,
+    )
+    for (const f of r.findings) {
+      this.out(`${mark[f.level]}  ${f.id.padEnd(width)}  ${f.message}`)
+      if (f.fix && f.level !== 'ok' && f.level !== 'skip') this.out(`${' '.repeat(width + 8)}fix: ${f.fix}`)
+    }
+    this.out(`${r.level.toUpperCase()}: ${r.next}`)
+    this.note(
+      `${r.roundTrips.total} round trips (local ${r.roundTrips.local}, network ${r.roundTrips.network}, registry ${r.roundTrips.registry}) + ${r.roundTrips.exposureProbes} exposure probes, ${r.wallMs} ms`,
+    )
+  }
+}

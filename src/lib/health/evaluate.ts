@@ -1,0 +1,528 @@
+/**
+ * Judges what a node check read: one finding per question, each with a level and a fix, and the
+ * single next step. Pure: everything it needs is passed in, so every health state has a unit test
+ * besides the end-to-end ones. Thresholds follow the real tools where they have one (a commit older
+ * than 60 s is stale: the deployment scripts' check-node.sh) and are flags where they do not.
+ */
+
+import { formatTel } from '../chain/units.js'
+import { STALE_COMMIT_SECONDS } from '../node/health.js'
+import type { NodeInfo } from '../nodeinfo/types.js'
+import type { RpcCheckReport } from '../rpc/types.js'
+import { authorityIdOf } from './read-validator-health.js'
+import type {
+  CheckExitCode,
+  EndpointSnapshot,
+  Finding,
+  FindingArea,
+  FindingLevel,
+  HostFacts,
+  ValidatorFacts,
+} from './types.js'
+
+export type Thresholds = {
+  /** Blocks of difference still "in step" (the two reads are not simultaneous). */
+  toleranceBlocks: number
+  /** A commit older than this is stale. */
+  staleSeconds: number
+  /** Free disk below this warns; below a quarter of it fails. */
+  minFreeBytes: number
+}
+
+export const DEFAULT_THRESHOLDS: Thresholds = {
+  toleranceBlocks: 2,
+  staleSeconds: STALE_COMMIT_SECONDS,
+  minFreeBytes: 50 * 2 ** 30,
+}
+
+export type EvaluateParameters = {
+  datadir: string
+  nodeInfo: NodeInfo | null
+  /** Why node-info.yaml could not be read (null: read, or absent without being needed). */
+  nodeInfoProblem: string | null
+  /** The local endpoint dialled, or null when there was none to dial. */
+  localEndpoint: string | null
+  local: EndpointSnapshot | null
+  /** The local head a moment later, read only when it was behind (null otherwise). */
+  localAgain: string | null
+  /** The network's head at that second read. */
+  networkAgain: string | null
+  network: EndpointSnapshot | null
+  /** Why there is no network endpoint (resolution failed), when there is none. */
+  networkProblem: string | null
+  expectedChainId: number | null
+  /** The network produces blocks only on demand (an idle devnet): old commits are not stale there. */
+  idleNetwork: boolean
+  validator: ValidatorFacts | null
+  /** Why the registry could not be read; `unreachable` (the endpoint did not answer) warns, anything else (wrong chain, unknown code) fails. */
+  validatorProblem: { message: string; fix: string | null; unreachable?: boolean } | null
+  host: HostFacts
+  exposure: RpcCheckReport | null
+  exposureProblem: string | null
+  thresholds?: Thresholds
+}
+
+export type EvaluateReturnType = {
+  findings: Finding[]
+  next: string
+  level: 'ok' | 'warn' | 'fail'
+  exitCode: CheckExitCode
+}
+
+const EXIT: Record<'ok' | 'warn' | 'fail', CheckExitCode> = { ok: 0, warn: 1, fail: 2 }
+
+export function evaluate(p: EvaluateParameters): EvaluateReturnType {
+  const t = p.thresholds ?? DEFAULT_THRESHOLDS
+  const findings: Finding[] = []
+  const add = (id: string, area: FindingArea, level: FindingLevel, message: string, fix: string | null = null) =>
+    findings.push({ id, area, level, message, fix })
+  const local = p.local?.reachable ? p.local : null
+  const network = p.network?.reachable ? p.network : null
+  const nodeStart = `tnv node start --detach --datadir ${p.datadir} -- <node flags>`
+
+  // ---- the node process tnv started
+  const proc = p.host.process
+  if (proc && !proc.running)
+    add(
+      'node.process',
+      'node',
+      'fail',
+      `the node tnv started (pid ${proc.pid}, ${proc.startedAt}) is not running`,
+      `Read its log, then start it again: ${nodeStart}.`,
+    )
+  else if (proc)
+    add(
+      'node.process',
+      'node',
+      'ok',
+      `pid ${proc.pid} running${proc.uptimeSeconds !== null ? ` for ${duration(proc.uptimeSeconds)}` : ''} (started by tnv; restarts are not counted: tnv supervises nothing)`,
+    )
+
+  // ---- reachability and chain
+  if (p.localEndpoint === null)
+    add(
+      'node.rpc',
+      'node',
+      'fail',
+      `no local node to check: tnv started none for ${p.datadir} and --node-url was not given`,
+      `Start it with ${nodeStart}, or pass --node-url <http URL or IPC path of your node>.`,
+    )
+  else if (!local)
+    add(
+      'node.rpc',
+      'node',
+      'fail',
+      `the local node at ${p.localEndpoint} does not answer: ${p.local?.error ?? 'no answer'}`,
+      'Check that the node runs and serves this endpoint (tnv node status, its log), or pass the right --node-url.',
+    )
+  else add('node.rpc', 'node', 'ok', `the local node answers at ${p.localEndpoint} (one batched round trip)`)
+
+  if (p.networkProblem !== null)
+    add(
+      'network.rpc',
+      'network',
+      'warn',
+      `no network endpoint to compare with: ${p.networkProblem}`,
+      'Pass --rpc-url <a public endpoint of the network you trust> (or --chain).',
+    )
+  else if (!network)
+    add(
+      'network.rpc',
+      'network',
+      'warn',
+      `the network endpoint ${p.network?.endpoint ?? '?'} does not answer: ${p.network?.error ?? 'no answer'}; the node cannot be compared with the network`,
+      'Retry later, or pass --rpc-url with another endpoint of the same network.',
+    )
+  else add('network.rpc', 'network', 'ok', `the network endpoint ${network.endpoint} answers`)
+
+  const expected = p.expectedChainId
+  if (network && expected !== null && network.chainId !== null && network.chainId !== expected)
+    add(
+      'network.chain',
+      'network',
+      'fail',
+      `the network endpoint serves chain id ${network.chainId}, not ${expected}`,
+      'Point --rpc-url at an endpoint of the network you meant, or fix --chain / --chain-id.',
+    )
+  const wanted = expected ?? network?.chainId ?? null
+  if (local && local.chainId !== null) {
+    if (wanted !== null && local.chainId !== wanted)
+      add(
+        'node.chain',
+        'node',
+        'fail',
+        `the local node is on chain id ${local.chainId}, the network is ${wanted}: it runs the wrong chain`,
+        'Restart the node with the network’s genesis (--chain adiri for the test network), or check --chain here.',
+      )
+    else add('node.chain', 'node', 'ok', `chain id ${local.chainId}`)
+  }
+
+  // ---- execution height against the network
+  const lag = lagOf(local, network)
+  if (local && network && lag !== null && lag.blocks !== null) {
+    const { blocks, seconds } = lag
+    const behind = `${blocks} blocks${seconds !== null ? ` (${seconds} s)` : ''}`
+    if (Math.abs(blocks) <= t.toleranceBlocks)
+      add('node.sync', 'node', 'ok', `in step: block ${local.blockNumber}, network ${network.blockNumber}`)
+    else if (blocks < 0)
+      add(
+        'node.sync',
+        'node',
+        'warn',
+        `the network endpoint is ${-blocks} blocks behind the local node (block ${local.blockNumber}, network ${network.blockNumber})`,
+        'The public endpoint may lag; compare with another one (--rpc-url).',
+      )
+    else {
+      const moved =
+        p.localAgain !== null && local.blockNumber !== null ? BigInt(p.localAgain) > BigInt(local.blockNumber) : null
+      if (moved === false)
+        add(
+          'node.sync',
+          'node',
+          'fail',
+          `stalled: block ${local.blockNumber}, ${behind} behind the network, and its head did not move while the network's ${p.networkAgain !== null && p.networkAgain !== network.blockNumber ? `moved to ${p.networkAgain}` : 'stood'}`,
+          'Read the node log for errors (peers, disk, database), check its p2p ports are reachable, then restart it.',
+        )
+      else
+        add(
+          'node.sync',
+          'node',
+          'warn',
+          `lagging ${behind} behind the network${moved ? `, catching up (block ${local.blockNumber} → ${p.localAgain})` : ''}`,
+          'Let it catch up (tnv node sync waits until it has); if the lag keeps growing, read the node log.',
+        )
+    }
+  } else if (local && !network) add('node.sync', 'node', 'skip', 'not compared: the network endpoint is not available')
+
+  // ---- consensus header
+  if (local) {
+    const c = local.consensus
+    if (c === null)
+      add(
+        'node.consensus',
+        'node',
+        'skip',
+        'tn_latestConsensusHeader is not served on this endpoint: judged by blocks alone',
+      )
+    else if (c.number === '0')
+      add(
+        'node.consensus',
+        'node',
+        'warn',
+        'consensus header 0: the node has committed nothing yet',
+        'Wait for it to join consensus; if it stays at 0, read the node log.',
+      )
+    else if (c.ageSeconds !== null && c.ageSeconds > t.staleSeconds) {
+      const networkAge = network?.consensus?.ageSeconds ?? null
+      const idle = p.idleNetwork || (networkAge !== null && networkAge > t.staleSeconds)
+      if (idle)
+        add(
+          'node.consensus',
+          'node',
+          'ok',
+          `consensus header ${c.number}, committed ${c.ageSeconds} s ago; the network is idle too`,
+        )
+      else
+        add(
+          'node.consensus',
+          'node',
+          'fail',
+          `consensus header ${c.number} committed ${c.ageSeconds} s ago (stale after ${t.staleSeconds} s)${networkAge !== null ? `; the network committed ${networkAge} s ago` : ''}`,
+          'The node stopped following consensus: read its log, check peers and p2p ports, restart it.',
+        )
+    } else
+      add(
+        'node.consensus',
+        'node',
+        'ok',
+        `consensus header ${c.number}${c.ageSeconds !== null ? `, committed ${c.ageSeconds} s ago` : ''} (${c.method})`,
+      )
+  }
+
+  // ---- identity: tn_info against node-info.yaml
+  if (local && p.nodeInfo) {
+    const info = local.info
+    if (info === null)
+      add('node.identity', 'node', 'skip', 'tn_info is not served on this endpoint: identity not compared')
+    else {
+      const ni = p.nodeInfo
+      const keyHex = `0x${Buffer.from(ni.blsPublicKey).toString('hex')}`
+      const diffs: string[] = []
+      if (info.blsPublicKey !== null && info.blsPublicKey.toLowerCase() !== keyHex) diffs.push('bls_public_key')
+      if (info.executionAddress !== null && info.executionAddress.toLowerCase() !== ni.executionAddress.toLowerCase())
+        diffs.push('execution_address')
+      if (info.primaryNetworkKey !== null && info.primaryNetworkKey !== ni.primary.networkKey)
+        diffs.push('primary network key')
+      const w = ni.workers[0]
+      if (info.workerNetworkKey !== null && w && info.workerNetworkKey !== w.networkKey)
+        diffs.push('worker network key')
+      if (info.authorityId !== null && info.authorityId !== authorityIdOf(ni.blsPublicKey)) diffs.push('authority id')
+      if (diffs.length)
+        add(
+          'node.identity',
+          'node',
+          'fail',
+          `the node runs other keys than node-info.yaml in ${p.datadir}: ${diffs.join(', ')} differ`,
+          'Start the node with this data directory (--datadir), or check this command’s --datadir.',
+        )
+      else
+        add(
+          'node.identity',
+          'node',
+          'ok',
+          `tn_info matches node-info.yaml (authority ${info.authorityId ?? authorityIdOf(ni.blsPublicKey)})`,
+        )
+    }
+  } else if (p.nodeInfoProblem)
+    add('node.identity', 'node', 'warn', p.nodeInfoProblem, 'Pass --datadir with the node’s data directory.')
+
+  // ---- validator in the registry, and the node mode that goes with it
+  const v = p.validator
+  if (p.validatorProblem)
+    add(
+      'validator.registry',
+      'validator',
+      p.validatorProblem.unreachable ? 'warn' : 'fail',
+      p.validatorProblem.message,
+      p.validatorProblem.fix,
+    )
+  else if (v) {
+    const rewards = BigInt(v.rewards)
+    if (!v.whitelisted && v.status === 'Undefined')
+      add(
+        'validator.status',
+        'validator',
+        'warn',
+        `${v.address} holds no ConsensusNFT: not whitelisted`,
+        'Ask the network’s governance to whitelist it; then tnv stake.',
+      )
+    else if (v.status === 'Undefined')
+      add(
+        'validator.status',
+        'validator',
+        'warn',
+        'whitelisted, not staked',
+        `Stake: tnv stake --datadir ${p.datadir}.`,
+      )
+    else
+      add(
+        'validator.status',
+        'validator',
+        v.status === 'Active' || v.status === 'PendingActivation' || v.status === 'Staked' ? 'ok' : 'warn',
+        `${v.status} in epoch ${v.currentEpoch}${v.activationEpoch !== null ? `, active since epoch ${v.activationEpoch}` : ''}${v.exitEpoch !== null ? `, exit epoch ${v.exitEpoch}` : ''}`,
+      )
+
+    const seat = v.inCommittee ? 'in the committee now' : 'not in the committee now'
+    const nextSeat =
+      v.inNextCommittee === null ? 'next epoch unknown' : v.inNextCommittee ? 'and next epoch' : 'not next epoch'
+    if (v.status === 'Active' && !v.inCommittee && v.inNextCommittee !== true)
+      add(
+        'validator.committee',
+        'validator',
+        'warn',
+        `Active but ${seat}, ${nextSeat}: committees are drawn each epoch from the Active validators`,
+        'Nothing to do if this is the draw; keep the node in step so it is ready when chosen.',
+      )
+    else
+      add(
+        'validator.committee',
+        'validator',
+        v.inCommittee || v.inNextCommittee ? 'ok' : 'skip',
+        `${seat}, ${nextSeat}`,
+      )
+
+    if (local && local.nodeMode !== null) {
+      if (v.inCommittee && local.nodeMode === 'CvvActive')
+        add('node.mode', 'node', 'ok', 'CvvActive: voting in the committee')
+      else if (v.inCommittee && local.nodeMode === 'CvvInactive')
+        add(
+          'node.mode',
+          'node',
+          'warn',
+          'CvvInactive: a committee member still catching up, not voting yet',
+          'Let it catch up; if it stays CvvInactive, read the node log.',
+        )
+      else if (v.inCommittee)
+        add(
+          'node.mode',
+          'node',
+          'fail',
+          `${local.nodeMode}: the validator sits in the committee but this node does not vote for it`,
+          'Start the node with the validator’s keys (its data directory), not as an observer.',
+        )
+      else
+        add(
+          'node.mode',
+          'node',
+          local.nodeMode === 'CvvInactive' ? 'warn' : 'ok',
+          `${local.nodeMode} (not in the committee this epoch)`,
+        )
+    }
+
+    if (v.inCommittee && local?.consensus) {
+      const score =
+        local.consensus.scores && v.authorityId !== null ? (local.consensus.scores[v.authorityId] ?? null) : null
+      if (score === null)
+        add(
+          'validator.authoring',
+          'validator',
+          'skip',
+          'the latest consensus header lists no reputation for this validator',
+        )
+      else if (score > 0)
+        add('validator.authoring', 'validator', 'ok', `reputation score ${score} in the latest consensus header`)
+      else
+        add(
+          'validator.authoring',
+          'validator',
+          'warn',
+          'reputation score 0 in the latest consensus header: it authored no recent leader',
+          'Check the node is in step and its p2p ports reachable from the other validators.',
+        )
+    }
+    add(
+      'validator.rewards',
+      'validator',
+      'ok',
+      rewards > 0n ? `${formatTel(rewards)} claimable (tnv rewards claim)` : 'no rewards accrued',
+    )
+  }
+
+  // ---- host
+  const disk = p.host.diskFreeBytes
+  if (disk === null) add('host.disk', 'host', 'skip', `free space of ${p.datadir} not measurable here`)
+  else {
+    const gib = (n: number) => `${(n / 2 ** 30).toFixed(1)} GiB`
+    const level: FindingLevel = disk < t.minFreeBytes / 4 ? 'fail' : disk < t.minFreeBytes ? 'warn' : 'ok'
+    add(
+      'host.disk',
+      'host',
+      level,
+      `${gib(disk)} free in ${p.datadir}${level === 'ok' ? '' : ` (below ${gib(level === 'fail' ? t.minFreeBytes / 4 : t.minFreeBytes)})`}`,
+      level === 'ok' ? null : 'Free space or move the data directory to a larger disk before the node stops writing.',
+    )
+  }
+  if (p.host.udpPorts.length === 0)
+    add(
+      'host.p2p',
+      'host',
+      'skip',
+      p.nodeInfo ? 'node-info.yaml names no UDP port' : 'no node-info.yaml: p2p ports unknown',
+    )
+  else if (proc?.referenceNode)
+    add(
+      'host.p2p',
+      'host',
+      'skip',
+      `tnv's reference node has no p2p stack: UDP ${ports(p.host.udpPorts)} not expected bound`,
+    )
+  else if (p.host.udpPorts.some((u) => u.bound === null))
+    add('host.p2p', 'host', 'skip', 'UDP ports not checked: /proc is not available on this host')
+  else {
+    const unbound = p.host.udpPorts.filter((u) => !u.bound)
+    const foreign = p.host.udpPorts.filter((u) => u.bound && u.byNode === false)
+    if (unbound.length)
+      add(
+        'host.p2p',
+        'host',
+        'fail',
+        `UDP ${ports(unbound)} of node-info.yaml not bound on this host: peers cannot reach the node`,
+        'Start the node on this host; behind NAT, set PRIMARY/WORKER_LISTENER_MULTIADDR to the local ports and forward the public ones.',
+      )
+    else if (foreign.length)
+      add(
+        'host.p2p',
+        'host',
+        'warn',
+        `UDP ${ports(foreign)} bound, but not by the node tnv started`,
+        'Find the process that holds the port (ss -ulpn).',
+      )
+    else add('host.p2p', 'host', 'ok', `UDP ${ports(p.host.udpPorts)} bound${proc ? ' by the node' : ''}`)
+  }
+
+  // ---- RPC exposure (tnv rpc check)
+  if (p.exposure) {
+    const e = p.exposure
+    if (e.exposures.length)
+      add(
+        'node.rpc-exposure',
+        'node',
+        'fail',
+        e.exposures.join(' '),
+        'Bind the RPC to 127.0.0.1 or require a JWT (--rpc.jwtsecret); see tnv rpc check.',
+      )
+    else if (e.mismatches.length || e.failures.length)
+      add(
+        'node.rpc-exposure',
+        'node',
+        'warn',
+        [...e.mismatches, ...e.failures].join(' '),
+        'Run tnv rpc check for the details.',
+      )
+    else
+      add(
+        'node.rpc-exposure',
+        'node',
+        'ok',
+        `namespaces as planned, nothing exposed (${e.behaviour.judgedAs} behaviour)`,
+      )
+  } else if (p.exposureProblem) add('node.rpc-exposure', 'node', 'skip', p.exposureProblem)
+
+  const level = findings.some((f) => f.level === 'fail')
+    ? 'fail'
+    : findings.some((f) => f.level === 'warn')
+      ? 'warn'
+      : 'ok'
+  return { findings, next: nextStep(findings, v), level, exitCode: EXIT[level] }
+}
+
+function lagOf(
+  local: EndpointSnapshot | null,
+  network: EndpointSnapshot | null,
+): { blocks: number | null; seconds: number | null } | null {
+  if (!local || !network || local.blockNumber === null || network.blockNumber === null) return null
+  return {
+    blocks: Number(BigInt(network.blockNumber) - BigInt(local.blockNumber)),
+    seconds: local.blockTime !== null && network.blockTime !== null ? network.blockTime - local.blockTime : null,
+  }
+}
+
+export function lagFigures(local: EndpointSnapshot | null, network: EndpointSnapshot | null) {
+  return lagOf(local?.reachable ? local : null, network?.reachable ? network : null)
+}
+
+/** The first failure's fix, else the first warning's, else what the validator's status calls for. */
+function nextStep(findings: Finding[], v: ValidatorFacts | null): string {
+  for (const level of ['fail', 'warn'] as const) {
+    const f = findings.find((x) => x.level === level && x.fix)
+    if (f?.fix) return f.fix
+  }
+  if (!v) return 'Nothing to do.'
+  switch (v.status) {
+    case 'Staked':
+      return 'The node is in step: activate the validator (tnv activate).'
+    case 'PendingActivation':
+      return `Wait for the next epoch${v.secondsToNextEpoch !== null ? ` (about ${v.secondsToNextEpoch} s)` : ''}: the validator becomes Active then.`
+    case 'PendingExit':
+      return 'Wait: the exit completes once the validator has no committee seat in this or the next two epochs.'
+    case 'Exited':
+      return 'Unstake: tnv unstake.'
+    case 'Retired':
+      return 'Nothing to do: the validator is retired.'
+    default:
+      return BigInt(v.rewards) > 0n
+        ? 'Healthy. Rewards can be claimed with tnv rewards claim.'
+        : 'Healthy: nothing to do.'
+  }
+}
+
+function ports(list: HostFacts['udpPorts']): string {
+  return list.map((u) => u.port).join(', ')
+}
+
+function duration(s: number): string {
+  if (s < 120) return `${s} s`
+  if (s < 7200) return `${Math.round(s / 60)} min`
+  if (s < 172800) return `${Math.round(s / 3600)} h`
+  return `${Math.round(s / 86400)} d`
+}

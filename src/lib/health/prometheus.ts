@@ -1,0 +1,121 @@
+/**
+ * The figures of a node check in the Prometheus text exposition format (version 0.0.4), for
+ * node_exporter's textfile collector, written atomically (temporary file in the same directory,
+ * fsync, rename: the collector never reads half a file; it reads only `*.prom`).
+ *
+ * Hand-written rather than prom-client: the format needed here is a few gauges with `# HELP` and
+ * `# TYPE` lines, label values escaped (backslash, double quote, newline); prom-client brings a
+ * registry, default process metrics and cluster support for a server that scrapes it live, none
+ * of which a file written once per check needs. The tests parse the file back with an independent
+ * parser (parse-prometheus-text-format).
+ */
+import { writeFileAtomic } from '../fs/atomic.js'
+import type { FindingLevel, NodeCheckReport } from './types.js'
+
+type Sample = { labels?: Record<string, string>; value: number }
+type Metric = { name: string; help: string; samples: Sample[] }
+
+const LEVEL_VALUE: Record<FindingLevel, number> = { ok: 0, warn: 1, fail: 2, skip: -1 }
+
+/** The report as gauges; a figure tnv does not know is left out, never written as 0. */
+export function nodeCheckMetrics(r: NodeCheckReport): Metric[] {
+  const f = r.figures
+  const metrics: Metric[] = []
+  const gauge = (name: string, help: string, value: number | null | undefined, labels?: Record<string, string>) => {
+    if (value === null || value === undefined || !Number.isFinite(value)) return
+    const existing = metrics.find((m) => m.name === name)
+    const sample = labels ? { labels, value } : { value }
+    if (existing) existing.samples.push(sample)
+    else metrics.push({ name, help, samples: [sample] })
+  }
+  const num = (s: string | null | undefined) => (s === null || s === undefined ? null : Number(s))
+  gauge('tnv_node_check_status', 'Worst level of the check: 0 ok, 1 warn, 2 fail (the exit code).', r.exitCode)
+  for (const x of r.findings)
+    gauge(
+      'tnv_node_check_finding',
+      'Level of each finding: 0 ok, 1 warn, 2 fail, -1 not checked.',
+      LEVEL_VALUE[x.level],
+      {
+        id: x.id,
+        area: x.area,
+      },
+    )
+  gauge('tnv_node_check_timestamp_seconds', 'When the check ran, Unix seconds.', Date.parse(r.checkedAt) / 1000)
+  gauge('tnv_node_check_duration_seconds', 'Wall time of the check.', r.wallMs / 1000)
+  gauge(
+    'tnv_node_check_round_trips',
+    'JSON-RPC round trips of the check, exposure probes excluded.',
+    r.roundTrips.total,
+  )
+  gauge('tnv_node_up', 'The local node answers JSON-RPC (1) or not (0).', f.local ? (f.local.reachable ? 1 : 0) : 0)
+  gauge('tnv_node_chain_id', 'Chain id the local node serves.', f.local?.chainId)
+  gauge('tnv_node_block_number', 'Latest execution block of the local node.', num(f.local?.blockNumber))
+  gauge('tnv_network_block_number', 'Latest execution block of the network endpoint.', num(f.network?.blockNumber))
+  gauge('tnv_node_lag_blocks', 'Network block minus local block.', f.lagBlocks)
+  gauge('tnv_node_lag_seconds', "Network latest block time minus the local one's.", f.lagSeconds)
+  gauge(
+    'tnv_node_consensus_number',
+    'Latest consensus header number of the local node.',
+    num(f.local?.consensus?.number),
+  )
+  gauge(
+    'tnv_node_consensus_age_seconds',
+    "Seconds since the local node's latest commit.",
+    f.local?.consensus?.ageSeconds,
+  )
+  if (f.local?.nodeMode)
+    gauge('tnv_node_mode', 'tn_nodeMode of the local node (the mode is the label).', 1, { mode: f.local.nodeMode })
+  const v = f.validator
+  if (v) {
+    gauge('tnv_validator_status', 'Registry status of the validator (the status is the label).', 1, {
+      status: v.status,
+    })
+    gauge('tnv_validator_whitelisted', 'Holds a ConsensusNFT.', v.whitelisted ? 1 : 0)
+    gauge('tnv_validator_in_committee', 'In the current committee.', v.inCommittee ? 1 : 0)
+    if (v.inNextCommittee !== null)
+      gauge('tnv_validator_in_next_committee', "In the next epoch's committee.", v.inNextCommittee ? 1 : 0)
+    gauge('tnv_validator_current_epoch', 'Current epoch of the registry.', v.currentEpoch)
+    gauge(
+      'tnv_validator_rewards_tel',
+      'Accrued rewards, TEL (a float: the exact wei is in --json).',
+      Number(v.rewards) / 1e18,
+    )
+    gauge('tnv_validator_reputation_score', 'Reputation score in the latest consensus header.', v.reputationScore)
+  }
+  gauge('tnv_host_disk_free_bytes', 'Free bytes on the file system of the data directory.', f.host.diskFreeBytes)
+  for (const u of f.host.udpPorts)
+    if (u.bound !== null)
+      gauge('tnv_host_p2p_port_bound', 'A p2p UDP port of node-info.yaml is bound on this host.', u.bound ? 1 : 0, {
+        port: String(u.port),
+      })
+  return metrics
+}
+
+export function formatPrometheus(metrics: Metric[]): string {
+  const lines: string[] = []
+  for (const m of metrics) {
+    lines.push(`# HELP ${m.name} ${m.help.replaceAll('\\', '\\\\').replaceAll('\n', '\\n')}`)
+    lines.push(`# TYPE ${m.name} gauge`)
+    for (const s of m.samples) {
+      const labels = s.labels
+        ? `{${Object.entries(s.labels)
+            .map(([k, v]) => `${k}="${v.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('\n', '\\n')}"`)
+            .join(',')}}`
+        : ''
+      lines.push(`${m.name}${labels} ${formatValue(s.value)}`)
+    }
+  }
+  return `${lines.join('\n')}\n`
+}
+
+function formatValue(v: number): string {
+  if (Number.isNaN(v)) return 'NaN'
+  if (v === Number.POSITIVE_INFINITY) return '+Inf'
+  if (v === Number.NEGATIVE_INFINITY) return '-Inf'
+  return String(v)
+}
+
+/** Writes the report's metrics to `path` atomically (mode 0644: node_exporter reads it as another user). */
+export async function writePrometheusFile(path: string, report: NodeCheckReport): Promise<void> {
+  await writeFileAtomic(path, formatPrometheus(nodeCheckMetrics(report)), { mode: 0o644 })
+}

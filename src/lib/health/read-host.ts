@@ -1,0 +1,116 @@
+/**
+ * The host side of a node check: free disk where the data directory lives, whether the p2p UDP
+ * ports of node-info.yaml are bound (and by the node's own process, from /proc/<pid>/fd), and the
+ * process tnv started (tnv-node.json). Linux /proc is read where it exists; elsewhere the port
+ * facts are null ("not checked here"), never guessed.
+ */
+import { promises as fs } from 'node:fs'
+import { basename } from 'node:path'
+import { isNodeProcess, type NodeState } from '../node/state.js'
+import { parseP2pAddress } from '../nodeinfo/multiaddr.js'
+import type { NodeInfo } from '../nodeinfo/types.js'
+import type { HostFacts } from './types.js'
+
+export type ReadHostParameters = {
+  datadir: string
+  nodeInfo: NodeInfo | null
+  state: NodeState | null
+  /** Where /proc is (tests point it elsewhere). */
+  procRoot?: string
+  nowMs?: number
+}
+
+/** Name of tnv's reference node entry: it has no p2p stack, so its UDP ports are not expected bound. */
+export const REFERENCE_NODE_ENTRY = 'tnv-node.js'
+
+export async function readHost({
+  datadir,
+  nodeInfo,
+  state,
+  procRoot = '/proc',
+  nowMs = Date.now(),
+}: ReadHostParameters): Promise<HostFacts> {
+  const [disk, bound, nodeInodes] = await Promise.all([
+    fs.statfs(datadir).catch(() => null),
+    boundUdpPorts(procRoot),
+    state ? socketInodesOf(procRoot, state.pid) : Promise.resolve(null),
+  ])
+  const udpPorts: HostFacts['udpPorts'] = []
+  for (const peer of nodeInfo ? [nodeInfo.primary, ...nodeInfo.workers] : []) {
+    let address: ReturnType<typeof parseP2pAddress>
+    try {
+      address = parseP2pAddress(peer.networkAddress, 'network_address')
+    } catch {
+      continue
+    }
+    if (udpPorts.some((p) => p.port === address.port)) continue
+    const inodes = bound?.get(address.port) ?? null
+    udpPorts.push({
+      address: peer.networkAddress,
+      port: address.port,
+      bound: bound === null ? null : inodes !== null,
+      byNode: bound === null || nodeInodes === null ? null : (inodes ?? []).some((i) => nodeInodes.has(i)),
+    })
+  }
+  let proc: HostFacts['process'] = null
+  if (state) {
+    const running = isNodeProcess(state)
+    const started = Date.parse(state.startedAt)
+    proc = {
+      pid: state.pid,
+      running,
+      startedAt: state.startedAt,
+      uptimeSeconds: running && Number.isFinite(started) ? Math.max(0, Math.round((nowMs - started) / 1000)) : null,
+      binary: state.binary,
+      referenceNode: basename(state.binary) === REFERENCE_NODE_ENTRY,
+    }
+  }
+  return {
+    diskFreeBytes: disk ? disk.bavail * disk.bsize : null,
+    diskTotalBytes: disk ? disk.blocks * disk.bsize : null,
+    udpPorts,
+    process: proc,
+  }
+}
+
+/**
+ * UDP ports bound on this host, with the socket inodes bound to each, from /proc/net/udp and
+ * /proc/net/udp6 (`sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid
+ * timeout inode`); null without /proc.
+ */
+export async function boundUdpPorts(procRoot = '/proc'): Promise<Map<number, string[]> | null> {
+  const tables = await Promise.all(
+    ['udp', 'udp6'].map((t) => fs.readFile(`${procRoot}/net/${t}`, 'utf8').catch(() => null)),
+  )
+  if (tables.every((t) => t === null)) return null
+  const ports = new Map<number, string[]>()
+  for (const table of tables) {
+    for (const line of (table ?? '').split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/)
+      const local = cols[1]
+      const inode = cols[9]
+      if (!local || inode === undefined) continue
+      const port = Number.parseInt(local.slice(local.lastIndexOf(':') + 1), 16)
+      if (!Number.isInteger(port)) continue
+      ports.set(port, [...(ports.get(port) ?? []), inode])
+    }
+  }
+  return ports
+}
+
+/** The socket inodes a process holds (`/proc/<pid>/fd/* -> socket:[inode]`); null when unreadable. */
+async function socketInodesOf(procRoot: string, pid: number): Promise<Set<string> | null> {
+  let fds: string[]
+  try {
+    fds = await fs.readdir(`${procRoot}/${pid}/fd`)
+  } catch {
+    return null
+  }
+  const links = await Promise.all(fds.map((fd) => fs.readlink(`${procRoot}/${pid}/fd/${fd}`).catch(() => '')))
+  const inodes = new Set<string>()
+  for (const l of links) {
+    const m = /^socket:\[(\d+)\]$/.exec(l)
+    if (m?.[1]) inodes.add(m[1])
+  }
+  return inodes
+}

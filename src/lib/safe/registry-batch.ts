@@ -1,0 +1,93 @@
+/**
+ * The registry transactions of a step (or of the whole onboarding: stake, then activate) as a
+ * Safe Transaction Builder batch, simulated in order from the Safe, and written atomically.
+ * The calldata is the one tnv's own steps built and checked (`--unsigned`); this adds the file
+ * the Safe app imports, with each call decoded with the registry generation's ABI.
+ */
+import type { Abi, Address, Hex } from 'viem'
+import type { ChainClient } from '../chain/client.js'
+import type { UnsignedTransaction } from '../chain/transaction.js'
+import { formatTelAndWei } from '../chain/units.js'
+import { writeFileAtomic } from '../fs/atomic.js'
+import { registryAbis } from '../registry/generations/detect.js'
+import { buildSafeBatch, type SafeBatchFile, type SafeCall } from './batch-file.js'
+import { SafeBatchRevertsError } from './errors.js'
+import { type SimulateBatchReturnType, simulateBatch } from './simulate-batch.js'
+
+export type RegistrySafeBatchParameters = {
+  client: ChainClient
+  chainId: number
+  safe: Address
+  /** The transactions, in the order the Safe is to execute them. */
+  transactions: readonly { to: Address; value: string | bigint; data: Hex }[]
+  name: string
+  /** Where to write the file (atomically, 0644); null: the caller prints it. */
+  out: string | null
+  /** The Safe's balance, when known (the simulation funds it when short, and this reports it). */
+  balance?: bigint | undefined
+  createdAt?: number
+}
+
+export type RegistrySafeBatchReturnType = {
+  format: 'safe-transaction-builder'
+  file: string | null
+  batch: SafeBatchFile
+  simulation: SimulateBatchReturnType
+  /** Total value the Safe sends, wei. */
+  value: string
+  warnings: string[]
+}
+
+/** Both generations' functions, the next first: a selector names its function in either. */
+const REGISTRY_ABI = [...registryAbis.next, ...registryAbis.adiri] as Abi
+
+export async function registrySafeBatch({
+  client,
+  chainId,
+  safe,
+  transactions,
+  name,
+  out,
+  balance,
+  createdAt,
+}: RegistrySafeBatchParameters): Promise<RegistrySafeBatchReturnType> {
+  const calls: SafeCall[] = transactions.map((t) => ({ to: t.to, value: BigInt(t.value), data: t.data }))
+  const total = calls.reduce((s, c) => s + c.value, 0n)
+  const warnings: string[] = []
+  const short = balance !== undefined && balance < total
+  if (short)
+    warnings.push(
+      `The Safe ${safe} holds ${formatTelAndWei(balance)}, less than the ${formatTelAndWei(total)} the batch sends: fund it before the owners execute the batch.`,
+    )
+  const simulation = await simulateBatch(client, {
+    from: safe,
+    calls,
+    errorAbi: REGISTRY_ABI,
+    ...(short || balance === undefined ? { fund: total + 10n ** 24n } : {}),
+  })
+  const batch = buildSafeBatch({
+    chainId,
+    safe,
+    name,
+    description: `tnv: ${calls.length === 1 ? 'one registry transaction' : `${calls.length} registry transactions, executed in this order`} from ${safe} on chain ${chainId}; ${formatTelAndWei(total)} in all. Simulated by tnv in order from the Safe before the file was written.`,
+    calls,
+    abi: REGISTRY_ABI,
+    ...(createdAt !== undefined ? { createdAt } : {}),
+  })
+  if (simulation.simulated) {
+    const i = simulation.calls.findIndex((c) => !c.ok)
+    const failed = simulation.calls[i]
+    if (failed && !failed.ok)
+      throw new SafeBatchRevertsError(i + 1, batch.transactions[i]?.contractMethod.name ?? '?', failed.error)
+  } else
+    warnings.push(
+      `The batch was not simulated as a whole: ${simulation.reason}. Only the first call was checked (by its step's own simulation); the owners should simulate the batch in the Safe app before executing it.`,
+    )
+  if (out !== null) await writeFileAtomic(out, `${JSON.stringify(batch, null, 2)}\n`, { mode: 0o644 })
+  return { format: 'safe-transaction-builder', file: out, batch, simulation, value: total.toString(), warnings }
+}
+
+/** The transactions of `--unsigned` outcomes, for a batch. */
+export function callsOf(unsigned: readonly UnsignedTransaction[]): { to: Address; value: string; data: Hex }[] {
+  return unsigned.map((u) => ({ to: u.to, value: u.value, data: u.data }))
+}
