@@ -12,9 +12,11 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type Abi, createWalletClient, encodeFunctionData, http, parseEther } from 'viem'
+import { type Abi, createWalletClient, encodeFunctionData, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { adiriProofOfPossession } from '../src/devnet/chain/adiri-pop.js'
+import { engineLauncher } from '../src/devnet/chain/engine-isolation.js'
+import { EngineRpc, engineTransport } from '../src/devnet/chain/engine-rpc.js'
 import { freeLoopbackPort } from '../src/devnet/chain/free-port.js'
 import { startGenesisEngine } from '../src/devnet/chain/genesis-engine.js'
 import { spawnAnvil } from '../src/devnet/chain/spawn-anvil.js'
@@ -46,11 +48,15 @@ function cli(args: string[], env: Record<string, string> = {}): { ms: number; co
   return { ms: performance.now() - t, code: r.status, out: `${r.stdout}${r.stderr}` }
 }
 
+/** anvil's bare start-up: spawn to the first answer, on a loopback port (no namespace), IPC as the devnet asks it. */
 async function bareAnvil(): Promise<number> {
+  const launcher = await engineLauncher('none')
+  const engineDir = mkdtempSync(join(tmpdir(), 'tnv-bench-anvil-'))
   const [t, anvil] = await timed(async () =>
-    spawnAnvil({ port: await freeLoopbackPort(), chainId: DEVNET_CHAIN_ID, blockTime: 0 }),
+    spawnAnvil({ engineDir, launcher, port: await freeLoopbackPort(), chainId: DEVNET_CHAIN_ID, blockTime: 0 }),
   )
   await anvil.stop()
+  rmSync(engineDir, { recursive: true, force: true })
   return t
 }
 
@@ -175,12 +181,10 @@ try {
         : (({ uncompressedPubkey, uncompressedSignature }) => ({ uncompressedPubkey, uncompressedSignature }))(
             adiriProofOfPossession(secret, account.address),
           )
-    const wallet = createWalletClient({
-      account: privateKeyToAccount(account.privateKey),
-      transport: http(chain.engineHttpUrl),
-    })
+    const transport = engineTransport(new EngineRpc(chain.engineIpcPath))
+    const wallet = createWalletClient({ account: privateKeyToAccount(account.privateKey), transport })
     const { createPublicClient } = await import('viem')
-    const client = createPublicClient({ transport: http(chain.engineHttpUrl) })
+    const client = createPublicClient({ transport })
     const send = async (data: `0x${string}`, value = 0n) => {
       const hash = await wallet.sendTransaction({ chain: null, to: REGISTRY_ADDRESS, data, value })
       return (await client.waitForTransactionReceipt({ hash })).gasUsed

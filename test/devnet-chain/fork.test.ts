@@ -11,7 +11,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { type Abi, type Address, createPublicClient, http, type PublicClient } from 'viem'
+import type { Abi, Address, PublicClient } from 'viem'
 import { DevnetSourceMismatchError, ForkUrlRequiredError } from '../../src/devnet/chain/errors.js'
 import {
   ForkBlockNotFoundError,
@@ -29,7 +29,7 @@ import { BLS_VERIFIER_ADDRESS, type DevnetChain, REGISTRY_ADDRESS } from '../../
 import { ExitCode } from '../../src/lib/errors.js'
 import { registryAbis } from '../../src/lib/registry/generations/detect.js'
 import { tempDir } from '../helpers/cli.js'
-import { newValidatorKeys, STAKE, STATUS, stakeCalldata } from './helpers.js'
+import { engineClient, engineTransportOf, newValidatorKeys, STAKE, STATUS, stakeCalldata } from './helpers.js'
 
 const cleanups: (() => Promise<void> | void)[] = []
 after(async () => {
@@ -89,7 +89,7 @@ for (const generation of ['next', 'adiri'] as const) {
       assert.equal(fork.source.fork?.blockNumber, '3')
       assert.equal(fork.source.fork?.upstreamChainId, generation === 'next' ? 487 : 2017)
       assert.equal(fork.chainId, 911329)
-      const client = createPublicClient({ transport: http(fork.engineHttpUrl) })
+      const client = engineClient(fork)
       assert.equal(await client.getChainId(), 911329)
       assert.equal(fork.blsVerifier, generation === 'next' ? BLS_VERIFIER_ADDRESS : null)
       const committee = (await client.readContract({
@@ -104,12 +104,12 @@ for (const generation of ['next', 'adiri'] as const) {
       const upstreamBlock = await upstreamClient.getBlockNumber()
       const v = fork.accounts[0] as (typeof fork.accounts)[number]
       await fork.governance({ action: 'mint', validator: v.address })
-      const client = createPublicClient({ transport: http(fork.engineHttpUrl) })
+      const client = engineClient(fork)
       const { createWalletClient } = await import('viem')
       const { privateKeyToAccount } = await import('viem/accounts')
       const wallet = createWalletClient({
         account: privateKeyToAccount(v.privateKey),
-        transport: http(fork.engineHttpUrl),
+        transport: engineTransportOf(fork),
       })
       const keys = newValidatorKeys()
       const hash = await wallet.sendTransaction({
@@ -152,7 +152,7 @@ for (const generation of ['next', 'adiri'] as const) {
     })
 
     it('resumes from its state and fork cache with the URL given again (a couple of upstream requests)', async () => {
-      const client = createPublicClient({ transport: http(fork.engineHttpUrl) })
+      const client = engineClient(fork)
       const block = await client.getBlockNumber()
       await fork.stop()
       assert.ok(existsSync(join(forkDir, '.foundry', 'cache', 'rpc')), 'anvil keeps its fork cache in the devnet dir')
@@ -173,7 +173,7 @@ for (const generation of ['next', 'adiri'] as const) {
         protocolLoop: false,
       })
       assert.equal(fork.resumed, true)
-      const resumed = createPublicClient({ transport: http(fork.engineHttpUrl) })
+      const resumed = engineClient(fork)
       assert.equal(await resumed.getBlockNumber(), block)
       assert.equal(await resumed.readContract({ address: REGISTRY_ADDRESS, abi, functionName: 'getCurrentEpoch' }), 1)
       assert.ok((fork.forkStats()?.requests ?? 99) <= 5, `resume took ${fork.forkStats()?.requests} requests`)

@@ -15,13 +15,13 @@ import {
   createWalletClient,
   encodeFunctionData,
   type Hex,
-  http,
   type PublicClient,
   parseEther,
   type TransactionReceipt,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { adiriProofOfPossession } from '../../src/devnet/chain/adiri-pop.js'
+import { EngineRpc, engineTransport } from '../../src/devnet/chain/engine-rpc.js'
 import { startDevnetChain } from '../../src/devnet/chain/start.js'
 import type { DevnetAccount, DevnetChain, StartDevnetChainParameters } from '../../src/devnet/chain/types.js'
 import { devnetViemChain } from '../../src/devnet/chain/viem-chain.js'
@@ -73,11 +73,21 @@ export type TestDevnet = {
   close(): Promise<void>
 }
 
+/** A viem transport to the devnet's engine, over its IPC socket (the one way in). */
+export function engineTransportOf(chain: Pick<DevnetChain, 'engineIpcPath'>) {
+  return engineTransport(new EngineRpc(chain.engineIpcPath))
+}
+
+/** A viem client of the devnet's engine, over its IPC socket. */
+export function engineClient(chain: Pick<DevnetChain, 'engineIpcPath'>): PublicClient {
+  return createPublicClient({ transport: engineTransportOf(chain), pollingInterval: 20 })
+}
+
 export async function startTestDevnet(params: Partial<StartDevnetChainParameters> = {}): Promise<TestDevnet> {
   const { dir, cleanup } = tempDir('tnv-devnet-')
   const chain = await startDevnetChain({ datadir: dir, blockTime: 0, protocolLoop: false, ...params })
-  const viemChain = devnetViemChain(chain.engineHttpUrl, chain.chainId)
-  const transport = http(chain.engineHttpUrl, { batch: { batchSize: 100 } })
+  const viemChain = devnetViemChain(`file://${chain.engineIpcPath}`, chain.chainId)
+  const transport = engineTransportOf(chain)
   const client = createPublicClient({ chain: viemChain, transport, pollingInterval: 20 })
   const abi = registryAbis[chain.generation] as Abi
   return {

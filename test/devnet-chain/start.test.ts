@@ -7,10 +7,10 @@
  */
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { after, describe, it } from 'node:test'
-import { createPublicClient, http, keccak256, type PublicClient } from 'viem'
+import { keccak256, type PublicClient } from 'viem'
 import { loadContractArtifact } from '../../src/devnet/chain/artifacts.js'
 import {
   DevnetAlreadyRunningError,
@@ -23,6 +23,7 @@ import { startDevnetChain } from '../../src/devnet/chain/start.js'
 import { BLS_VERIFIER_ADDRESS, type DevnetChain, REGISTRY_ADDRESS } from '../../src/devnet/chain/types.js'
 import { KNOWN_REGISTRY_CODE, registryAbis } from '../../src/lib/registry/generations/detect.js'
 import { ROOT, tempDir } from '../helpers/cli.js'
+import { engineClient } from './helpers.js'
 
 const cleanups: (() => Promise<void> | void)[] = []
 after(async () => {
@@ -42,7 +43,7 @@ function datadir(): string {
 }
 
 function clientFor(chain: DevnetChain): PublicClient {
-  return createPublicClient({ transport: http(chain.engineHttpUrl), pollingInterval: 20 })
+  return engineClient(chain)
 }
 
 const epochInfo = (client: PublicClient) =>
@@ -97,7 +98,9 @@ describe('startDevnetChain', () => {
     const p = await chain.position()
     assert.equal(p.durationSource, 'rehearsal')
     assert.equal(p.registryDuration, 86400)
-    assert.equal(new URL(chain.engineHttpUrl).hostname, '127.0.0.1')
+    // the engine is reached over its IPC socket, in a directory only this user can enter
+    assert.ok(statSync(chain.engineIpcPath).isSocket())
+    assert.equal(statSync(dirname(chain.engineIpcPath)).mode & 0o777, 0o700)
   })
 
   it('a genesis rehearsal on adiri: no verifier (adiri verifies with EIP-2537), the registry epoch length', async () => {
@@ -257,8 +260,8 @@ describe('startDevnetChain', () => {
       })
       child.on('exit', (code) => reject(new Error(`child exited early (${code})`)))
     })
-    const { enginePid, url } = JSON.parse(line) as { enginePid: number; url: string }
-    const client = createPublicClient({ transport: http(url) })
+    const { enginePid, ipcPath } = JSON.parse(line) as { enginePid: number; ipcPath: string }
+    const client = engineClient({ engineIpcPath: ipcPath })
     const request = client.request as unknown as (a: { method: string; params: unknown[] }) => Promise<unknown>
     await request({ method: 'anvil_mine', params: ['0x5'] })
     const block = await client.getBlockNumber()

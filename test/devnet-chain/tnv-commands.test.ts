@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Address, Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { engineCallOnce } from '../../src/devnet/chain/engine-rpc.js'
 import { call, freePorts } from '../devnet-node/helpers.js'
 import { type CliResult, parseJson, runCli, tempDir } from '../helpers/cli.js'
 
@@ -130,9 +131,10 @@ for (const generation of ['next', 'adiri'] as const) {
       const best = committee[rewards.indexOf(most)] as Address
       // a genesis validator of the file holds no TEL for gas: give it some on the devnet's engine
       const runtime = JSON.parse(readFileSync(join(devnetDir, 'devnet.json'), 'utf8')) as {
-        engine: { httpUrl: string }
+        engine: { ipcPath: string }
       }
-      await call(runtime.engine.httpUrl, 'anvil_setBalance', [best, '0xde0b6b3a7640000'])
+      // over the engine's IPC socket, the one way to it (it listens on no port another process reaches)
+      await engineCallOnce(runtime.engine.ipcPath, 'anvil_setBalance', [best, '0xde0b6b3a7640000'])
       const r = await tnv(['rewards', 'claim', '--validator', best, '--unsigned', '--from', best, '--json'], {
         TN_PRIVATE_KEY: undefined,
       })

@@ -4,11 +4,13 @@
  * of real node flags, and small clients for the three transports.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { request } from 'node:http'
 import { connect } from 'node:net'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import WebSocket from 'ws'
-import { type Gateway, startGateway } from '../../src/devnet/node/gateway.js'
+import { type Gateway, type GatewayParameters, startGateway } from '../../src/devnet/node/gateway.js'
 import { resolveRpcPlan } from '../../src/lib/rpc/resolve.js'
 import type { RpcPlan } from '../../src/lib/rpc/types.js'
 import { ROOT } from '../helpers/cli.js'
@@ -63,32 +65,49 @@ export function startNode(args: string[], env: NodeJS.ProcessEnv = process.env):
   }
 }
 
-export type Engine = { httpUrl: string; wsUrl: string; child: ChildProcess; stop(): Promise<void> }
+export type Engine = {
+  /** anvil's loopback endpoint: the tests' own way in (setup, checks); the gateway never uses it. */
+  httpUrl: string
+  wsUrl: string
+  /** anvil's IPC socket: the gateway's engine. */
+  ipcPath: string
+  child: ChildProcess
+  stop(): Promise<void>
+}
 
-/** A plain anvil on a free loopback port (automine, anvil's default unlocked accounts). */
+/** A plain anvil on a free loopback port and an IPC socket (automine, anvil's default unlocked accounts). */
 export async function startAnvil(): Promise<Engine> {
   const port = await freePort()
-  const child = spawn(ANVIL, ['--port', String(port), '--chain-id', '911329', '--hardfork', 'prague', '--silent'], {
-    stdio: 'ignore',
-  })
+  const dir = mkdtempSync(join(tmpdir(), 'tnv-anvil-'))
+  const ipcPath = join(dir, 'anvil.ipc')
+  const child = spawn(
+    ANVIL,
+    ['--port', String(port), '--ipc', ipcPath, '--chain-id', '911329', '--hardfork', 'prague', '--silent'],
+    { stdio: 'ignore' },
+  )
   const httpUrl = `http://127.0.0.1:${port}`
   for (let i = 0; ; i++) {
     try {
       await call(httpUrl, 'eth_chainId')
-      break
+      if (existsSync(ipcPath)) break
     } catch (err) {
       if (i > 200) throw err
-      await new Promise((r) => setTimeout(r, 50))
     }
+    await new Promise((r) => setTimeout(r, 50))
   }
   return {
     httpUrl,
     wsUrl: `ws://127.0.0.1:${port}`,
+    ipcPath,
     child,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve()
-        child.once('exit', () => resolve())
+        const done = () => {
+          rmSync(dir, { recursive: true, force: true })
+          resolve()
+        }
+        if (child.exitCode !== null) return done()
+        child.once('exit', done)
         child.kill('SIGTERM')
       }),
   }
@@ -99,8 +118,9 @@ export type TestGateway = { gateway: Gateway; plan: RpcPlan; close(): Promise<vo
 /** Starts the gateway with the plan of these node flags in front of `engine`. */
 export async function startTestGateway(
   flags: string[],
-  engine: { httpUrl: string; wsUrl: string },
+  engine: { ipcPath: string },
   jwtSecretHex: string | null = null,
+  options: Pick<GatewayParameters, 'timeouts'> & { maxSubscriptions?: number } = {},
 ): Promise<TestGateway> {
   const plan = resolveRpcPlan(flags, { cpus: 4 })
   if (!plan.ok) throw new Error(`plan refused: ${plan.errors.join(' ')}`)
@@ -111,8 +131,9 @@ export async function startTestGateway(
     registry: REGISTRY,
     issuance: ISSUANCE,
     jwtSecretHex,
-    maxSubscriptions: 4,
+    maxSubscriptions: options.maxSubscriptions ?? 4,
     clientVersion: 'tnv-reference-node/test',
+    timeouts: options.timeouts,
   })
   return { gateway, plan, close: () => gateway.close() }
 }
@@ -338,12 +359,12 @@ export async function rpcOver(
 }
 
 /**
- * A stand-in engine for the tracing-semaphore tests: answers any method, holds tracing
- * methods for `delayMs`, and counts how many of those it holds at once.
+ * A stand-in engine for the tracing-semaphore tests, on an IPC socket as anvil serves it (JSON
+ * values in, one answer per line out): answers any method, holds tracing methods for `delayMs`,
+ * and counts how many of those it holds at once.
  */
 export type FakeEngine = {
-  httpUrl: string
-  wsUrl: string
+  ipcPath: string
   inFlight: () => number
   peak: () => number
   served: () => number
@@ -351,7 +372,8 @@ export type FakeEngine = {
 }
 
 export async function startFakeEngine(delayMs: number): Promise<FakeEngine> {
-  const { createServer } = await import('node:http')
+  const { createServer } = await import('node:net')
+  const { JsonStreamSplitter } = await import('../../src/devnet/node/json-stream.js')
   let inFlight = 0
   let peak = 0
   let served = 0
@@ -370,29 +392,39 @@ export async function startFakeEngine(delayMs: number): Promise<FakeEngine> {
     served++
     return { jsonrpc: '2.0', id: req.id, result: { traced: req.method } }
   }
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', async () => {
-      const msg = JSON.parse(Buffer.concat(chunks).toString('utf8'))
-      const out = Array.isArray(msg) ? await Promise.all(msg.map(answer)) : await answer(msg)
-      const text = JSON.stringify(out)
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
-      res.end(text)
-    })
+  const sockets = new Set<import('node:net').Socket>()
+  const server = createServer((socket) => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+    socket.on('error', () => {})
+    const splitter = new JsonStreamSplitter(
+      {
+        onValue: async (bytes) => {
+          const msg = JSON.parse(bytes.toString('utf8'))
+          const out = Array.isArray(msg) ? await Promise.all(msg.map(answer)) : await answer(msg)
+          if (!socket.destroyed) socket.write(`${JSON.stringify(out)}\n`)
+        },
+        onTooLarge: () => socket.destroy(),
+      },
+      1 << 24,
+    )
+    socket.on('data', (c: Buffer) => splitter.push(c))
   })
-  const port = await freePort()
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r))
+  const dir = mkdtempSync(join(tmpdir(), 'tnv-fake-engine-'))
+  const ipcPath = join(dir, 'engine.ipc')
+  await new Promise<void>((r) => server.listen(ipcPath, r))
   return {
-    httpUrl: `http://127.0.0.1:${port}`,
-    wsUrl: `ws://127.0.0.1:${port}`,
+    ipcPath,
     inFlight: () => inFlight,
     peak: () => peak,
     served: () => served,
     close: () =>
       new Promise<void>((r) => {
-        server.close(() => r())
-        server.closeAllConnections()
+        for (const s of sockets) s.destroy()
+        server.close(() => {
+          rmSync(dir, { recursive: true, force: true })
+          r()
+        })
       }),
   }
 }

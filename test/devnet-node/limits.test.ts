@@ -197,7 +197,7 @@ describe('reference node: limits', () => {
     assert.equal((await httpRpc(g.http, 'eth_chainId')).result, '0xde7e1')
   })
 
-  it('--rpc.max-connections refuses connections over the limit, per server', async () => {
+  it('--rpc.max-connections, per server: an idle connection gives its slot to a new client, a subscribed one keeps it', async () => {
     const g = await gateway(['--rpc.max-connections', '1'])
     const agent = new Agent({ keepAlive: true, maxSockets: 1 })
     const keepAlive = () =>
@@ -215,17 +215,25 @@ describe('reference node: limits', () => {
       })
     try {
       assert.equal(await keepAlive(), 200)
+      // the keep-alive connection is idle: it gives its slot up
       const second = await httpPost(g.http, '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}')
-      assert.equal(second.status, 429)
-      assert.equal(await keepAlive(), 200, 'the first connection still works')
+      assert.equal(second.status, 200)
+      assert.equal(g.t.gateway.slotStats()[0]?.evicted, 1)
     } finally {
       agent.destroy()
     }
-    const ws1 = await WsClient.open(g.ws as string)
+    // a WebSocket holding a subscription keeps its slot; an idle one does not
+    const idle = await WsClient.open(g.ws as string)
+    const subscribed = await WsClient.open(g.ws as string)
+    // the idle WebSocket is closed for the new one
+    await new Promise<void>((r) =>
+      idle.socket.readyState === idle.socket.CLOSED ? r() : idle.socket.once('close', () => r()),
+    )
+    assert.match(String((await subscribed.rpc('eth_subscribe', ['newHeads'])).result), /^0x/)
     await assert.rejects(WsClient.open(g.ws as string), /HTTP 429/)
-    await ws1.close()
+    await subscribed.close()
     const ipc1 = await IpcClient.open(g.ipc as string)
-    assert.equal((await ipc1.rpc('eth_chainId')).result, '0xde7e1')
+    assert.match(String((await ipc1.rpc('eth_subscribe', ['newHeads'])).result), /^0x/)
     const ipc2 = await IpcClient.open(g.ipc as string)
     assert.match(
       ((await ipc2.next((m) => (m as RpcAnswer).error !== undefined)) as RpcAnswer).error?.message ?? '',

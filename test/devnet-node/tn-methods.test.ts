@@ -13,6 +13,7 @@ import type { DevnetChain } from '../../src/devnet/chain/types.js'
 import { type Gateway, startGateway } from '../../src/devnet/node/gateway.js'
 import type { NodeIdentity } from '../../src/devnet/node/tn-methods.js'
 import { resolveRpcPlan } from '../../src/lib/rpc/resolve.js'
+import { engineClient } from '../devnet-chain/helpers.js'
 import { tempDir } from '../helpers/cli.js'
 import { call, freePorts, httpRpc } from './helpers.js'
 
@@ -34,7 +35,7 @@ for (const generation of ['next', 'adiri'] as const) {
       const plan = resolveRpcPlan(['--http', '--http.port', String(port), '--http.api', 'eth,tn', '--ipcdisable'])
       const g = await startGateway({
         plan,
-        engine: { httpUrl: chain.engineHttpUrl, wsUrl: chain.engineWsUrl },
+        engine: { ipcPath: chain.engineIpcPath },
         chainId: chain.chainId,
         registry: chain.registry,
         issuance: chain.issuance,
@@ -128,9 +129,8 @@ for (const generation of ['next', 'adiri'] as const) {
       const key = (await call(url, 'tn_getBlsPubkey', [committee[0]])) as Hex
       const delegator = '0x1234567890123456789012345678901234567890'
       const digest = await call(url, 'tn_delegationDigest', [key, committee[0], delegator, 1_900_000_000])
-      const { createPublicClient, http } = await import('viem')
       const { registryAbis } = await import('../../src/lib/registry/generations/detect.js')
-      const client = createPublicClient({ transport: http(chain.engineHttpUrl) })
+      const client = engineClient(chain)
       const expected = await client.readContract({
         address: chain.registry,
         abi: registryAbis[generation],
@@ -156,8 +156,7 @@ for (const generation of ['next', 'adiri'] as const) {
       }
       assert.deepEqual(Object.keys(header).sort(), ['extra', 'number', 'parent_hash', 'sub_dag'])
       assert.deepEqual(await call(url, 'tn_latestHeader'), header, 'the deprecated alias answers the same')
-      const { createPublicClient, http } = await import('viem')
-      const client = createPublicClient({ transport: http(chain.engineHttpUrl) })
+      const client = engineClient(chain)
       const latest = await client.getBlock()
       assert.equal(header.number, Number(latest.number))
       assert.equal(header.sub_dag.commit_timestamp, Number(latest.timestamp))

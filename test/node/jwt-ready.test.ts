@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { createJwt } from '../../src/lib/rpc/jwt.js'
@@ -67,7 +67,10 @@ describe('node start behind a JWT secret (reference node)', { timeout: 120_000 }
         { env: { ...env(), TN_NODE_BINARY: undefined, ...(how === 'env' ? { TNV_JWT_SECRET: secret } : {}) } },
       )
       assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`)
-      const state = parseJson<{ rpc: { http: string }; args: string[] }>(r)
+      const state = parseJson<{ pid: number; rpc: { http: string }; args: string[] }>(r)
+      // the reference node takes the secret from its own environment: never on its command line
+      const cmdline = readFileSync(`/proc/${state.pid}/cmdline`, 'utf8')
+      assert.ok(cmdline.length > 0 && !cmdline.includes(secret), "the secret is not on the node's argv")
       assert.equal(state.rpc.http, `http://127.0.0.1:${port}`)
       assert.ok(!JSON.stringify(state).includes(secret), 'the secret is never printed')
       assert.equal((await rpc(state.rpc.http)).status, 401, 'no token: refused')

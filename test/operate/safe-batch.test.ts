@@ -24,6 +24,7 @@ import {
   toHex,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { engineCallOnce } from '../../src/devnet/chain/engine-rpc.js'
 import { createChainClient } from '../../src/lib/chain/client.js'
 import { readAccountKind } from '../../src/lib/safe/account-kind.js'
 import { serializeForChecksum } from '../../src/lib/safe/checksum.js'
@@ -403,13 +404,10 @@ describe('tnv … --unsigned --format safe on the devnet (real next-generation r
     assert.equal((await cli(['governance', 'mint', safe, '--yes'])).code, 0)
     // code at the address, on the devnet's engine (a contract that only stops: no Safe)
     const { engine } = JSON.parse(readFileSync(join(devnetDir, 'devnet.json'), 'utf8')) as {
-      engine: { httpUrl: string }
+      engine: { ipcPath: string }
     }
-    await fetch(engine.httpUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setCode', params: [safe, '0x00'] }),
-    })
+    // over the engine's IPC socket, the one way to it (it listens on no port another process reaches)
+    await engineCallOnce(engine.ipcPath, 'anvil_setCode', [safe, '0x00'])
     const file = join(tmp.dir, 'wizard.safe.json')
     const w = spawnPty(['stake', '--datadir', dir, '--chain', 'devnet'], env)
     await w.expect(`${safe} is a contract, not an account: no private key signs for it.`)

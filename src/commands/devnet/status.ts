@@ -30,6 +30,8 @@ The keys are PUBLIC devnet keys, the same on every tnv devnet: use them only on 
     if (s.blsVerifier) this.out(`  BLS verify   EVM verifier at ${s.blsVerifier} (stands in for the node's precompile)`)
     this.out(`  chain id     ${s.chainId}`)
     if (s.chainIdWarning) this.out(`  WARNING      ${s.chainIdWarning}`)
+    // the engine is not isolated (no network namespace here): say which port any local user reaches
+    if (s.engine.notice) this.out(`  WARNING      ${s.engine.notice}`)
     for (const w of s.workers) {
       const prefix = s.workers.length > 1 ? `worker ${w.worker} ` : ''
       if (w.http) this.out(`  ${`${prefix}http`.padEnd(12)} ${w.http}`)

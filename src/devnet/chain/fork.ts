@@ -5,16 +5,18 @@
  * latest, which is then pinned so a resume and anvil's fork cache see the same state), and the
  * registry's code at that block, recognised or refused. Every failure is one clear error.
  *
- * While the rehearsal runs, anvil reaches upstream only through `startForkProxy`, a loopback
- * relay that lets read methods through and refuses everything that would send or sign (anvil
+ * While the rehearsal runs, anvil reaches upstream only through `startForkProxy`, a relay on
+ * a Unix socket in the engine's private directory that lets read methods through and refuses everything that would send or sign (anvil
  * never forwards transactions; the relay makes sure of it), counts requests and rate limits,
  * and keeps the upstream URL (which may carry an API key) off every command line.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { chmod, rm } from 'node:fs/promises'
+import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net'
 import type { Hex } from 'viem'
 import { REGISTRY_ADDRESS } from '../../lib/chain/addresses.js'
 import { BadInputError, ExitCode, TnvError } from '../../lib/errors.js'
 import { detectRegistryGeneration, type RegistryCodeReport } from '../../lib/registry/generations/detect.js'
+import { JsonStreamSplitter } from '../node/json-stream.js'
 
 /** The URL without what may be secret (user info, path, query): `https://host:port/…`. */
 export function redactUrl(url: string): string {
@@ -276,7 +278,7 @@ const READ_METHODS = new Set([
 ])
 
 export type ForkProxyStats = {
-  /** HTTP requests relayed upstream. */
+  /** Requests relayed upstream (one HTTP request each). */
   requests: number
   /** JSON-RPC calls in them (a batch counts each). */
   calls: number
@@ -288,40 +290,52 @@ export type ForkProxyStats = {
   methods: Record<string, number>
 }
 
-export type ForkProxy = { url: string; stats(): ForkProxyStats; close(): Promise<void> }
+export type ForkProxy = {
+  /** The relay's IPC socket, which anvil takes as its `--fork-url` (anvil reads a fork over IPC). */
+  url: string
+  stats(): ForkProxyStats
+  close(): Promise<void>
+}
+
+type RelayCall = { method?: unknown; id?: unknown }
 
 /**
- * A loopback relay to the upstream endpoint for anvil.
- * @example const proxy = await startForkProxy(upstream); spawnAnvil({ fork: { url: proxy.url, … } })
+ * The relay to the upstream endpoint for anvil, on a Unix socket at `path` (in the engine's
+ * private directory): anvil sends JSON-RPC values over it (concatenated, as IPC clients do) and
+ * gets each answer on a line. It is reachable by the engine only, also from inside the engine's
+ * network namespace, and never by other local users (who could otherwise spend the operator's
+ * API key through it).
+ * @example const proxy = await startForkProxy(upstream, join(engineDir, 'fork.ipc')); spawnAnvil({ fork: { url: proxy.url, … } })
  */
-export async function startForkProxy(upstream: string, fetchFn: typeof fetch = fetch): Promise<ForkProxy> {
+export async function startForkProxy(
+  upstream: string,
+  path: string,
+  fetchFn: typeof fetch = fetch,
+): Promise<ForkProxy> {
   const stats: ForkProxyStats = { requests: 0, calls: 0, rateLimited: 0, refused: 0, methods: {} }
   const target = upstreamTarget(upstream)
-  const server: Server = createServer((req, res) => void relay(req, res))
-  async function relay(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = []
-    for await (const c of req) chunks.push(c as Buffer)
-    const body = Buffer.concat(chunks).toString('utf8')
+  const sockets = new Set<Socket>()
+
+  /** The answer text for one JSON value anvil sent (a call or a batch). */
+  async function relay(body: string): Promise<string> {
     let parsed: unknown
     try {
       parsed = JSON.parse(body)
     } catch {
-      res.writeHead(400).end()
-      return
+      return JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } })
     }
-    const calls = (Array.isArray(parsed) ? parsed : [parsed]) as { method?: unknown; id?: unknown }[]
+    const calls = (Array.isArray(parsed) ? parsed : [parsed]) as RelayCall[]
     const bad = calls.find((c) => typeof c?.method !== 'string' || !READ_METHODS.has(c.method))
+    const answerAll = (error: { code: number; message: string }) => {
+      const answers = calls.map((c) => ({ jsonrpc: '2.0', id: c?.id ?? null, error }))
+      return JSON.stringify(Array.isArray(parsed) ? answers : answers[0])
+    }
     if (bad) {
       stats.refused += calls.length
-      res.writeHead(200, { 'content-type': 'application/json' })
-      res.end(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: bad.id ?? null,
-          error: { code: -32601, message: `the tnv fork relay sends only reads upstream, not ${String(bad.method)}` },
-        }),
-      )
-      return
+      return answerAll({
+        code: -32601,
+        message: `the tnv fork relay sends only reads upstream, not ${String(bad.method)}`,
+      })
     }
     stats.requests += 1
     stats.calls += calls.length
@@ -333,28 +347,48 @@ export async function startForkProxy(upstream: string, fetchFn: typeof fetch = f
         body,
         signal: AbortSignal.timeout(60_000),
       })
-      if (up.status === 429) stats.rateLimited += 1
+      if (up.status === 429) {
+        stats.rateLimited += 1
+        return answerAll({ code: 429, message: 'the upstream endpoint is rate limiting (HTTP 429)' })
+      }
       const text = await up.text()
-      const headers: Record<string, string> = { 'content-type': up.headers.get('content-type') ?? 'application/json' }
-      const retryAfter = up.headers.get('retry-after')
-      if (retryAfter) headers['retry-after'] = retryAfter
-      res.writeHead(up.status, headers).end(text)
+      if (!up.ok) return answerAll({ code: -32603, message: `the upstream endpoint answered HTTP ${up.status}` })
+      // one line per answer: a pretty-printed upstream answer is made compact
+      return text.includes('\n') ? JSON.stringify(JSON.parse(text)) : text
     } catch (err) {
-      res.writeHead(502, { 'content-type': 'text/plain' }).end(networkReason(err, 60_000))
+      return answerAll({ code: -32603, message: `upstream unreachable: ${networkReason(err, 60_000)}` })
     }
   }
+
+  const server: NetServer = createNetServer((socket) => {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+    socket.on('error', () => socket.destroy())
+    const splitter = new JsonStreamSplitter(
+      {
+        onValue: (bytes) => {
+          void relay(bytes.toString('utf8')).then((answer) => {
+            if (!socket.destroyed) socket.write(`${answer}\n`)
+          })
+        },
+        onTooLarge: () => socket.destroy(),
+      },
+      16 * 1024 * 1024,
+    )
+    socket.on('data', (chunk: Buffer) => splitter.push(chunk))
+  })
+  await rm(path, { force: true })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen({ port: 0, host: '127.0.0.1' }, () => resolve())
+    server.listen(path, () => resolve())
   })
-  const address = server.address()
-  const port = typeof address === 'object' && address ? address.port : 0
+  await chmod(path, 0o600)
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: path,
     stats: () => ({ ...stats, methods: { ...stats.methods } }),
     close: () =>
       new Promise<void>((resolve) => {
-        server.closeAllConnections()
+        for (const socket of sockets) socket.destroy()
         server.close(() => resolve())
       }),
   }

@@ -8,19 +8,25 @@
  * registry's `owner()` (rehearsal only), and epoch boundaries made with the node's system
  * calls (./system-calls.ts).
  *
+ * Reach: the engine is driven over anvil's IPC socket in a directory private to it (mode 0700),
+ * in a network namespace of its own where the platform allows (./engine-isolation.ts), so only
+ * this process (and reference nodes of the same user that join the devnet) can reach it.
+ * `exposure: 'loopback'` (the default of `startGenesisEngine`, for tests and benchmarks that
+ * talk to anvil directly) also serves it on a loopback port, reachable by every local user.
+ *
  * Persistence: anvil refuses `--init` together with `--state`, so a chain made from a genesis
  * is saved once with `anvil_dumpState` right after it is made and anvil is restarted on that
  * state file with `--state` (saved on SIGTERM and every `stateIntervalSeconds`); a resume starts
  * from the state file directly. A fork runs with `--state` from the start.
  */
 import { promises as fs } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import {
   type Address,
   createPublicClient,
   type Hex,
-  http,
   numberToHex,
   type PublicClient,
   type TransactionReceipt,
@@ -36,6 +42,13 @@ import {
   registryAbis,
 } from '../../lib/registry/generations/detect.js'
 import { loadContractArtifact } from './artifacts.js'
+import {
+  type EngineIsolation,
+  type EngineIsolationPolicy,
+  type EngineLauncher,
+  engineLauncher,
+} from './engine-isolation.js'
+import { EngineRpc, engineCallOnce, engineTransport } from './engine-rpc.js'
 import { DevnetTransactionError } from './errors.js'
 import { type ForkProxy, ForkRegistryError, redactUrl, startForkProxy } from './fork.js'
 import { freeLoopbackPort } from './free-port.js'
@@ -64,7 +77,15 @@ export type StartEngineParameters = {
   dir: string
   /** The rehearsal's chain id. */
   chainId: number
-  /** Loopback port; default a free one. */
+  /**
+   * `private` (default): the engine is reached over its IPC socket only, isolated where the
+   * platform allows (./engine-isolation.ts). `loopback`: it also serves on a loopback port
+   * (`httpUrl`), for tests and benchmarks that call anvil directly.
+   */
+  exposure?: 'private' | 'loopback' | undefined
+  /** The isolation policy of a private engine; default from TNV_DEVNET_ENGINE_ISOLATION (auto). */
+  isolationPolicy?: EngineIsolationPolicy | undefined
+  /** Loopback port when the engine listens on one; default a free one. */
   port?: number | undefined
   /** Extra balances (dev accounts), wei. Applied on a fresh start only. */
   balances?: ReadonlyArray<{ address: Address; wei: bigint }>
@@ -75,7 +96,7 @@ export type StartEngineParameters = {
   stateIntervalSeconds?: number
 }
 
-export type GenesisEngine = {
+export type RehearsalEngine = {
   source: EngineSource['kind']
   /** The loaded genesis (genesis source only). */
   genesis: LoadedGenesis | null
@@ -83,10 +104,20 @@ export type GenesisEngine = {
   /** The registry code found on the running chain. */
   registry: RegistryCodeReport
   chainId: number
-  httpUrl: string
-  wsUrl: string
+  /** The engine's IPC socket (in its private directory): how the devnet reaches it. */
+  ipcPath: string
+  /** `netns`: nothing else on the machine reaches the engine; `none`: it also listens on a loopback port. */
+  isolation: EngineIsolation
+  /** Why a private engine is not isolated (its loopback port is open to every local user), or null. */
+  isolationNotice: string | null
+  /** anvil's loopback endpoint: `loopback` exposure (tests), or a private engine that could not be isolated; else null. */
+  httpUrl: string | null
+  wsUrl: string | null
   pid: number
+  /** viem client over the IPC socket. */
   client: PublicClient
+  /** Raw JSON-RPC over the IPC socket (anvil_* methods). */
+  rpc: EngineRpc
   anvil: AnvilProcess
   /** The BLS verifier's address when installed (next generation), else null. */
   blsVerifier: Address | null
@@ -130,7 +161,7 @@ const STATE_INTERVAL_SECONDS = 30
  * await engine.asOwner({ data: encodeFunctionData({ abi, functionName: 'mint', args: [addr] }) })
  * await engine.closeEpoch()
  */
-export async function startEngine(params: StartEngineParameters): Promise<GenesisEngine> {
+export async function startEngine(params: StartEngineParameters): Promise<RehearsalEngine> {
   const { source, dir, chainId, statePath } = params
   const stateIntervalSeconds = params.stateIntervalSeconds ?? STATE_INTERVAL_SECONDS
   await fs.mkdir(dir, { recursive: true, mode: 0o700 })
@@ -140,29 +171,30 @@ export async function startEngine(params: StartEngineParameters): Promise<Genesi
         ? source.genesis
         : loadGenesis(source.genesis)
       : null
+  const launcher: EngineLauncher =
+    params.exposure === 'loopback' ? await engineLauncher('none') : await engineLauncher(params.isolationPolicy)
+  // the engine's own directory: owner-only, short enough for a Unix socket path
+  const engineDir = await fs.mkdtemp(join(socketBase(), 'tnv-engine-'))
+  const base = { engineDir, launcher, chainId, blockTime: 0 }
+  const spawnEngine = (extra: Omit<Parameters<typeof spawnAnvil>[0], keyof typeof base | 'port'>) =>
+    launcher.isolation === 'netns'
+      ? spawnAnvil({ ...base, ...extra })
+      : withFreePort(params.port, (port) => spawnAnvil({ ...base, ...extra, port }))
   let proxy: ForkProxy | null = null
   let anvil: AnvilProcess | undefined
   try {
     if (source.kind === 'fork') {
-      proxy = await startForkProxy(source.url)
-      const forkProxy = proxy
-      anvil = await withFreePort(params.port, (port) =>
-        spawnAnvil({
-          port,
-          chainId,
-          fork: { url: forkProxy.url, blockNumber: source.blockNumber },
-          home: dir,
-          statePath,
-          stateIntervalSeconds,
-          blockTime: 0,
-          readyTimeoutMs: 60_000,
-        }),
-      )
+      proxy = await startForkProxy(source.url, join(engineDir, 'fork.ipc'))
+      anvil = await spawnEngine({
+        fork: { url: proxy.url, blockNumber: source.blockNumber },
+        home: dir,
+        statePath,
+        stateIntervalSeconds,
+        readyTimeoutMs: 60_000,
+      })
     } else if (source.kind === 'resume') {
       if (!statePath) throw new TypeError('a resume needs the state file')
-      anvil = await withFreePort(params.port, (port) =>
-        spawnAnvil({ port, chainId, statePath, stateIntervalSeconds, blockTime: 0, hardfork: source.hardfork }),
-      )
+      anvil = await spawnEngine({ statePath, stateIntervalSeconds, hardfork: source.hardfork })
     } else {
       const loaded = genesis as LoadedGenesis
       const code =
@@ -174,29 +206,24 @@ export async function startEngine(params: StartEngineParameters): Promise<Genesi
       await writeFileAtomic(initPath, JSON.stringify(init))
       const genesisTimestamp = params.genesisTimestamp ?? Math.floor(Date.now() / 1000)
       const hardfork = loaded.hardfork
-      anvil = await withFreePort(params.port, (port) =>
-        spawnAnvil({ port, chainId, initPath, genesisTimestamp, blockTime: 0, hardfork }),
-      )
+      anvil = await spawnEngine({ initPath, genesisTimestamp, hardfork })
       if (statePath) {
         // anvil cannot save a chain it made with --init: save it here, then run it from the file.
-        await dumpStateTo(anvil.httpUrl, statePath)
+        await dumpStateTo(anvil.ipcPath, statePath)
         await anvil.stop()
-        anvil = await withFreePort(params.port, (p) =>
-          spawnAnvil({ port: p, chainId, statePath, stateIntervalSeconds, blockTime: 0, hardfork }),
-        )
+        anvil = await spawnEngine({ statePath, stateIntervalSeconds, hardfork })
       }
     }
   } catch (err) {
     await anvil?.stop()
     await proxy?.close()
+    await fs.rm(engineDir, { recursive: true, force: true })
     throw err
   }
 
   const running = anvil
-  const client = createPublicClient({
-    transport: http(running.httpUrl, { batch: true, retryCount: 0 }),
-    pollingInterval: 50,
-  })
+  const rpc = new EngineRpc(running.ipcPath)
+  const client = createPublicClient({ transport: engineTransport(rpc), pollingInterval: 50 })
   const request = client.request as unknown as Request
   let generation: RegistryGeneration
   let registry: RegistryCodeReport
@@ -236,8 +263,10 @@ export async function startEngine(params: StartEngineParameters): Promise<Genesi
       functionName: 'owner',
     })) as Address
   } catch (err) {
+    rpc.close()
     await running.stop()
     await proxy?.close()
+    await fs.rm(engineDir, { recursive: true, force: true })
     throw err
   }
 
@@ -248,10 +277,14 @@ export async function startEngine(params: StartEngineParameters): Promise<Genesi
     generation,
     registry,
     chainId,
+    ipcPath: running.ipcPath,
+    isolation: running.isolation,
+    isolationNotice: running.isolationNotice,
     httpUrl: running.httpUrl,
     wsUrl: running.wsUrl,
     pid: running.pid,
     client,
+    rpc,
     anvil: running,
     blsVerifier,
     owner,
@@ -283,17 +316,24 @@ export async function startEngine(params: StartEngineParameters): Promise<Genesi
     },
     closeEpoch: (p = {}) => closeEpoch(client, { ...p, generation }),
     saveState: async () => {
-      if (statePath) await dumpStateTo(running.httpUrl, statePath)
+      if (statePath) await dumpStateTo(running.ipcPath, statePath)
     },
     stop: async () => {
+      rpc.close()
       await running.stop()
       await proxy?.close()
+      await fs.rm(engineDir, { recursive: true, force: true })
     },
   }
 }
 
+/** An engine that also serves on a loopback port (`exposure: 'loopback'`). */
+export type GenesisEngine = RehearsalEngine & { httpUrl: string; wsUrl: string }
+
 /**
- * The rehearsal engine on a shipped genesis or a genesis file, as before fork mode existed.
+ * The rehearsal engine on a shipped genesis or a genesis file, for tests and benchmarks that
+ * call anvil directly: it also serves on a loopback port (`httpUrl`), which every local user can
+ * reach. The devnet never starts its engine this way (./start.ts: private).
  * @example const engine = await startGenesisEngine({ genesis: 'next', dir, chainId: 911329 })
  */
 export async function startGenesisEngine(params: {
@@ -307,29 +347,37 @@ export async function startGenesisEngine(params: {
   statePath?: string | undefined
 }): Promise<GenesisEngine> {
   const genesis = typeof params.genesis === 'object' ? params.genesis : loadGenesis(params.genesis)
-  return startEngine({
+  const engine = await startEngine({
     source: { kind: 'genesis', genesis },
     dir: params.dir,
     chainId: params.chainId ?? genesis.chainId,
+    exposure: 'loopback',
     port: params.port,
     balances: params.balances,
     statePath: params.statePath,
   })
+  return engine as GenesisEngine
 }
 
 /** Writes anvil's state (anvil_dumpState: gzip of the JSON `--state` reads) atomically. */
-async function dumpStateTo(httpUrl: string, path: string): Promise<void> {
-  const res = await fetch(httpUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: '{"jsonrpc":"2.0","id":1,"method":"anvil_dumpState","params":[]}',
-  })
-  const body = (await res.json()) as { result?: string; error?: { message?: string } }
-  if (typeof body.result !== 'string')
-    throw new DevnetTransactionError('save the chain state', { details: [body.error?.message ?? 'no result'] })
-  const raw = Buffer.from(body.result.slice(2), 'hex')
+async function dumpStateTo(ipcPath: string, path: string): Promise<void> {
+  let result: unknown
+  try {
+    result = await engineCallOnce(ipcPath, 'anvil_dumpState')
+  } catch (err) {
+    throw new DevnetTransactionError('save the chain state', { details: [(err as Error).message] })
+  }
+  if (typeof result !== 'string') throw new DevnetTransactionError('save the chain state', { details: ['no result'] })
+  const raw = Buffer.from(result.slice(2), 'hex')
   const json = raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw
   await writeFileAtomic(path, json, { mode: 0o600 })
+}
+
+/** Where engine directories are made: the temp directory, unless its path is too long for a Unix socket. */
+function socketBase(): string {
+  const dir = tmpdir()
+  // <dir>/tnv-engine-XXXXXX/anvil.ipc must fit sun_path (108 bytes on Linux, 104 on macOS)
+  return Buffer.byteLength(dir) <= 70 ? dir : '/tmp'
 }
 
 /**

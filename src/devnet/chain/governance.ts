@@ -11,7 +11,7 @@ import { type Abi, type Address, encodeFunctionData, type Hex, isAddress, type P
 import { REGISTRY_ADDRESS } from '../../lib/chain/addresses.js'
 import { BadInputError } from '../../lib/errors.js'
 import { type RegistryGeneration, registryAbis } from '../../lib/registry/generations/detect.js'
-import type { GenesisEngine } from './genesis-engine.js'
+import type { RehearsalEngine } from './genesis-engine.js'
 
 export const REHEARSAL_GOVERNANCE_NOTICE =
   'REHEARSAL-ONLY: sent by impersonating the registry owner on the local devnet; no real network allows this.'
@@ -55,7 +55,7 @@ export type GovernanceResult = {
   issuancePoolWei?: string
 }
 
-type EngineLike = Pick<GenesisEngine, 'client' | 'generation' | 'asOwner'>
+type EngineLike = Pick<RehearsalEngine, 'client' | 'generation' | 'asOwner'>
 
 /**
  * @example await rehearsalGovernance(engine, { action: 'mint', validator: '0x…' })

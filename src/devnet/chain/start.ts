@@ -33,7 +33,7 @@ import {
 } from './errors.js'
 import { probeForkSource, redactUrl } from './fork.js'
 import { loadGenesis } from './genesis.js'
-import { type EngineSource, type GenesisEngine, startEngine } from './genesis-engine.js'
+import { type EngineSource, type RehearsalEngine, startEngine } from './genesis-engine.js'
 import { rehearsalGovernance } from './governance.js'
 import type { AnvilExit } from './spawn-anvil.js'
 import {
@@ -143,7 +143,7 @@ async function startLocked(
   const accounts = devnetDevAccounts()
   const balances = accounts.map((a) => ({ address: a.address, wei: DEV_ACCOUNT_BALANCE }))
 
-  let engine: GenesisEngine
+  let engine: RehearsalEngine
   let chainRecord: ChainRecord
   if (record) {
     checkResume(datadir, record, params)
@@ -236,8 +236,9 @@ async function startLocked(
       match: engine.registry.match === 'exact' ? 'exact' : 'interface',
       source: engine.registry.source,
     },
-    engineHttpUrl: engine.httpUrl,
-    engineWsUrl: engine.wsUrl,
+    engineIpcPath: engine.ipcPath,
+    engineIsolation: engine.isolation,
+    engineIsolationNotice: engine.isolationNotice,
     enginePid: engine.pid,
     registry: REGISTRY_ADDRESS,
     issuance: ISSUANCE_ADDRESS,
@@ -379,7 +380,7 @@ async function prepareDatadir(datadir: string, statePath: string): Promise<Chain
 }
 
 /** Fork mode: the dev accounts get their TEL on the local fork only. */
-async function fundOnFork(engine: GenesisEngine, balances: ReadonlyArray<{ address: Address; wei: bigint }>) {
+async function fundOnFork(engine: RehearsalEngine, balances: ReadonlyArray<{ address: Address; wei: bigint }>) {
   const request = engine.client.request as unknown as (a: { method: string; params: unknown[] }) => Promise<unknown>
   await Promise.all(
     balances.map(({ address, wei }) => request({ method: 'anvil_setBalance', params: [address, numberToHex(wei)] })),

@@ -68,9 +68,15 @@ export type DevnetChain = {
   generation: RegistryGeneration
   /** The registry code: its hash and whether it is exactly a shipped genesis's code. */
   registryCode: { codeHash: Hex; match: 'exact' | 'interface'; source: string | null }
-  /** anvil's own endpoint (internal: the reference node fronts it; tests may use it directly). */
-  engineHttpUrl: string
-  engineWsUrl: string
+  /**
+   * anvil's IPC socket, in a directory only this user can enter: the one way to the engine
+   * (internal: the reference node fronts it; src/devnet/chain/engine-rpc.ts speaks it).
+   */
+  engineIpcPath: string
+  /** `netns`: nothing but this user's devnet processes reach the engine; `none`: it also listens on a loopback port. */
+  engineIsolation: 'netns' | 'none'
+  /** Why the engine is not isolated (which port every local user can reach), or null. */
+  engineIsolationNotice: string | null
   /** anvil's process id (for status displays; stop it with stop()). */
   enginePid: number
   registry: Address

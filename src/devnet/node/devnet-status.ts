@@ -5,7 +5,7 @@
  * and the public dev accounts. The devnet has no governance key: governance is rehearsed by
  * impersonating the registry's owner (`tnv devnet governance …`).
  */
-import type { Abi, Address, Hex } from 'viem'
+import type { Abi, Address, Hex, PublicClient } from 'viem'
 import { type RegistryGeneration, registryAbis } from '../../lib/registry/generations/detect.js'
 import { REAL_NETWORK_CHAIN_IDS } from '../chain/defaults.js'
 import type { AdvanceEpochResult } from '../chain/epoch-clock.js'
@@ -71,6 +71,11 @@ export type DevnetStatus = {
   keysNotice: string
   accounts: { address: Address; privateKey: `0x${string}` }[]
   tracing: { active: number; waiting: number; peak: number } | null
+  /**
+   * How the engine (anvil) is kept from other local users: `netns` (a network namespace of its
+   * own, reached over IPC only), or `none` with the notice saying which loopback port is open.
+   */
+  engine: { isolation: 'netns' | 'none'; notice: string | null }
   startedAt: string
 }
 
@@ -91,8 +96,21 @@ export async function readDevnetStatus({
   datadir,
   tracing,
 }: ReadDevnetStatusParameters): Promise<DevnetStatus> {
-  const { createPublicClient, http } = await import('viem')
-  const client = createPublicClient({ transport: http(chain.engineHttpUrl, { retryCount: 0, batch: true }) })
+  const { createPublicClient } = await import('viem')
+  const { EngineRpc, engineTransport } = await import('../chain/engine-rpc.js')
+  const rpc = new EngineRpc(chain.engineIpcPath)
+  const client = createPublicClient({ transport: engineTransport(rpc) })
+  try {
+    return await statusOf(client, { chain, runtime, endpoints, datadir, tracing })
+  } finally {
+    rpc.close()
+  }
+}
+
+async function statusOf(
+  client: PublicClient,
+  { chain, runtime, endpoints, datadir, tracing }: ReadDevnetStatusParameters,
+): Promise<DevnetStatus> {
   const abi = registryAbis[chain.generation] as Abi
   const read = <T>(functionName: string, args: readonly unknown[] = []) =>
     client.readContract({ address: chain.registry, abi, functionName, args }) as Promise<T>
@@ -158,6 +176,7 @@ export async function readDevnetStatus({
     keysNotice: PUBLIC_KEYS_NOTICE,
     accounts: runtime.accounts,
     tracing,
+    engine: { isolation: chain.engineIsolation, notice: chain.engineIsolationNotice },
     startedAt: runtime.startedAt,
   }
 }

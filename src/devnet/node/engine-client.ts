@@ -1,6 +1,8 @@
 /**
- * The node's connection to its execution engine (anvil): a pool of keep-alive HTTP/1.1
- * connections on loopback, written for throughput (docs/decisions.md, "Reference node").
+ * The node's connection to its execution engine (anvil): a pool of connections to the
+ * engine's IPC socket (the only way to the engine: src/devnet/chain/engine-isolation.ts),
+ * written for throughput (docs/decisions.md, "Reference node"). Each connection carries one
+ * request at a time; anvil answers each request with one line of compact JSON.
  *
  * - A request the node does not need to inspect travels as the client's own bytes, and the
  *   engine's answer comes back as its own bytes (no parse, no re-serialisation).
@@ -9,6 +11,7 @@
  *   engine's and the node's work per request. Heavy requests (tracing, logs) always go alone.
  * - Answers larger than --rpc.max-response-size are refused before they are read into memory.
  */
+import { isUtf8 } from 'node:buffer'
 import { connect, type Socket } from 'node:net'
 
 /** What the engine answered for one request: its own bytes, or a parsed answer object. */
@@ -33,8 +36,8 @@ type Job = {
 }
 
 export type EngineClientParameters = {
-  /** The engine's HTTP endpoint, e.g. http://127.0.0.1:41234 */
-  url: string
+  /** The engine's IPC socket (src/devnet/chain: `DevnetChain.engineIpcPath`). */
+  path: string
   /** Largest answer accepted (bytes). */
   maxResponseBytes: number
   /** Most requests sharing one round trip. */
@@ -46,9 +49,7 @@ export type EngineClientParameters = {
 }
 
 export class EngineClient {
-  readonly #host: string
-  readonly #port: number
-  readonly #head: string
+  readonly #path: string
   readonly #maxResponseBytes: number
   readonly #maxBatch: number
   readonly #lightConnections: number
@@ -62,16 +63,13 @@ export class EngineClient {
   #closed = false
 
   constructor({
-    url,
+    path,
     maxResponseBytes,
     maxBatch = 100,
     lightConnections = 4,
     maxConnections = 64,
   }: EngineClientParameters) {
-    const u = new URL(url)
-    this.#host = u.hostname.replace(/^\[|\]$/g, '')
-    this.#port = Number(u.port || 80)
-    this.#head = `POST ${u.pathname || '/'} HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\nContent-Length: `
+    this.#path = path
     this.#maxResponseBytes = maxResponseBytes
     this.#maxBatch = maxBatch
     this.#lightConnections = lightConnections
@@ -146,7 +144,7 @@ export class EngineClient {
     const idle = this.#idle.pop()
     if (idle) return idle
     if (this.#all.size >= this.#maxConnections) return null
-    const conn = new EngineConnection(this.#host, this.#port, this.#head, () => this.#all.delete(conn))
+    const conn = new EngineConnection(this.#path, () => this.#all.delete(conn))
     this.#all.add(conn)
     return conn
   }
@@ -158,12 +156,20 @@ export class EngineClient {
   }
 
   #sendOne(conn: EngineConnection, job: Job, light: boolean): void {
-    const body = job.raw ?? Buffer.from(requestText(0, job.method, job.params))
-    const sentRaw = job.raw !== null
+    // the client's own bytes go as they are only when the engine reads exactly the text the node parsed
+    const sentRaw = job.raw !== null && isUtf8(job.raw)
+    const body = sentRaw ? (job.raw as Buffer) : Buffer.from(requestText(0, job.method, job.params))
     conn.request(body, this.#maxResponseBytes, (err, response) => {
       this.#release(conn, light)
       if (err) return job.done(err)
-      job.done(null, sentRaw ? { raw: response as Buffer } : { object: parseAnswer(response as Buffer) })
+      if (sentRaw) return job.done(null, { raw: response as Buffer })
+      const object = parseAnswer(response as Buffer) as EngineAnswerObject & { id?: unknown }
+      // the node's own request carries id 0: another id is an answer out of step with the request
+      if (object.id !== undefined && object.id !== 0) {
+        conn.destroy(new Error('answer out of step'))
+        return job.done(new EngineUnavailableError('the engine answered another request on this connection'))
+      }
+      job.done(null, { object })
     })
   }
 
@@ -231,27 +237,22 @@ function parseAnswer(raw: Buffer): EngineAnswerObject {
 
 type ResponseCallback = (err: Error | null, body?: Buffer) => void
 
-const CRLFCRLF = Buffer.from('\r\n\r\n')
+const NEWLINE = 0x0a
 
-/** One keep-alive HTTP/1.1 connection; one request at a time. */
+/** One connection to the engine's IPC socket; one request at a time, answered by one line. */
 class EngineConnection {
   readonly #socket: Socket
-  readonly #head: string
   #pending: ResponseCallback | null = null
   #limit = 0
   /** Bytes received for the current answer (kept as a list: a large answer arrives in many chunks). */
   #chunks: Buffer[] = []
   #size = 0
-  /** Parsed head of the current answer, once complete. */
-  #answer: { status: number; bodyStart: number; length: number | null; close: boolean } | null = null
   #dead = false
-  /** False once the engine asked to close or the connection failed. */
+  /** False once the connection failed or is out of step with its answers. */
   reusable = true
 
-  constructor(host: string, port: number, head: string, onGone: () => void) {
-    this.#head = head
-    this.#socket = connect({ host, port })
-    this.#socket.setNoDelay(true)
+  constructor(path: string, onGone: () => void) {
+    this.#socket = connect(path)
     this.#socket.on('data', (chunk: Buffer) => this.#onData(chunk))
     const gone = (err?: Error) => {
       if (this.#dead) return
@@ -273,16 +274,7 @@ class EngineConnection {
     }
     this.#pending = cb
     this.#limit = limit
-    const head = Buffer.from(`${this.#head}${body.length}\r\n\r\n`, 'latin1')
-    if (body.length <= 16 * 1024) {
-      // one small write is cheaper than a vectored one
-      this.#socket.write(Buffer.concat([head, body], head.length + body.length))
-      return
-    }
-    this.#socket.cork()
-    this.#socket.write(head)
     this.#socket.write(body)
-    this.#socket.uncork()
   }
 
   destroy(err: Error): void {
@@ -298,113 +290,32 @@ class EngineConnection {
   }
 
   #onData(chunk: Buffer): void {
-    this.#chunks.push(chunk)
-    this.#size += chunk.length
-    if (!this.#answer) {
-      const buf = this.#chunks.length === 1 ? chunk : Buffer.concat(this.#chunks, this.#size)
-      this.#chunks = [buf]
-      const headEnd = buf.indexOf(CRLFCRLF)
-      if (headEnd < 0) {
-        if (buf.length > 64 * 1024) this.#fail(new EngineUnavailableError('the engine sent an oversized HTTP header'))
-        return
-      }
-      const head = buf.toString('latin1', 0, headEnd).toLowerCase()
-      const cl = headerValue(head, 'content-length')
-      let length: number | null = null
-      if (cl !== null) {
-        length = Number.parseInt(cl, 10)
-        if (!Number.isFinite(length) || length < 0) {
-          this.#fail(new EngineUnavailableError('bad Content-Length from the engine'))
-          return
-        }
-        if (length > this.#limit) {
-          this.#fail(new EngineResponseTooBigError(this.#limit))
-          return
-        }
-      } else if (!headerValue(head, 'transfer-encoding')?.includes('chunked')) {
-        this.#fail(new EngineUnavailableError('the engine answered without a body length'))
-        return
-      }
-      this.#answer = {
-        status: Number.parseInt(head.slice(9, 12), 10),
-        bodyStart: headEnd + 4,
-        length,
-        close: headerValue(head, 'connection') === 'close',
-      }
+    const nl = chunk.indexOf(NEWLINE)
+    if (nl < 0) {
+      this.#chunks.push(chunk)
+      this.#size += chunk.length
+      // refused before the rest is read into memory
+      if (this.#size > this.#limit) this.#fail(new EngineResponseTooBigError(this.#limit))
+      return
     }
-    const answer = this.#answer
-    let body: Buffer
-    let end: number
-    if (answer.length !== null) {
-      end = answer.bodyStart + answer.length
-      if (this.#size < end) return
-      const buf = this.#chunks.length === 1 ? (this.#chunks[0] as Buffer) : Buffer.concat(this.#chunks, this.#size)
-      body = buf.subarray(answer.bodyStart, end)
-      this.#chunks = end < buf.length ? [buf.subarray(end)] : []
-    } else {
-      const buf = this.#chunks.length === 1 ? (this.#chunks[0] as Buffer) : Buffer.concat(this.#chunks, this.#size)
-      this.#chunks = [buf]
-      const decoded = decodeChunked(buf, answer.bodyStart, this.#limit)
-      if (decoded === 'too-big') {
-        this.#fail(new EngineResponseTooBigError(this.#limit))
-        return
-      }
-      if (decoded === 'bad') {
-        this.#fail(new EngineUnavailableError('bad chunked body from the engine'))
-        return
-      }
-      if (decoded === null) return
-      body = decoded.body
-      end = decoded.end
-      this.#chunks = end < buf.length ? [buf.subarray(end)] : []
-    }
-    this.#size = this.#chunks.length ? (this.#chunks[0] as Buffer).length : 0
-    this.#answer = null
-    if (answer.close) this.reusable = false
     const cb = this.#pending
     this.#pending = null
-    if (!this.reusable) this.#socket.end()
+    const piece = chunk.subarray(0, nl)
+    const size = this.#size + piece.length
+    const body = this.#chunks.length === 0 ? piece : Buffer.concat([...this.#chunks, piece], size)
+    this.#chunks = []
+    this.#size = 0
+    // Anything after the answer's line is an answer nobody asked for: the connection is out of
+    // step (a request the engine answered twice) and is not used again.
+    if (nl + 1 < chunk.length || !cb) {
+      this.reusable = false
+      this.#socket.end()
+    }
     if (!cb) return
-    // The engine answers JSON-RPC errors with 200; another status with a JSON body is passed on too.
-    if (answer.status !== 200 && !(body.length > 0 && (body[0] === 0x7b || body[0] === 0x5b))) {
-      cb(new EngineUnavailableError(`the engine answered HTTP ${answer.status}`))
+    if (size > this.#limit) {
+      cb(new EngineResponseTooBigError(this.#limit))
       return
     }
     cb(null, body)
-  }
-}
-
-function headerValue(head: string, name: string): string | null {
-  const at = head.indexOf(`\r\n${name}:`)
-  if (at < 0) return null
-  const start = at + name.length + 3
-  const end = head.indexOf('\r\n', start)
-  return head.slice(start, end < 0 ? undefined : end).trim()
-}
-
-/** Decodes a complete chunked body starting at `start`; null while incomplete. */
-function decodeChunked(
-  buf: Buffer,
-  start: number,
-  limit: number,
-): { body: Buffer; end: number } | null | 'too-big' | 'bad' {
-  const parts: Buffer[] = []
-  let total = 0
-  let at = start
-  for (;;) {
-    const lineEnd = buf.indexOf('\r\n', at)
-    if (lineEnd < 0) return null
-    const size = Number.parseInt(buf.toString('latin1', at, lineEnd).split(';')[0] as string, 16)
-    if (!Number.isFinite(size) || size < 0) return 'bad'
-    if (size === 0) {
-      const trailerEnd = buf.indexOf(CRLFCRLF, lineEnd)
-      return trailerEnd < 0 ? null : { body: Buffer.concat(parts, total), end: trailerEnd + 4 }
-    }
-    total += size
-    if (total > limit) return 'too-big'
-    const dataStart = lineEnd + 2
-    if (buf.length < dataStart + size + 2) return null
-    parts.push(buf.subarray(dataStart, dataStart + size))
-    at = dataStart + size + 2
   }
 }

@@ -1,10 +1,14 @@
 /**
  * eth_subscribe / eth_unsubscribe for one client connection (WebSocket or IPC), relayed to
- * the engine over a WebSocket of its own, opened at the first subscription and closed with
- * the client's connection (so the engine drops the client's subscriptions with it).
- * Notifications are passed to the client as the engine's own text.
+ * the engine over a connection of its own to the engine's IPC socket, opened at the first
+ * subscription and closed with the client's connection (so the engine drops the client's
+ * subscriptions with it). Notifications are passed to the client as the engine's own text.
+ *
+ * The limit (--rpc.max-subscriptions-per-connection) is counted here, before anything is
+ * forwarded: subscriptions the engine has confirmed plus those still on their way, so a client
+ * that sends many eth_subscribe at once (pipelined) gets no more than the limit.
  */
-import WebSocket from 'ws'
+import { connect, type Socket } from 'node:net'
 import type { SubscriptionChannel } from './dispatch.js'
 import { EngineUnavailableError } from './engine-client.js'
 import {
@@ -20,7 +24,8 @@ import {
 const TOO_MANY_SUBSCRIPTIONS = -32006
 
 export type EngineSubscriptionsParameters = {
-  engineWsUrl: string
+  /** The engine's IPC socket. */
+  engineIpcPath: string
   /** Delivers a notification (the engine's text) to the client. */
   notify: (text: string) => void
   /** The engine's socket closed while the client was subscribed: the client must be told. */
@@ -36,12 +41,17 @@ type Pending = {
   resolve: (answer: string) => void
 }
 
+const NEWLINE = 0x0a
+
 export class EngineSubscriptions implements SubscriptionChannel {
   readonly #p: EngineSubscriptionsParameters
-  #socket: WebSocket | null = null
-  #open: Promise<WebSocket> | null = null
+  #socket: Socket | null = null
+  #open: Promise<Socket> | null = null
   readonly #pending = new Map<number, Pending>()
   readonly #active = new Set<string>()
+  /** eth_subscribe calls forwarded and not answered yet (they count against the limit). */
+  #subscribing = 0
+  #chunks: Buffer[] = []
   #nextId = 1
   #closed = false
 
@@ -52,7 +62,8 @@ export class EngineSubscriptions implements SubscriptionChannel {
   async request(req: RpcRequest): Promise<string> {
     const params = Array.isArray(req.params) ? req.params : []
     if (req.method === 'eth_unsubscribe' && !this.#open) return resultResponse(req.id, false)
-    if (req.method === 'eth_subscribe' && this.#active.size >= this.#p.maxSubscriptions) {
+    const subscribing = req.method === 'eth_subscribe'
+    if (subscribing && this.#active.size + this.#subscribing >= this.#p.maxSubscriptions) {
       return errorResponse(
         req.id,
         TOO_MANY_SUBSCRIPTIONS,
@@ -60,37 +71,50 @@ export class EngineSubscriptions implements SubscriptionChannel {
         `at most ${this.#p.maxSubscriptions} (--rpc.max-subscriptions-per-connection)`,
       )
     }
-    const socket = await this.#connect()
+    if (subscribing) this.#subscribing++
+    let socket: Socket
+    try {
+      socket = await this.#connect()
+    } catch (err) {
+      if (subscribing) this.#subscribing--
+      throw err
+    }
     return new Promise((resolve) => {
       const id = this.#nextId++
       const unsubscribes = req.method === 'eth_unsubscribe' && typeof params[0] === 'string' ? params[0] : null
       this.#pending.set(id, { clientId: req.id, method: req.method, unsubscribes, resolve })
-      socket.send(JSON.stringify({ jsonrpc: '2.0', id, method: req.method, params }))
+      socket.write(JSON.stringify({ jsonrpc: '2.0', id, method: req.method, params }))
     })
+  }
+
+  /** Subscriptions the engine holds for this connection. */
+  get active(): number {
+    return this.#active.size
   }
 
   close(): void {
     this.#closed = true
-    this.#socket?.terminate()
+    this.#socket?.destroy()
     this.#socket = null
     this.#failPending('the connection closed')
   }
 
-  #connect(): Promise<WebSocket> {
+  #connect(): Promise<Socket> {
     if (this.#closed) return Promise.reject(new EngineUnavailableError('the connection is closed'))
-    this.#open ??= new Promise<WebSocket>((resolve, reject) => {
-      const socket = new WebSocket(this.#p.engineWsUrl, { perMessageDeflate: false })
-      socket.on('open', () => {
+    this.#open ??= new Promise<Socket>((resolve, reject) => {
+      const socket = connect(this.#p.engineIpcPath)
+      socket.on('connect', () => {
         this.#socket = socket
         resolve(socket)
       })
-      socket.on('message', (data: Buffer) => this.#onMessage(data.toString('utf8')))
+      socket.on('data', (chunk: Buffer) => this.#onData(chunk))
       socket.on('error', (err) => {
-        reject(new EngineUnavailableError(`cannot reach the engine's WebSocket: ${err.message}`))
+        reject(new EngineUnavailableError(`cannot reach the engine: ${err.message}`))
       })
       socket.on('close', () => {
         this.#socket = null
         this.#open = null
+        this.#chunks = []
         this.#failPending('the engine closed the subscription connection')
         if (!this.#closed && this.#active.size > 0) {
           this.#active.clear()
@@ -99,6 +123,18 @@ export class EngineSubscriptions implements SubscriptionChannel {
       })
     })
     return this.#open
+  }
+
+  #onData(chunk: Buffer): void {
+    let start = 0
+    for (let nl = chunk.indexOf(NEWLINE); nl >= 0; nl = chunk.indexOf(NEWLINE, start)) {
+      const piece = chunk.subarray(start, nl)
+      start = nl + 1
+      const line = this.#chunks.length === 0 ? piece : Buffer.concat([...this.#chunks, piece])
+      this.#chunks = []
+      if (line.length > 0) this.#onMessage(line.toString('utf8'))
+    }
+    if (start < chunk.length) this.#chunks.push(chunk.subarray(start))
   }
 
   #onMessage(text: string): void {
@@ -116,14 +152,16 @@ export class EngineSubscriptions implements SubscriptionChannel {
     const pending = this.#pending.get(answer.id)
     if (!pending) return
     this.#pending.delete(answer.id)
-    if (answer.error === undefined && pending.method === 'eth_subscribe' && typeof answer.result === 'string') {
-      this.#active.add(answer.result)
+    if (pending.method === 'eth_subscribe') {
+      this.#subscribing--
+      if (answer.error === undefined && typeof answer.result === 'string') this.#active.add(answer.result)
     }
     if (pending.unsubscribes !== null && answer.result === true) this.#active.delete(pending.unsubscribes)
     pending.resolve(engineAnswerResponse(pending.clientId, answer))
   }
 
   #failPending(reason: string): void {
+    this.#subscribing = 0
     for (const p of this.#pending.values()) {
       p.resolve(
         errorResponse(p.clientId, ErrorCode.InternalError, 'Internal error', `execution engine unavailable: ${reason}`),

@@ -13,13 +13,14 @@ import { createJwtGate } from './access.js'
 import { Dispatcher } from './dispatch.js'
 import { EngineClient } from './engine-client.js'
 import { createIpcServer, prepareIpcPath } from './ipc-server.js'
-import { createNetServer, type RpcServer, type ServedProtocol } from './net-server.js'
+import { createNetServer, type RpcServer, type ServedProtocol, type ServerTimeouts } from './net-server.js'
 import { Semaphore } from './semaphore.js'
 import { createTnMethods, type TnContext } from './tn-methods.js'
 
 export type GatewayParameters = {
   plan: RpcPlan
-  engine: { httpUrl: string; wsUrl: string }
+  /** The engine's IPC socket (`DevnetChain.engineIpcPath`, or the runtime file's `engine.ipcPath`). */
+  engine: { ipcPath: string }
   chainId: number
   registry: Address
   issuance: Address
@@ -30,6 +31,8 @@ export type GatewayParameters = {
   clientVersion: string
   /** What the tn_* methods need beyond the above: registry generation, node identity, genesis file. */
   tn?: Pick<TnContext, 'generation' | 'identity' | 'genesisFile'>
+  /** The HTTP servers' slow- and idle-client timeouts (default SERVER_TIMEOUTS; tests shorten them). */
+  timeouts?: Partial<ServerTimeouts> | undefined
 }
 
 export type WorkerEndpoints = { worker: number; http: string | null; ws: string | null; ipc: string | null }
@@ -38,6 +41,8 @@ export type Gateway = {
   endpoints: WorkerEndpoints[]
   /** The node-wide tracing semaphore (observable for tests and logs). */
   tracing: Semaphore
+  /** Connection slots of every server (open, evicted, refused), for tests and the benchmark. */
+  slotStats(): { open: number; max: number; evicted: number; refused: number }[]
   close(): Promise<void>
 }
 
@@ -87,7 +92,7 @@ export async function startGateway(p: GatewayParameters): Promise<Gateway> {
   const { plan } = p
   const { limits } = plan
   const maxRequestBytes = limits.maxRequestSizeMb * 1024 * 1024
-  const engine = new EngineClient({ url: p.engine.httpUrl, maxResponseBytes: limits.maxResponseSizeMb * 1024 * 1024 })
+  const engine = new EngineClient({ path: p.engine.ipcPath, maxResponseBytes: limits.maxResponseSizeMb * 1024 * 1024 })
   let engineCallGas: bigint | null = null
   try {
     const block = (await engine.call('eth_getBlockByNumber', ['latest', false])) as { gasLimit?: string } | null
@@ -117,8 +122,9 @@ export async function startGateway(p: GatewayParameters): Promise<Gateway> {
     jwt,
     maxConnections: limits.maxConnections,
     maxRequestBytes,
-    engineWsUrl: p.engine.wsUrl,
+    engineIpcPath: p.engine.ipcPath,
     maxSubscriptions: p.maxSubscriptions,
+    timeouts: p.timeouts,
   }
 
   const servers: RpcServer<Server | NetServer>[] = []
@@ -182,5 +188,5 @@ export async function startGateway(p: GatewayParameters): Promise<Gateway> {
     await close()
     throw err
   }
-  return { endpoints, tracing, close }
+  return { endpoints, tracing, close, slotStats: () => servers.map((s) => s.slots.stats()) }
 }

@@ -7,6 +7,7 @@
 import { promises as fs } from 'node:fs'
 import { connect, createServer, type Server, type Socket } from 'node:net'
 import { dirname } from 'node:path'
+import { ConnectionSlots, type Slot } from './connection-slots.js'
 import type { ConnectionContext, Dispatcher } from './dispatch.js'
 import { EngineSubscriptions } from './engine-subscriptions.js'
 import { JsonStreamSplitter } from './json-stream.js'
@@ -18,7 +19,8 @@ export type IpcServerParameters = {
   protocol: ServedProtocol
   maxConnections: number
   maxRequestBytes: number
-  engineWsUrl: string
+  /** The engine's IPC socket (subscriptions). */
+  engineIpcPath: string
   maxSubscriptions: number
 }
 
@@ -27,19 +29,23 @@ const MAX_IPC_BUFFERED_BYTES = 256 * 1024 * 1024
 
 export function createIpcServer(p: IpcServerParameters): RpcServer<Server> {
   const sockets = new Set<Socket>()
+  const slots = new ConnectionSlots(p.maxConnections)
   const server = createServer((socket) => {
     sockets.add(socket)
     socket.once('close', () => sockets.delete(socket))
-    if (sockets.size > p.maxConnections) {
+    const slot: Slot = { busy: 0, since: Date.now(), pinned: () => false, evict: () => socket.destroy() }
+    if (!slots.admit(slot)) {
       socket.end(
         `${errorResponse(null, ErrorCode.ServerError, 'Too many connections', 'at most --rpc.max-connections connections at once')}\n`,
       )
       return
     }
-    serveIpcConnection(socket, p)
+    socket.once('close', () => slots.release(slot))
+    serveIpcConnection(socket, p, slot)
   })
   return {
     server,
+    slots,
     shutdown: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy()
@@ -49,7 +55,7 @@ export function createIpcServer(p: IpcServerParameters): RpcServer<Server> {
   }
 }
 
-function serveIpcConnection(socket: Socket, p: IpcServerParameters): void {
+function serveIpcConnection(socket: Socket, p: IpcServerParameters, slot: Slot): void {
   let gone = false
   const write = (text: string | Buffer) => {
     if (gone || socket.destroyed) return
@@ -63,11 +69,13 @@ function serveIpcConnection(socket: Socket, p: IpcServerParameters): void {
     socket.uncork()
   }
   const subscriptions = new EngineSubscriptions({
-    engineWsUrl: p.engineWsUrl,
+    engineIpcPath: p.engineIpcPath,
     notify: write,
     onLost: () => socket.end(),
     maxSubscriptions: p.maxSubscriptions,
   })
+  // a connection holding a subscription keeps its slot; an idle one can be closed for a new client
+  slot.pinned = () => subscriptions.active > 0
   const ctx: ConnectionContext = {
     transport: 'ipc',
     served: p.protocol.served,
@@ -78,11 +86,16 @@ function serveIpcConnection(socket: Socket, p: IpcServerParameters): void {
   const splitter = new JsonStreamSplitter(
     {
       onValue: (bytes) => {
+        ConnectionSlots.begin(slot)
         p.dispatcher.handle(bytes, ctx).then(
           (answer) => {
+            ConnectionSlots.end(slot)
             if (answer !== null) write(answer)
           },
-          () => socket.destroy(),
+          () => {
+            ConnectionSlots.end(slot)
+            socket.destroy()
+          },
         )
       },
       onTooLarge: () => {

@@ -1,14 +1,19 @@
 /**
  * One HTTP server of a worker: JSON-RPC over HTTP POST, WebSocket upgrades, or both when
  * HTTP and WS share an address and port (spec rule 7: one server answers both protocols).
- * Access (JWT, CORS, WS origins), the connection limit and the request-size limit are
- * checked here, before a request reaches the dispatcher.
+ * Access (JWT, CORS, WS origins), the Content-Type, the connection slots and the request-size
+ * limit are checked here, before a request reaches the dispatcher.
+ *
+ * Slow and idle clients: request headers must arrive within 10 s (WebSocket handshakes
+ * included) and a whole request within 30 s; an idle keep-alive connection is closed after
+ * 10 s; the timeouts are checked every second. Connection slots: ./connection-slots.ts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import WebSocket, { WebSocketServer } from 'ws'
 import type { Namespace } from '../../lib/rpc/types.js'
 import { type JwtGate, originAllowed } from './access.js'
+import { ConnectionSlots, type Slot } from './connection-slots.js'
 import type { ConnectionContext, Dispatcher } from './dispatch.js'
 import { EngineSubscriptions } from './engine-subscriptions.js'
 
@@ -30,8 +35,47 @@ export type NetServerParameters = {
   jwt: JwtGate | null
   maxConnections: number
   maxRequestBytes: number
-  engineWsUrl: string
+  /** The engine's IPC socket (subscriptions). */
+  engineIpcPath: string
   maxSubscriptions: number
+  /** The slow- and idle-client timeouts (tests shorten them). */
+  timeouts?: Partial<ServerTimeouts>
+}
+
+export type ServerTimeouts = {
+  /** Request headers (and WebSocket handshakes) must arrive within this. */
+  headersMs: number
+  /** A whole request (headers and body) must arrive within this. */
+  requestMs: number
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveMs: number
+  /** How often the timeouts are checked. */
+  checkIntervalMs: number
+}
+
+export const SERVER_TIMEOUTS: ServerTimeouts = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  keepAliveMs: 10_000,
+  checkIntervalMs: 1_000,
+}
+
+/** jsonrpsee's answer to a POST whose Content-Type is not JSON (the reference node's server). */
+const UNSUPPORTED_CONTENT_TYPE = 'Supplied content type is not allowed. Content-Type: application/json is required\n'
+
+/**
+ * The Content-Types the real node's server (jsonrpsee, in reth) takes for JSON-RPC over HTTP,
+ * compared without regard to case: `application/json` and `application/json-rpc`, bare or with
+ * `charset=utf-8` (with or without a space after the `;`). Anything else (`application/jsonx`,
+ * another charset, no Content-Type) gets its 415.
+ */
+const JSON_CONTENT_TYPES = new Set(
+  ['application/json', 'application/json-rpc'].flatMap((t) => [t, `${t}; charset=utf-8`, `${t};charset=utf-8`]),
+)
+
+/** Whether the real node would take a request with this Content-Type (JSON_CONTENT_TYPES). */
+export function isJsonContentType(value: string | undefined): boolean {
+  return value !== undefined && JSON_CONTENT_TYPES.has(value.toLowerCase())
 }
 
 /** A WebSocket client that lets this much unsent data pile up is too slow and is dropped. */
@@ -43,16 +87,29 @@ export type RpcServer<S> = {
   server: S
   /** Stops listening and ends every connection (WebSocket and keep-alive clients included). */
   shutdown(): Promise<void>
+  /** The connection slots (for tests and the benchmark). */
+  slots: ConnectionSlots
 }
 
 export function createNetServer(p: NetServerParameters): RpcServer<Server> {
-  const server = createServer({ keepAliveTimeout: 60_000, headersTimeout: 20_000, requestTimeout: 120_000 })
+  const t = { ...SERVER_TIMEOUTS, ...p.timeouts }
+  const server = createServer({
+    keepAliveTimeout: t.keepAliveMs,
+    headersTimeout: t.headersMs,
+    requestTimeout: t.requestMs,
+    connectionsCheckingInterval: t.checkIntervalMs,
+  })
   const overLimit = new WeakSet<object>()
-  let connections = 0
-  server.on('connection', (socket) => {
-    connections++
-    if (connections > p.maxConnections) overLimit.add(socket)
-    socket.once('close', () => connections--)
+  const slots = new ConnectionSlots(p.maxConnections)
+  const slotOf = new WeakMap<object, Slot>()
+  server.on('connection', (socket: Duplex) => {
+    const slot: Slot = { busy: 0, since: Date.now(), pinned: () => false, evict: () => socket.destroy() }
+    if (!slots.admit(slot)) {
+      overLimit.add(socket)
+      return
+    }
+    slotOf.set(socket, slot)
+    socket.once('close', () => slots.release(slot))
   })
 
   const httpCtx: Omit<ConnectionContext, 'gone'> | null = p.http
@@ -69,10 +126,7 @@ export function createNetServer(p: NetServerParameters): RpcServer<Server> {
     if (req.method !== 'POST')
       return refuse(res, 405, 'use POST with a JSON-RPC body', false, ['Allow', 'POST, OPTIONS'])
     if (origin !== undefined && !allowed) return refuse(res, 403, `origin ${origin} is not allowed (--http.corsdomain)`)
-    const type = req.headers['content-type']
-    if (type === undefined || !type.toLowerCase().startsWith('application/json')) {
-      return refuse(res, 415, 'the Content-Type must be application/json')
-    }
+    if (!isJsonContentType(req.headers['content-type'])) return refuseText(res, 415, UNSUPPORTED_CONTENT_TYPE)
     const length = req.headers['content-length']
     if (length !== undefined && Number(length) > p.maxRequestBytes) return refuseTooLarge(req, res, p.maxRequestBytes)
     if (p.jwt) {
@@ -102,6 +156,12 @@ export function createNetServer(p: NetServerParameters): RpcServer<Server> {
     })
     req.on('end', () => {
       if (aborted) return
+      // the request is complete: the connection is at work until its answer is sent
+      const slot = slotOf.get(req.socket)
+      if (slot) {
+        ConnectionSlots.begin(slot)
+        res.once('close', () => ConnectionSlots.end(slot))
+      }
       const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)
       const base = httpCtx as Omit<ConnectionContext, 'gone'>
       const ctx: ConnectionContext = {
@@ -147,7 +207,8 @@ export function createNetServer(p: NetServerParameters): RpcServer<Server> {
       const origin = req.headers.origin
       if (!originAllowed(origin, ws.origins))
         return refuseUpgrade(socket, 403, `origin ${origin} is not allowed (--ws.origins)`)
-      const accept = () => wss.handleUpgrade(req, socket, head, (client) => serveWebSocket(client, ws, p))
+      const accept = () =>
+        wss.handleUpgrade(req, socket, head, (client) => serveWebSocket(client, ws, p, slotOf.get(req.socket)))
       if (!p.jwt) return accept()
       p.jwt(req.headers.authorization).then(
         (verdict) =>
@@ -166,6 +227,7 @@ export function createNetServer(p: NetServerParameters): RpcServer<Server> {
   }
   return {
     server,
+    slots,
     shutdown: () =>
       new Promise<void>((resolve) => {
         // upgraded sockets still count as the server's connections: end them, or close waits for them
@@ -177,7 +239,12 @@ export function createNetServer(p: NetServerParameters): RpcServer<Server> {
   }
 }
 
-function serveWebSocket(client: WebSocket, protocol: ServedProtocol, p: NetServerParameters): void {
+function serveWebSocket(
+  client: WebSocket,
+  protocol: ServedProtocol,
+  p: NetServerParameters,
+  slot: Slot | undefined,
+): void {
   let gone = false
   let alive = true
   const send = (text: string | Buffer) => {
@@ -189,11 +256,17 @@ function serveWebSocket(client: WebSocket, protocol: ServedProtocol, p: NetServe
     client.send(text, { binary: false })
   }
   const subscriptions = new EngineSubscriptions({
-    engineWsUrl: p.engineWsUrl,
+    engineIpcPath: p.engineIpcPath,
     notify: send,
     onLost: (reason) => client.close(1011, reason.slice(0, 120)),
     maxSubscriptions: p.maxSubscriptions,
   })
+  if (slot) {
+    // a WebSocket holding a subscription keeps its slot; an idle one can be closed for a new client
+    slot.pinned = () => subscriptions.active > 0
+    slot.evict = () => client.terminate()
+    slot.since = Date.now()
+  }
   const ctx: ConnectionContext = {
     transport: 'ws',
     served: protocol.served,
@@ -202,11 +275,16 @@ function serveWebSocket(client: WebSocket, protocol: ServedProtocol, p: NetServe
     gone: () => gone,
   }
   client.on('message', (data: Buffer) => {
+    if (slot) ConnectionSlots.begin(slot)
     p.dispatcher.handle(data, ctx).then(
       (answer) => {
+        if (slot) ConnectionSlots.end(slot)
         if (answer !== null) send(answer)
       },
-      () => client.close(1011, 'internal error'),
+      () => {
+        if (slot) ConnectionSlots.end(slot)
+        client.close(1011, 'internal error')
+      },
     )
   })
   client.on('pong', () => {
@@ -241,6 +319,13 @@ function refuse(res: ServerResponse, status: number, text: string, close = false
   ]
   if (close) headers.push('Connection', 'close')
   res.writeHead(status, headers)
+  res.end(body)
+}
+
+/** A refusal with exactly this plain-text body (the reference server's own words). */
+function refuseText(res: ServerResponse, status: number, body: string): void {
+  if (res.headersSent || res.destroyed) return
+  res.writeHead(status, ['Content-Type', 'text/plain', 'Content-Length', String(Buffer.byteLength(body))])
   res.end(body)
 }
 

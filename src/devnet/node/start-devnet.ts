@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { childEnv } from '../../lib/child-env.js'
 import { ensureDir } from '../../lib/fs/atomic.js'
 import { referenceNodePath } from '../../lib/node/binary.js'
+import { splitJwtSecret } from '../../lib/node/jwt-secret-env.js'
 import type { DevnetRuntimeInfo } from '../paths.js'
 import { DevnetAlreadyRunningError, DevnetStartFailedError } from './errors.js'
 import { findRunningDevnet, NODE_LOG_FILE, readRuntimeInfo } from './runtime-file.js'
@@ -35,7 +36,7 @@ export type StartDevnetParameters = {
 
 export type StartedDevnet = {
   info: DevnetRuntimeInfo
-  /** The node's full argument list. */
+  /** The node's full argument list (a JWT secret given in the node flags travels in its environment instead). */
   args: string[]
   logFile: string | null
   /** Foreground only: the node process. */
@@ -65,16 +66,20 @@ export function devnetNodeArgs(
   ]
 }
 
+export { splitJwtSecret }
+
 export async function startDevnet(p: StartDevnetParameters): Promise<StartedDevnet> {
   const { dir, detach = false, onLog = () => {}, readyTimeoutMs = 90_000 } = p
   const running = await findRunningDevnet(dir)
   if (running.info) throw new DevnetAlreadyRunningError(dir, running.info.pid, running.info.rpcUrl)
   const created = !existsSync(dir)
   await ensureDir(dir, 0o700)
-  const args = devnetNodeArgs(p)
+  const { flags: nodeFlags, secret: jwtSecret } = splitJwtSecret(p.nodeFlags)
+  const args = devnetNodeArgs({ ...p, nodeFlags })
+  // the node's own environment carries what must stay off its command line: nothing else of tnv's secrets
   const env = childEnv()
-  delete env.TNV_DEVNET_FORK_URL
   if (p.forkUrl !== undefined) env.TNV_DEVNET_FORK_URL = p.forkUrl
+  if (jwtSecret !== null) env.TNV_NODE_JWT_SECRET = jwtSecret
   const logFile = detach ? join(dir, NODE_LOG_FILE) : null
   let tail = ''
   let child: ChildProcess

@@ -71,17 +71,54 @@ function genesisFileOf(datadir: string, chain: DevnetChain): string | null {
   return chain.source.kind === 'fork' ? null : join(datadir, 'anvil-genesis.json')
 }
 
-async function jwtSecretOf(plan: RpcPlan): Promise<string | null> {
+/**
+ * The reference node's own way to take the JWT secret off its command line (which every local
+ * user can read in the process list): `TNV_NODE_JWT_SECRET` in its environment, 64 hex digits
+ * or `@<file>` holding them. Read once at start and removed from the environment, so no child
+ * of the node (anvil) ever sees it. `--rpc.jwtsecret <hex>` (the released node's only form)
+ * still works, with a warning.
+ */
+export { NODE_JWT_SECRET_ENV } from '../../lib/node/jwt-secret-env.js'
+
+import { NODE_JWT_SECRET_ENV } from '../../lib/node/jwt-secret-env.js'
+
+async function jwtSecretOf(plan: RpcPlan, fromEnv: string | undefined, log: NodeLogger): Promise<string | null> {
+  if (fromEnv !== undefined && fromEnv !== '') {
+    if (plan.jwtSecret !== null)
+      throw new NodeFlagError(`The JWT secret is given twice: in --rpc.jwtsecret and in ${NODE_JWT_SECRET_ENV}.`, {
+        fix: `Give it once, in ${NODE_JWT_SECRET_ENV} (kept off the process list).`,
+      })
+    try {
+      return await readJwtSecret(fromEnv)
+    } catch (err) {
+      throw new NodeFlagError(`${NODE_JWT_SECRET_ENV} cannot be used: ${(err as Error).message}`, {
+        fix: 'Give the 32-byte secret as 64 hex digits, or @<file> holding them (`openssl rand -hex 32 > jwt.hex`).',
+      })
+    }
+  }
   if (plan.jwtSecret === null) return null
   try {
-    return plan.jwt.source === 'file'
-      ? await readJwtSecret(`@${plan.jwtSecret}`)
-      : parseJwtSecretHex(plan.jwtSecret, 'in --rpc.jwtsecret')
+    const secret =
+      plan.jwt.source === 'file'
+        ? await readJwtSecret(`@${plan.jwtSecret}`)
+        : parseJwtSecretHex(plan.jwtSecret, 'in --rpc.jwtsecret')
+    if (plan.jwt.source !== 'file')
+      log.warn(
+        `the JWT secret is on this node's command line, where every local user can read it (ps); give it in ${NODE_JWT_SECRET_ENV} instead`,
+      )
+    return secret
   } catch (err) {
     throw new NodeFlagError(`--rpc.jwtsecret cannot be used: ${(err as Error).message}`, {
       fix: 'Give the 32-byte secret as 64 hex digits, or the path of a file holding them (`openssl rand -hex 32 > jwt.hex`).',
     })
   }
+}
+
+/** Reads and removes the secrets the node takes from its environment (children never inherit them). */
+function takeEnvironmentSecrets(env: NodeJS.ProcessEnv): { jwt: string | undefined } {
+  const jwt = env[NODE_JWT_SECRET_ENV]
+  delete env[NODE_JWT_SECRET_ENV]
+  return { jwt }
 }
 
 type Started = {
@@ -96,8 +133,11 @@ type Started = {
  * @example const node = await startReferenceNode(['--datadir', dir, '--http', '--http.port', '8545'], log)
  */
 export async function startReferenceNode(argv: readonly string[], log: NodeLogger): Promise<RunningReferenceNode> {
+  const secrets = takeEnvironmentSecrets(process.env)
   const plan = resolveRpcPlan(argv)
   const args = parseNodeArgs(plan.passthrough, defaultDatadir())
+  // the fork URL (it may carry an API key) is in args now; no child inherits it
+  delete process.env.TNV_DEVNET_FORK_URL
   for (const w of plan.warnings) log.warn(w)
   for (const flag of args.ignored) log.warn('flag has no effect on the reference node and is ignored', { flag })
   if (!plan.ok) {
@@ -109,7 +149,7 @@ export async function startReferenceNode(argv: readonly string[], log: NodeLogge
     args,
     gatewayParams: {
       plan,
-      jwtSecretHex: await jwtSecretOf(plan),
+      jwtSecretHex: await jwtSecretOf(plan, secrets.jwt, log),
       maxSubscriptions: args.maxSubscriptions,
       clientVersion: CLIENT_VERSION,
     },
@@ -161,6 +201,7 @@ async function runDevnet({ args, gatewayParams }: Started, log: NodeLogger): Pro
         `this rehearsal runs under the chain id of ${real}: transactions and signatures made on it are valid there too`,
         { chainId: chain.chainId },
       )
+    if (chain.engineIsolationNotice) log.warn(chain.engineIsolationNotice)
     log.info('devnet chain ready', {
       chainId: chain.chainId,
       source: chain.source.kind,
@@ -168,10 +209,11 @@ async function runDevnet({ args, gatewayParams }: Started, log: NodeLogger): Pro
       registryCodeHash: chain.registryCode.codeHash,
       epochSeconds: chain.epochSeconds ?? 'registry',
       resumed: chain.resumed,
+      engineIsolation: chain.engineIsolation,
     })
     gateway = await startGateway({
       ...gatewayParams,
-      engine: { httpUrl: chain.engineHttpUrl, wsUrl: chain.engineWsUrl },
+      engine: { ipcPath: chain.engineIpcPath },
       chainId: chain.chainId,
       registry: chain.registry,
       issuance: chain.issuance,
@@ -196,7 +238,7 @@ async function runDevnet({ args, gatewayParams }: Started, log: NodeLogger): Pro
     issuance: chain.issuance,
     accounts: chain.accounts.map((a) => ({ address: a.address, privateKey: a.privateKey })),
     startedAt: new Date().toISOString(),
-    engine: { httpUrl: chain.engineHttpUrl, wsUrl: chain.engineWsUrl },
+    engine: { ipcPath: chain.engineIpcPath },
     source: chain.source,
     generation: chain.generation,
     registryCodeHash: chain.registryCode.codeHash,
@@ -259,7 +301,7 @@ async function joinDevnet({ args, gatewayParams }: Started, log: NodeLogger): Pr
   }
   const running = await findRunningDevnet(devnetDir)
   const devnet = running.info
-  if (!devnet?.engine) throw new NoDevnetToJoinError(devnetDir)
+  if (typeof devnet?.engine?.ipcPath !== 'string') throw new NoDevnetToJoinError(devnetDir)
   const releaseLock = await acquireNodeLock(datadir)
   let gateway: Gateway
   try {

@@ -58,9 +58,10 @@ export type DevnetRuntimeInfo = {
   startedAt: string
   /**
    * The execution engine (anvil) behind the devnet node, for reference nodes that join this
-   * devnet (`node --chain devnet`). Internal: never a public endpoint.
+   * devnet (`node --chain devnet`): its IPC socket, in a directory only this user can enter (the
+   * engine listens on no port another process reaches). Internal: never a public endpoint.
    */
-  engine: { httpUrl: string; wsUrl: string }
+  engine: { ipcPath: string }
   /** What the devnet runs: embedded, a genesis file, or a fork (URL redacted). */
   source: DevnetSourceInfo
   /** The registry generation of the code that runs. */

@@ -17,6 +17,7 @@ import {
   RpcTimeoutError,
 } from './errors.js'
 import { jsonRpcCall } from './json-rpc.js'
+import { NODE_JWT_SECRET_ENV, splitJwtSecret } from './jwt-secret-env.js'
 import { nodeChildEnv } from './node-env.js'
 import { type NodeState, writeNodeState } from './state.js'
 
@@ -67,7 +68,9 @@ export async function startNode({
   // tnv dials the node over IPC first (no JWT there), then HTTP (with a token when needed).
   const probe = rpc.ipc ?? rpc.http
   if (!probe) throw new NoRpcEndpointError()
-  const args = nodeArgv(datadir, nodeFlags)
+  // the reference node takes a JWT secret from its own environment, never from its argv
+  const jwt = binary.origin === 'reference' ? splitJwtSecret(nodeFlags) : { flags: [...nodeFlags], secret: null }
+  const args = nodeArgv(datadir, jwt.flags)
   await assertPortsFree(plan)
   mkdirSync(datadir, { recursive: true })
 
@@ -82,6 +85,7 @@ export async function startNode({
 
   // No secret of tnv's; the BLS passphrase only for the real node that needs it (./node-env.ts).
   const { env } = nodeChildEnv({ binary, datadir, nodeFlags, passphrase })
+  if (jwt.secret !== null) env[NODE_JWT_SECRET_ENV] = jwt.secret
   let child: ChildProcess
   let logFd: number | null = null
   if (detach) {
