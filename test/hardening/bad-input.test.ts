@@ -429,7 +429,7 @@ const CASES: Case[] = [
       await fs.cp(plain, d, { recursive: true })
       await fs.rename(join(d, 'node-keys'), join(scratch, 'real-keys'))
       symlinkSync(join(scratch, 'real-keys'), join(d, 'node-keys'))
-      return { args: [...GEN(d), '--force', '--bls-passphrase-source', 'no-passphrase'] }
+      return { args: [...GEN(d), '--force', '--skip-registry-check', '--bls-passphrase-source', 'no-passphrase'] }
     },
     exit: 3,
     code: 'SymlinkRefused',

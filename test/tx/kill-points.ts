@@ -123,7 +123,7 @@ export const CASES: Case[] = [
     setup: async (t, a) => {
       await libraryStake(t, a)
       return {
-        args: ['activate', ...chainArgs(t)],
+        args: ['activate', '--skip-node-check', ...chainArgs(t)],
         key: a.privateKey,
         sender: a.address,
         expectedTxs: 2,

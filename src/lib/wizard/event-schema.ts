@@ -20,7 +20,17 @@ export type FieldSpec = `${FieldType}${'' | '|null'}${'' | '?'}`
 
 export const FLOW_EVENTS = {
   keys: { nodeInfo: 'string' },
-  'keys-created': { datadir: 'string', nodeInfo: 'string', encrypted: 'boolean' },
+  'keys-created': { datadir: 'string', nodeInfo: 'string', encrypted: 'boolean', recoveryPhrase: 'boolean' },
+  backup: {
+    status: 'string',
+    how: 'string?',
+    at: 'string?',
+    file: 'string?',
+    keyPath: 'string?',
+    checks: 'array?',
+    reason: 'string?',
+    message: 'string?',
+  },
   signer: { address: 'address', type: 'string', network: 'string', rpcUrl: 'string' },
   resume: { step: 'string', hash: 'hex', submittedAt: 'string' },
   resumed: { step: 'string', hash: 'hex', outcome: 'string', blockNumber: 'decimal|null', reason: 'string?' },
@@ -122,7 +132,9 @@ export function eventProblems(line: Record<string, unknown>): string[] {
 /** When each event is printed (docs/ci.md's second column). */
 export const FLOW_EVENT_WHEN: Record<FlowEventName, string> = {
   keys: 'keys found in the data directory',
-  'keys-created': 'keys generated (--create-keys)',
+  'keys-created': 'keys generated (--create-keys); `recoveryPhrase`: derived from a confirmed recovery phrase',
+  backup:
+    'the backup gate before staking (`status`: `verified` with `how`, `missing` with `reason`, `written`, `failed`, `rehearsal` on a rehearsal chain, `skipped`)',
   signer: 'signer and network resolved',
   resume: "an earlier run's transaction with no known outcome is settled",
   resumed: 'that transaction settled (`success`, `reverted`, `dropped`)',
