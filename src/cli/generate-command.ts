@@ -5,6 +5,7 @@
 
 import type { IdentityView } from '../lib/keys/identity.js'
 import type { Hex, NodeInfoForm } from '../lib/nodeinfo/types.js'
+import { workerAddrsOf } from '../lib/options.js'
 import { chainFlags } from './flags/chain.js'
 import { datadirFlag, passphraseFlags, quietFlag } from './flags/common.js'
 import { addressFlag, generateFlags, p2pAddressFlags } from './flags/keytool.js'
@@ -68,10 +69,7 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
       { http: flags['rpc-http'], ws: flags['rpc-ws'] },
       { http: '--rpc-http', ws: '--rpc-ws' },
     )
-    const workerAddrs = flags['external-worker-addrs']
-      ?.split(',')
-      .map((a) => a.trim())
-      .filter((a) => a.length > 0)
+    const workerAddrs = workerAddrsOf(flags['external-worker-addrs'])
     const form = flags['node-info-form'] ?? (flags.workers > 1 ? 'workers' : 'worker')
     const stdin = source === 'stdin' ? await this.stdin() : undefined
     // Spec, key-management rule 1: never replace the keys of a validator that has staked.

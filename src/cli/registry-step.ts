@@ -7,7 +7,7 @@
  */
 import type { Address } from 'viem'
 import { resolveSigner, type Signer } from '../lib/chain/signer.js'
-import { type ChainFlagValues, hardwareOf, type PassphraseSource, type SignerFlagValues } from '../lib/options.js'
+import { type ChainFlagValues, type PassphraseSource, type SignerFlagValues, signerOptionsOf } from '../lib/options.js'
 import { openRegistryContext, outcomeLines } from '../lib/registry/command-support.js'
 import type { ConfirmFn, RegistryContext, Reporter, TxOutcome } from '../lib/registry/types.js'
 import { journalsFor } from '../lib/tx/journal.js'
@@ -23,14 +23,9 @@ export async function signerFromFlags(
   ;(await import('./safe-output.js')).assertSafeFormat(flags)
   const { signer, warnings } = await resolveSigner({
     action,
-    privateKey: flags['private-key'],
-    keystore: flags.keystore,
-    keystorePasswordSource: flags['keystore-password-source'],
-    unsigned: flags.unsigned,
-    from: flags.from,
+    ...signerOptionsOf(flags),
     defaultFrom,
     prompter: session.prompter,
-    hardware: hardwareOf(flags),
   })
   for (const w of warnings) process.stderr.write(`${w}\n`)
   return signer

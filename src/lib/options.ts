@@ -59,6 +59,26 @@ export function hardwareOf(
   return { device, hdPath: flags['hd-path'], index: flags['hd-index'] }
 }
 
+/** The signer flags as `resolveSigner` takes them (one mapping for the commands and the wizard). */
+export function signerOptionsOf(flags: SignerFlagValues) {
+  return {
+    privateKey: flags['private-key'],
+    keystore: flags.keystore,
+    keystorePasswordSource: flags['keystore-password-source'],
+    unsigned: flags.unsigned,
+    from: flags.from,
+    hardware: hardwareOf(flags),
+  }
+}
+
+/** `--external-worker-addrs a,b`: the addresses in worker order, blanks dropped. */
+export function workerAddrsOf(value: string | undefined): string[] | undefined {
+  return value
+    ?.split(',')
+    .map((a) => a.trim())
+    .filter((a) => a.length > 0)
+}
+
 export type KeyMaterialFlagValues = {
   datadir: string
   'node-info'?: string | undefined

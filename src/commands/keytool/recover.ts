@@ -5,6 +5,7 @@ import { addressFlag, generateFlags, p2pAddressFlags } from '../../cli/flags/key
 import { mnemonicFileFlag, mnemonicIndexFlag } from '../../cli/flags/mnemonic.js'
 import { KeytoolCommand } from '../../cli/keytool-command.js'
 import type { IdentityView } from '../../lib/keys/identity.js'
+import { workerAddrsOf } from '../../lib/options.js'
 
 export type RecoverResult = IdentityView & {
   datadir: string
@@ -91,10 +92,7 @@ The phrase comes from --mnemonic-file (a file, or - for one line of standard inp
       { http: flags['rpc-http'], ws: flags['rpc-ws'] },
       { http: '--rpc-http', ws: '--rpc-ws' },
     )
-    const workerAddrs = flags['external-worker-addrs']
-      ?.split(',')
-      .map((a) => a.trim())
-      .filter((a) => a.length > 0)
+    const workerAddrs = workerAddrsOf(flags['external-worker-addrs'])
     const source = flags['bls-passphrase-source']
     const registeredKey = registeredKeyReader(flags)
     if (!registeredKey && expectPubkey === undefined)

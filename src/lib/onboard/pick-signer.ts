@@ -7,7 +7,7 @@
 import type { Address } from 'viem'
 import { resolveSigner, type Signer } from '../chain/signer.js'
 import { ExitCode, TnvError } from '../errors.js'
-import { hardwareOf, type SignerFlagValues } from '../options.js'
+import { type SignerFlagValues, signerOptionsOf } from '../options.js'
 import { SignerMismatchError } from '../registry/errors.js'
 import type { WizardIo } from '../wizard/io.js'
 
@@ -36,13 +36,8 @@ export async function pickSigner(
   if (!io.interactive || named) {
     const { signer, warnings } = await resolveSigner({
       action,
-      privateKey: flags['private-key'],
-      keystore: flags.keystore,
-      keystorePasswordSource: flags['keystore-password-source'],
-      unsigned: flags.unsigned,
-      from: flags.from,
+      ...signerOptionsOf(flags),
       defaultFrom,
-      hardware: hardwareOf(flags),
       env,
     })
     warn(warnings)
