@@ -29,7 +29,7 @@ export type DevnetSource =
 
 /** The source as the runtime file and status show it (JSON, no secrets: a fork URL is redacted). */
 /** What a devnet runs (defined in the library, which reads the runtime file). */
-import type { DevnetSourceInfo } from '../../lib/devnet/runtime-file.js'
+import type { DevnetSourceInfo } from '../../lib/chain/devnet-runtime-file.js'
 
 export type { DevnetSourceInfo }
 

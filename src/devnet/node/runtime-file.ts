@@ -1,7 +1,7 @@
 /**
  * The devnet node's side of the runtime file `<devnet dir>/devnet.json` and its start lock
  * `<devnet dir>/node.lock`. The runtime file has one reader, in the library
- * (src/lib/devnet/runtime-file.ts, re-exported here): the running node writes it atomically
+ * (src/lib/chain/devnet-runtime-file.ts, re-exported here): the running node writes it atomically
  * once it serves and removes it on a clean stop; a file whose pid is dead, or now runs something
  * else, is stale and removed by whoever finds it. The lock (proper-lockfile, src/lib/fs/lock.ts)
  * makes two nodes starting on one directory at the same time impossible.
@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { readRuntimeInfo } from '../../lib/devnet/runtime-file.js'
+import { readRuntimeInfo } from '../../lib/chain/devnet-runtime-file.js'
 import { ensureDir } from '../../lib/fs/atomic.js'
 import { acquireLock, LockedError, readLockOwner } from '../../lib/fs/lock.js'
 import { DevnetAlreadyRunningError } from './errors.js'
@@ -23,7 +23,7 @@ export {
   removeRuntimeInfo,
   runtimeFilePath,
   writeRuntimeInfo,
-} from '../../lib/devnet/runtime-file.js'
+} from '../../lib/chain/devnet-runtime-file.js'
 
 export const LOCK_FILE = 'node.lock'
 export const NODE_LOG_FILE = 'node.log'

@@ -5,10 +5,10 @@
  * Order for every setting: flag, then environment (oclif fills flags from TN_* variables), then default.
  */
 import type { Address } from 'viem'
-import { type DevnetRuntimeInfo, defaultDevnetDir, findRunningDevnet, runtimeFilePath } from '../devnet/runtime-file.js'
 import { BadInputError, UsageError } from '../errors.js'
 import type { RegistryGeneration } from '../registry/generations/detect.js'
 import { parseAddressFlag } from './address.js'
+import { type DevnetRuntimeInfo, defaultDevnetDir, findRunningDevnet, runtimeFilePath } from './devnet-runtime-file.js'
 import { DevnetNotRunningError } from './errors.js'
 import {
   type ChainName,

@@ -1,4 +1,4 @@
-import { defaultDevnetDir, findRunningDevnet } from '../devnet/runtime-file.js'
+import { defaultDevnetDir, findRunningDevnet } from '../chain/devnet-runtime-file.js'
 import { BadInputError } from '../errors.js'
 import { NodeAlreadyRunningError, NodeNotRunningError } from './errors.js'
 import { commitAgeSeconds, readNodeProgress } from './health.js'
