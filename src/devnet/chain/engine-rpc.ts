@@ -26,13 +26,34 @@ type Pending = { resolve: (value: unknown) => void; reject: (err: Error) => void
 
 const NEWLINE = 0x0a
 
+/** Newline-delimited messages out of a byte stream (anvil's IPC framing), for both engine clients. */
+export class LineReader {
+  #chunks: Buffer[] = []
+  /** Calls `onLine` for every complete, non-empty line in `chunk`; keeps the rest for the next one. */
+  push(chunk: Buffer, onLine: (line: Buffer) => void): void {
+    let start = 0
+    for (let nl = chunk.indexOf(NEWLINE); nl >= 0; nl = chunk.indexOf(NEWLINE, start)) {
+      const piece = chunk.subarray(start, nl)
+      start = nl + 1
+      const line = this.#chunks.length === 0 ? piece : Buffer.concat([...this.#chunks, piece])
+      this.#chunks = []
+      if (line.length > 0) onLine(line)
+    }
+    if (start < chunk.length) this.#chunks.push(chunk.subarray(start))
+  }
+  /** Drops a partial line (the connection it came from is gone). */
+  reset(): void {
+    this.#chunks = []
+  }
+}
+
 export class EngineRpc {
   readonly path: string
   #socket: Socket | null = null
   #opening: Promise<Socket> | null = null
   readonly #pending = new Map<number, Pending>()
   #nextId = 1
-  #chunks: Buffer[] = []
+  readonly #lines = new LineReader()
   #closed = false
 
   constructor(path: string) {
@@ -66,7 +87,7 @@ export class EngineRpc {
         this.#opening = null
         resolve(socket)
       })
-      socket.on('data', (chunk: Buffer) => this.#onData(chunk))
+      socket.on('data', (chunk: Buffer) => this.#lines.push(chunk, (line) => this.#onLine(line)))
       socket.on('error', (err) => {
         this.#opening = null
         reject(new EngineConnectionError(`cannot reach the engine at ${this.path}: ${err.message}`))
@@ -74,23 +95,11 @@ export class EngineRpc {
       socket.on('close', () => {
         if (this.#socket === socket) this.#socket = null
         this.#opening = null
-        this.#chunks = []
+        this.#lines.reset()
         this.#fail(new EngineConnectionError('the engine closed the connection'))
       })
     })
     return this.#opening
-  }
-
-  #onData(chunk: Buffer): void {
-    let start = 0
-    for (let nl = chunk.indexOf(NEWLINE); nl >= 0; nl = chunk.indexOf(NEWLINE, start)) {
-      const piece = chunk.subarray(start, nl)
-      start = nl + 1
-      const line = this.#chunks.length === 0 ? piece : Buffer.concat([...this.#chunks, piece])
-      this.#chunks = []
-      if (line.length > 0) this.#onLine(line)
-    }
-    if (start < chunk.length) this.#chunks.push(chunk.subarray(start))
   }
 
   #onLine(line: Buffer): void {

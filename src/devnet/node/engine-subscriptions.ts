@@ -9,6 +9,7 @@
  * that sends many eth_subscribe at once (pipelined) gets no more than the limit.
  */
 import { connect, type Socket } from 'node:net'
+import { LineReader } from '../chain/engine-rpc.js'
 import type { SubscriptionChannel } from './dispatch.js'
 import { EngineUnavailableError } from './engine-client.js'
 import {
@@ -41,8 +42,6 @@ type Pending = {
   resolve: (answer: string) => void
 }
 
-const NEWLINE = 0x0a
-
 export class EngineSubscriptions implements SubscriptionChannel {
   readonly #p: EngineSubscriptionsParameters
   #socket: Socket | null = null
@@ -51,7 +50,7 @@ export class EngineSubscriptions implements SubscriptionChannel {
   readonly #active = new Set<string>()
   /** eth_subscribe calls forwarded and not answered yet (they count against the limit). */
   #subscribing = 0
-  #chunks: Buffer[] = []
+  readonly #lines = new LineReader()
   #nextId = 1
   #closed = false
 
@@ -107,14 +106,14 @@ export class EngineSubscriptions implements SubscriptionChannel {
         this.#socket = socket
         resolve(socket)
       })
-      socket.on('data', (chunk: Buffer) => this.#onData(chunk))
+      socket.on('data', (chunk: Buffer) => this.#lines.push(chunk, (line) => this.#onMessage(line.toString('utf8'))))
       socket.on('error', (err) => {
         reject(new EngineUnavailableError(`cannot reach the engine: ${err.message}`))
       })
       socket.on('close', () => {
         this.#socket = null
         this.#open = null
-        this.#chunks = []
+        this.#lines.reset()
         this.#failPending('the engine closed the subscription connection')
         if (!this.#closed && this.#active.size > 0) {
           this.#active.clear()
@@ -123,18 +122,6 @@ export class EngineSubscriptions implements SubscriptionChannel {
       })
     })
     return this.#open
-  }
-
-  #onData(chunk: Buffer): void {
-    let start = 0
-    for (let nl = chunk.indexOf(NEWLINE); nl >= 0; nl = chunk.indexOf(NEWLINE, start)) {
-      const piece = chunk.subarray(start, nl)
-      start = nl + 1
-      const line = this.#chunks.length === 0 ? piece : Buffer.concat([...this.#chunks, piece])
-      this.#chunks = []
-      if (line.length > 0) this.#onMessage(line.toString('utf8'))
-    }
-    if (start < chunk.length) this.#chunks.push(chunk.subarray(start))
   }
 
   #onMessage(text: string): void {
