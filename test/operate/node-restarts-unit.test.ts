@@ -208,6 +208,7 @@ describe('run log', () => {
       [2, 4, 1, 2, 40, 30],
     )
     assert.equal(s.lastUnclean?.pid, 50)
+    assert.equal(s.lastUnclean?.restarted, false, 'no supervisor restarted it')
     assert.equal(s.lastUnclean?.reason, 'exited with code 1')
   })
 })
@@ -349,6 +350,7 @@ describe('node check: restarts', () => {
             signal: 'SIGKILL',
             how: 'crashed',
             reason: 'ended by SIGKILL',
+            restarted: false,
           }
         : null,
   })

@@ -116,6 +116,7 @@ describe('restarts of a node tnv started (reference node on a devnet)', () => {
     )
     assert.match(finding(report, 'node.process')?.message ?? '', /is not running: found not running/)
     assert.equal(report.figures.host.restarts?.lastUnclean?.how, 'found-dead')
+    assert.equal(report.figures.host.restarts?.lastUnclean?.restarted, false)
     const families = parsePrometheusTextFormat(readFileSync(prom, 'utf8'))
     const value = (name: string) => families.find((f) => f.name === name)?.metrics[0]?.value
     assert.equal(value('tnv_node_starts_total'), '1')
@@ -174,7 +175,12 @@ describe('restarts of a node tnv started (reference node on a devnet)', () => {
     const { report } = await check(datadir)
     assert.equal(finding(report, 'node.process')?.level, 'ok', 'the restarted node runs')
     assert.equal(finding(report, 'host.restarts')?.level, 'warn')
-    assert.match(finding(report, 'host.restarts')?.message ?? '', /2 starts in the last hour.*: ended by SIGKILL$/)
+    assert.match(
+      finding(report, 'host.restarts')?.message ?? '',
+      /2 starts in the last hour.*: ended by SIGKILL; tnv restarted it$/,
+    )
+    assert.equal(report.figures.host.restarts?.lastUnclean?.restarted, true)
+    assert.doesNotMatch(finding(report, 'host.restarts')?.fix ?? '', /--restart on-failure/, 'it runs with one already')
 
     child.kill('SIGTERM')
     assert.equal(await exited, 0, stderr)

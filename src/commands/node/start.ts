@@ -45,6 +45,7 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
     'restart-max': Flags.integer({
       default: 5,
       min: 0,
+      helpValue: '<n>',
       summary: 'Restarts allowed in --restart-window before tnv gives up.',
     }),
     'restart-window': Flags.integer({

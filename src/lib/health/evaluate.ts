@@ -451,7 +451,9 @@ export function evaluate(p: EvaluateParameters): EvaluateReturnType {
   else {
     const last = runs.lastUnclean
     const counts = `${runs.starts1h} start${runs.starts1h === 1 ? '' : 's'} in the last hour, ${runs.starts24h} in 24 h; ${runs.unclean1h} unclean exit${runs.unclean1h === 1 ? '' : 's'} in the last hour, ${runs.unclean24h} in 24 h`
-    const lastText = last ? `last unclean exit ${last.exitedAt} (pid ${last.pid}): ${last.reason}` : ''
+    const lastText = last
+      ? `last unclean exit ${last.exitedAt} (pid ${last.pid}): ${last.reason}${last.restarted ? '; tnv restarted it' : ''}`
+      : ''
     if (runs.unclean1h >= t.crashLoopExits)
       add(
         'host.restarts',
@@ -466,7 +468,9 @@ export function evaluate(p: EvaluateParameters): EvaluateReturnType {
         'host',
         'warn',
         `${counts}; ${lastText}`,
-        `Read the node log around ${last?.exitedAt ?? 'the exit'} for the cause; to restart it after a crash, run it under a service manager (systemd Restart=on-failure) or tnv node start --restart on-failure.`,
+        last?.restarted
+          ? `Read the node log around ${last.exitedAt} for the cause of the crash.`
+          : `Read the node log around ${last?.exitedAt ?? 'the exit'} for the cause; to restart it after a crash, run it under a service manager (systemd Restart=on-failure) or tnv node start --restart on-failure.`,
       )
     else add('host.restarts', 'host', 'ok', `${counts}${last ? ` (${lastText})` : ''}`)
   }

@@ -96,6 +96,8 @@ export type HostFacts = {
       signal: string | null
       how: 'stopped' | 'exited' | 'crashed' | 'not-ready' | 'found-dead'
       reason: string
+      /** tnv's foreground supervisor (--restart on-failure) started the node again after it. */
+      restarted: boolean
     } | null
   } | null
 }

@@ -275,6 +275,8 @@ export type RestartSummary = {
     signal: string | null
     how: ExitHow
     reason: string
+    /** tnv's foreground supervisor started the node again after it. */
+    restarted: boolean
   } | null
 }
 
@@ -287,6 +289,7 @@ export function summarizeRuns(log: RunLog, nowMs = Date.now()): RestartSummary {
   const H = 3_600_000
   const unclean = log.runs.filter((r) => r.exit && !r.exit.clean)
   const last = unclean.at(-1)
+  const after = last ? log.runs.slice(log.runs.indexOf(last) + 1) : []
   return {
     starts1h: log.runs.filter((r) => within(r.startedAt, H)).length,
     starts24h: log.runs.filter((r) => within(r.startedAt, 24 * H)).length,
@@ -304,6 +307,9 @@ export function summarizeRuns(log: RunLog, nowMs = Date.now()): RestartSummary {
             signal: last.exit.signal,
             how: last.exit.how,
             reason: last.exit.reason,
+            restarted: after.some(
+              (r) => r.restart > 0 && r.supervisorPid !== null && r.supervisorPid === last.supervisorPid,
+            ),
           }
         : null,
   }
