@@ -83,7 +83,7 @@ describe('restarts of a node tnv started (reference node on a devnet)', () => {
   })
   after(async () => {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL')
-    for (const dir of ['detached', 'foreground', 'never'])
+    for (const dir of ['detached', 'foreground', 'stopped', 'never'])
       await runCli(['node', 'stop', '--datadir', join(tmp.dir, dir)], { env })
     await runCli(['devnet', 'stop', '--datadir', devnet], { env })
     tmp.cleanup()
@@ -192,6 +192,31 @@ describe('restarts of a node tnv started (reference node on a devnet)', () => {
       ],
     )
     assert.ok(gone(second))
+  })
+
+  it('foreground --restart on-failure, stopped by tnv node stop from another shell: a stop, not restarted, tnv exits 0', async () => {
+    const datadir = join(tmp.dir, 'stopped')
+    const child = spawn(
+      process.execPath,
+      [BIN, 'node', 'start', '--datadir', datadir, '--restart', 'on-failure', '--', ...(await nodeFlags())],
+      { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] },
+    )
+    children.push(child)
+    let stderr = ''
+    child.stderr.on('data', (d) => {
+      stderr += d
+    })
+    const exited = new Promise<number | null>((r) => child.once('exit', (c) => r(c)))
+    const pid = await until('the node to answer', () => statePid(datadir))
+    const stop = await runCli(['node', 'stop', '--datadir', datadir], { env })
+    assert.equal(stop.code, 0, stop.stderr)
+    assert.equal(await exited, 0, stderr)
+    assert.doesNotMatch(stderr, /restarting/)
+    const log = runLog(datadir)
+    assert.equal(log.runs.length, 1)
+    assert.equal(log.runs[0]?.pid, pid)
+    assert.deepEqual([log.runs[0]?.exit?.how, log.runs[0]?.exit?.clean], ['stopped', true])
+    assert.equal(log.runs[0]?.stopRequested?.by, 'tnv node stop')
   })
 
   it('foreground without a restart policy: kill -9 ends tnv with 137 (128 + SIGKILL), recorded as a crash, not restarted', async () => {
