@@ -101,7 +101,15 @@ describe('restarts of a node tnv started (reference node on a devnet)', () => {
 
     const pid = statePid(datadir) as number
     process.kill(pid, 'SIGKILL')
-    await until('the node to die', () => gone(pid) || readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z'))
+    // gone, or a zombie its new parent has not reaped yet
+    const zombie = () => {
+      try {
+        return readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z')
+      } catch {
+        return true
+      }
+    }
+    await until('the node to die', () => gone(pid) || zombie())
     const prom = join(tmp.dir, 'restarts.prom')
     const { code, report } = await check(datadir, ['--prometheus', prom])
     assert.equal(code, 2, 'the node is not running: node.process fails')
