@@ -120,18 +120,28 @@ describe('run log', () => {
     assert.equal(log.totals.starts, 7001)
   })
 
-  it('observes a detached node that died unseen: found-dead, unclean, exit status unknown; a live one is left alone', async () => {
+  it('observes a detached node that died unseen: found-dead, unclean, exit status unknown; a live one is left alone; a pid now held by another program is not the node', async () => {
     const d = tmp()
     const pid = await deadPid()
-    await recordNodeStart(d, { pid, binary: 'x', mode: 'detached' })
-    await recordNodeStart(d, { pid: process.pid, binary: 'x', mode: 'detached' })
-    await observeNodeExits(d, null, 'tnv node check')
-    const log = (await readRunLog(d)) as RunLog
-    const [dead, live] = log.runs
-    assert.equal(dead?.exit?.how, 'found-dead')
-    assert.equal(dead?.exit?.clean, false)
-    assert.match(dead?.exit?.reason ?? '', /found not running by tnv node check; exit status unknown/)
-    assert.equal(live?.exit, null)
+    // a live "node": its command line holds the recorded binary
+    const node = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)', '/opt/tn/telcoin-network'])
+    try {
+      await recordNodeStart(d, { pid, binary: '/opt/tn/telcoin-network', mode: 'detached' })
+      await recordNodeStart(d, { pid: node.pid as number, binary: '/opt/tn/telcoin-network', mode: 'detached' })
+      // this test's own pid, recorded for another binary: the pid was reused
+      await recordNodeStart(d, { pid: process.pid, binary: '/opt/tn/other-binary', mode: 'detached' })
+      await observeNodeExits(d, null, 'tnv node check')
+      const log = (await readRunLog(d)) as RunLog
+      const [dead, live, reused] = log.runs
+      assert.equal(dead?.exit?.how, 'found-dead')
+      assert.equal(dead?.exit?.clean, false)
+      assert.match(dead?.exit?.reason ?? '', /found not running by tnv node check; exit status unknown/)
+      assert.equal(live?.exit, null)
+      assert.equal(reused?.exit?.how, process.platform === 'linux' ? 'found-dead' : undefined)
+    } finally {
+      node.kill('SIGKILL')
+      await new Promise((r) => node.once('exit', r))
+    }
   })
 
   it('leaves the exit of a foreground node to its supervisor while the supervisor lives', async () => {

@@ -222,7 +222,7 @@ export async function recordNodeExit(datadir: string, pid: number, p: RecordExit
  * The exits nobody saw: runs still open in the log whose process is gone and whose supervisor (a
  * foreground tnv, which records the exit itself) is gone too. Called by the commands that read the
  * node's state (node check, status, start, stop), so a detached node's crash is recorded the next
- * time tnv looks. `state` (tnv-node.json) tells a pid reused by another program from the node.
+ * time tnv looks. A pid now held by another program (after a reboot) is not the node.
  */
 export async function observeNodeExits(datadir: string, state: NodeState | null, by: string): Promise<void> {
   const log = await readRunLog(datadir)
@@ -230,8 +230,8 @@ export async function observeNodeExits(datadir: string, state: NodeState | null,
   const dead = (r: RunRecord) => {
     if (r.exit !== null) return false
     if (r.supervisorPid !== null && r.supervisorPid !== process.pid && isAlive(r.supervisorPid)) return false
-    if (state && state.pid === r.pid) return !isNodeProcess(state)
-    return !isAlive(r.pid)
+    // alive and still running the recorded binary (a pid reused by another program is not the node)
+    return !isNodeProcess({ pid: r.pid, binary: state && state.pid === r.pid ? state.binary : r.binary })
   }
   const gone = log.runs.filter(dead)
   if (gone.length === 0) return
