@@ -66,7 +66,7 @@ export async function writeSafeBatch({
   const methods = r.batch.transactions.map((t) => t.contractMethod.name).join(' → ')
   if (r.file)
     out(
-      `Safe Transaction Builder batch written to ${r.file}: ${methods}, ${formatTelAndWei(BigInt(r.value))} from ${safe} on chain ${chainId}${r.simulation.simulated ? ', simulated in order' : ''}. Import it in the Safe app (Apps → Transaction Builder → drag the file), then the owners confirm and execute it.`,
+      `Safe Transaction Builder batch written to ${r.file}: ${methods}, ${formatTelAndWei(BigInt(r.value))} from ${safe} on chain ${chainId}${r.simulation.simulated ? ', simulated in order' : ', NOT simulated as a batch (see the warning)'}. Import it in the Safe app (Apps → Transaction Builder → drag the file), then the owners confirm and execute it.`,
     )
   else out(JSON.stringify(r.batch, null, 2))
   return r

@@ -105,6 +105,16 @@ function healthy(over: Partial<EvaluateParameters> = {}): EvaluateParameters {
         { address: '/ip4/127.0.0.1/udp/49594/quic-v1', port: 49594, bound: true, byNode: true },
       ],
       process: null,
+      restarts: {
+        logFile: '/srv/tn/tnv-node-runs.json',
+        starts1h: 0,
+        starts24h: 1,
+        unclean1h: 0,
+        unclean24h: 0,
+        totalStarts: 1,
+        totalUnclean: 0,
+        lastUnclean: null,
+      },
     },
     exposure: null,
     exposureProblem: null,
@@ -300,7 +310,14 @@ describe('node check: Prometheus textfile', () => {
       metrics: { value: string; labels?: Record<string, string> }[]
     }[]
     const by = (name: string) => families.find((f) => f.name === name)
-    assert.ok(families.every((f) => f.type === 'GAUGE'))
+    // gauges, but for the run log's two counters
+    assert.deepEqual(
+      families.filter((f) => f.type !== 'GAUGE').map((f) => [f.name, f.type]),
+      [
+        ['tnv_node_starts_total', 'COUNTER'],
+        ['tnv_node_unclean_exits_total', 'COUNTER'],
+      ],
+    )
     assert.equal(by('tnv_node_check_status')?.metrics[0]?.value, '1')
     assert.equal(by('tnv_node_lag_blocks')?.metrics[0]?.value, '100')
     assert.equal(by('tnv_node_block_number')?.metrics[0]?.value, '900')

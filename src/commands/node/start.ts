@@ -1,3 +1,4 @@
+import { constants } from 'node:os'
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { datadirFlag } from '../../cli/flags/common.js'
@@ -13,14 +14,16 @@ A JWT secret is never typed on tnv's command line: give --jwt-secret-file (or TN
 
 The network is the node's own --chain: adiri, test-net or main-net with the real node binary; with tnv's reference node only --chain devnet (join the devnet \`tnv devnet start\` runs). A port the node is to listen on that another process holds is refused before anything starts, naming that process and the flag to change.
 
-Then tnv starts the node, streams its logs to stderr, and waits until its RPC answers (from the process it started, not from whatever else listens there). Without --detach it runs in the foreground until Ctrl-C, which stops the node cleanly.`
+Then tnv starts the node, streams its logs to stderr, and waits until its RPC answers (from the process it started, not from whatever else listens there). Without --detach it runs in the foreground until Ctrl-C, which stops the node cleanly; with --restart on-failure it starts the node again when it crashes.
+
+Every start and exit of a node tnv starts (pid, times, exit code or signal, clean or not) is recorded in <datadir>/tnv-node-runs.json; a detached node's exit is recorded by the next tnv command that finds it gone (tnv node check, status, start, stop). \`tnv node check\` reports the restarts.`
   static override examples = [
     '<%= config.bin %> <%= command.id %> --datadir ./validator -- --chain devnet --http --http.port 8555 --http.api eth,net,web3,rpc,tn',
     '<%= config.bin %> <%= command.id %> --detach --node-binary /usr/local/bin/telcoin-network -- --chain adiri --http --http.api eth,net,web3,rpc,tn',
     '<%= config.bin %> <%= command.id %> --detach --node-binary /usr/local/bin/telcoin-network --jwt-secret-file /etc/tn/jwt.hex -- --chain adiri --http --http.addr 0.0.0.0 --http.api eth,net,web3,rpc,tn',
   ]
   static override usage =
-    '<%= command.id %> [--json] [--datadir <path>] [--node-binary <path>] [--jwt-secret-file <path>] [--detach] [--ready-timeout <value>] [-- <node flags>...]'
+    '<%= command.id %> [--json] [--datadir <path>] [--node-binary <path>] [--jwt-secret-file <path>] [--detach | --restart on-failure|never [--restart-max <n>] [--restart-window <seconds>]] [--ready-timeout <value>] [-- <node flags>...]'
   static override strict = false
   static override flags = {
     ...datadirFlag,
@@ -32,6 +35,25 @@ Then tnv starts the node, streams its logs to stderr, and waits until its RPC an
       helpValue: '<path>',
     }),
     detach: Flags.boolean({ summary: 'Leave the node running in the background; logs go to <datadir>/logs/node.log.' }),
+    restart: Flags.option({
+      options: ['on-failure', 'never'] as const,
+      default: 'never',
+      summary: 'In the foreground: start the node again when it crashes (on-failure), or not (never).',
+      description:
+        "A crash is a non-zero exit code or a signal other than SIGTERM, SIGINT, SIGHUP and SIGPIPE (systemd's Restart=on-failure rule); a stop asked for (Ctrl-C, tnv node stop) is never restarted. Restarts wait 1 s, doubling up to 60 s; past --restart-max restarts in --restart-window seconds tnv gives up. Every start and exit is recorded in <datadir>/tnv-node-runs.json, which tnv node check reads.",
+    })(),
+    'restart-max': Flags.integer({
+      default: 5,
+      min: 0,
+      helpValue: '<n>',
+      summary: 'Restarts allowed in --restart-window before tnv gives up.',
+    }),
+    'restart-window': Flags.integer({
+      default: 600,
+      min: 1,
+      helpValue: '<seconds>',
+      summary: 'The window (seconds) --restart-max counts restarts in.',
+    }),
     'ready-timeout': Flags.integer({ summary: "Seconds to wait for the node's RPC to answer.", default: 60, min: 1 }),
   }
 
@@ -54,6 +76,13 @@ Then tnv starts the node, streams its logs to stderr, and waits until its RPC an
     const kind = binary.origin === 'reference' ? 'reference' : 'released'
     const { warnings } = checkNodeStart(nodeFlags, kind)
     if (kind === 'reference') assertReferenceChain(nodeFlags)
+    if (flags.detach && flags.restart === 'on-failure')
+      throw new UsageError(
+        '--restart on-failure needs tnv in the foreground to watch the node, and --detach leaves it.',
+        {
+          fix: 'Drop --detach (run tnv node start --restart on-failure under your service manager or in tmux), or keep --detach and let the service manager restart the node (systemd: Restart=on-failure).',
+        },
+      )
     const secret = await this.jwtSecret(flags['jwt-secret-file'])
     const finalFlags = secret ? [...nodeFlags, '--rpc.jwtsecret', secret] : nodeFlags
     const plan = resolveRpcPlan(finalFlags, { behaviour: kind === 'released' ? 'released' : 'spec' })
@@ -67,15 +96,16 @@ Then tnv starts the node, streams its logs to stderr, and waits until its RPC an
     await (await import('../../lib/node/start.js')).assertPortsFree(plan)
     const { redactNodeFlags } = await import('../../lib/rpc/format-plan.js')
     this.note(`starting ${binary.path} node --datadir ${flags.datadir} ${redactNodeFlags(finalFlags, plan).join(' ')}`)
-    const started = await startNode({
+    const startParameters = {
       binary,
       datadir: flags.datadir,
       nodeFlags: finalFlags,
       plan,
       detach: flags.detach,
       readyTimeoutMs: flags['ready-timeout'] * 1000,
-      onLog: (line) => this.note(`  node | ${line}`),
-    })
+      onLog: (line: string) => this.note(`  node | ${line}`),
+    }
+    const started = await startNode(startParameters)
     const { state } = started
     const { success } = await import('../../cli/color.js')
     this.out(success(`node running (pid ${state.pid})`))
@@ -85,15 +115,60 @@ Then tnv starts the node, streams its logs to stderr, and waits until its RPC an
     if (flags.detach || !started.child) return state
 
     if (this.jsonEnabled()) process.stdout.write(`${JSON.stringify(state)}\n`)
-    const child = started.child
-    const stop = () => child.kill('SIGTERM')
+    // the foreground: until Ctrl-C / SIGTERM (the node is stopped, not restarted) or the node ends
+    const aborter = new AbortController()
+    const stop = () => aborter.abort()
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
-    const { code, signal } = await started.exited
-    const { removeNodeState } = await import('../../lib/node/state.js')
+    const [{ superviseNode }, { removeNodeState }] = await Promise.all([
+      import('../../lib/node/supervise.js'),
+      import('../../lib/node/state.js'),
+    ])
+    const policy = {
+      mode: flags.restart,
+      maxRestarts: flags['restart-max'],
+      windowSeconds: flags['restart-window'],
+    }
+    const result = await superviseNode({
+      first: started,
+      startParameters,
+      policy,
+      signal: aborter.signal,
+      onEvent: (e) => {
+        if (e.event === 'exited')
+          this.note(
+            `node exited (${e.exit.signal ?? `code ${e.exit.code}`})${e.exit.recorded ? `: ${e.exit.recorded.how}${e.exit.recorded.clean ? '' : ', not clean'}` : ''}`,
+          )
+        else if (e.event === 'restarting')
+          this.note(
+            `restarting the node in ${e.inMs / 1000} s (restart ${e.restartsInWindow} of at most ${policy.maxRestarts} in ${policy.windowSeconds} s)`,
+          )
+        else if (e.event === 'start-failed') this.note(`the restart failed: ${e.error}`)
+        else if (e.event === 'gave-up')
+          this.note(
+            `not restarting again: ${e.restartsInWindow} restarts in the last ${policy.windowSeconds} s. The node keeps crashing; read its output above for the cause.`,
+          )
+        else if (e.event === 'ready') {
+          this.note(`node running again (pid ${e.state.pid}, restart ${e.restart})`)
+          if (this.jsonEnabled()) process.stdout.write(`${JSON.stringify(e.state)}\n`)
+        }
+      },
+    })
+    process.off('SIGINT', stop)
+    process.off('SIGTERM', stop)
     await removeNodeState(flags.datadir)
-    this.note(`node exited (${signal ?? `code ${code}`})`)
-    if (code && code !== 0) this.exit(code)
+    const exit = result.exit
+    // the node's own exit code when it ended by itself; 128 + the signal's number when a signal ended it uncleanly
+    if (!result.stopped && exit && exit.recorded?.clean !== true) {
+      const code =
+        exit.code !== null && exit.code !== 0
+          ? exit.code
+          : exit.signal
+            ? 128 + (constants.signals[exit.signal] ?? 0)
+            : 1
+      this.exit(code)
+    }
+    if (!result.stopped && !exit) this.exit(1)
     return undefined
   }
 

@@ -11,6 +11,7 @@ import type { Address } from 'viem'
 import { presetForChainId } from '../chain/presets.js'
 import { createRpcCounter } from '../chain/rpc-counter.js'
 import { ExitCode, TnvError } from '../errors.js'
+import { observeNodeExits } from '../node/run-log.js'
 import { isNodeProcess, readNodeState } from '../node/state.js'
 import type { NodeInfo } from '../nodeinfo/types.js'
 import type { ChainFlagValues } from '../options.js'
@@ -66,6 +67,8 @@ export async function checkNode({
     readNodeState(datadir),
   ])
   const liveState = state && isNodeProcess(state) ? state : null
+  // a node tnv started that ended unseen (detached): its exit goes into the run log first
+  await observeNodeExits(datadir, state, 'tnv node check').catch(() => {})
   const localEndpoint = nodeUrl ?? (liveState ? (liveState.rpc.http ?? liveState.rpc.ipc) : null)
   const validatorAddress = address ?? nodeInfo?.executionAddress ?? null
 

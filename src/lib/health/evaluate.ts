@@ -27,12 +27,15 @@ export type Thresholds = {
   staleSeconds: number
   /** Free disk below this warns; below a quarter of it fails. */
   minFreeBytes: number
+  /** This many unclean exits within an hour is a crash loop (fail); fewer, within a day, warn. */
+  crashLoopExits: number
 }
 
 export const DEFAULT_THRESHOLDS: Thresholds = {
   toleranceBlocks: 2,
   staleSeconds: STALE_COMMIT_SECONDS,
   minFreeBytes: 50 * 2 ** 30,
+  crashLoopExits: 3,
 }
 
 export type EvaluateParameters = {
@@ -82,20 +85,22 @@ export function evaluate(p: EvaluateParameters): EvaluateReturnType {
 
   // ---- the node process tnv started
   const proc = p.host.process
-  if (proc && !proc.running)
+  const runs = p.host.restarts
+  if (proc && !proc.running) {
+    const last = runs?.lastUnclean && runs.lastUnclean.pid === proc.pid ? runs.lastUnclean : null
     add(
       'node.process',
       'node',
       'fail',
-      `the node tnv started (pid ${proc.pid}, ${proc.startedAt}) is not running`,
+      `the node tnv started (pid ${proc.pid}, ${proc.startedAt}) is not running${last ? `: ${last.reason}` : ''}`,
       `Read its log, then start it again: ${nodeStart}.`,
     )
-  else if (proc)
+  } else if (proc)
     add(
       'node.process',
       'node',
       'ok',
-      `pid ${proc.pid} running${proc.uptimeSeconds !== null ? ` for ${duration(proc.uptimeSeconds)}` : ''} (started by tnv; restarts are not counted: tnv supervises nothing)`,
+      `pid ${proc.pid} running${proc.uptimeSeconds !== null ? ` for ${duration(proc.uptimeSeconds)}` : ''} (started by tnv)`,
     )
 
   // ---- reachability and chain
@@ -438,6 +443,36 @@ export function evaluate(p: EvaluateParameters): EvaluateReturnType {
         'Find the process that holds the port (ss -ulpn).',
       )
     else add('host.p2p', 'host', 'ok', `UDP ${ports(p.host.udpPorts)} bound${proc ? ' by the node' : ''}`)
+  }
+
+  // ---- restarts of the nodes tnv started here (the run log)
+  if (runs === null)
+    add('host.restarts', 'host', 'skip', `tnv started no node for ${p.datadir}: no run log to count restarts in`)
+  else {
+    const last = runs.lastUnclean
+    const counts = `${runs.starts1h} start${runs.starts1h === 1 ? '' : 's'} in the last hour, ${runs.starts24h} in 24 h; ${runs.unclean1h} unclean exit${runs.unclean1h === 1 ? '' : 's'} in the last hour, ${runs.unclean24h} in 24 h`
+    const lastText = last
+      ? `last unclean exit ${last.exitedAt} (pid ${last.pid}): ${last.reason}${last.restarted ? '; tnv restarted it' : ''}`
+      : ''
+    if (runs.unclean1h >= t.crashLoopExits)
+      add(
+        'host.restarts',
+        'host',
+        'fail',
+        `crash-looping: ${counts}; ${lastText}`,
+        'Stop restarting it and find the cause in the node log (the lines before each exit); a restart policy only repeats the crash.',
+      )
+    else if (runs.unclean24h > 0)
+      add(
+        'host.restarts',
+        'host',
+        'warn',
+        `${counts}; ${lastText}`,
+        last?.restarted
+          ? `Read the node log around ${last.exitedAt} for the cause of the crash.`
+          : `Read the node log around ${last?.exitedAt ?? 'the exit'} for the cause; to restart it after a crash, run it under a service manager (systemd Restart=on-failure) or tnv node start --restart on-failure.`,
+      )
+    else add('host.restarts', 'host', 'ok', `${counts}${last ? ` (${lastText})` : ''}`)
   }
 
   // ---- RPC exposure (tnv rpc check)

@@ -1,5 +1,6 @@
 /**
- * The figures of a node check in the Prometheus text exposition format (version 0.0.4), for
+ * The figures of a node check in the Prometheus text exposition format (version 0.0.4): gauges,
+ * and two counters from the run log (starts and unclean exits of the node tnv started), for
  * node_exporter's textfile collector, written atomically (temporary file in the same directory,
  * fsync, rename: the collector never reads half a file; it reads only `*.prom`).
  *
@@ -13,7 +14,7 @@ import { writeFileAtomic } from '../fs/atomic.js'
 import type { FindingLevel, NodeCheckReport } from './types.js'
 
 type Sample = { labels?: Record<string, string>; value: number }
-type Metric = { name: string; help: string; samples: Sample[] }
+type Metric = { name: string; help: string; type: 'gauge' | 'counter'; samples: Sample[] }
 
 const LEVEL_VALUE: Record<FindingLevel, number> = { ok: 0, warn: 1, fail: 2, skip: -1 }
 
@@ -21,13 +22,17 @@ const LEVEL_VALUE: Record<FindingLevel, number> = { ok: 0, warn: 1, fail: 2, ski
 export function nodeCheckMetrics(r: NodeCheckReport): Metric[] {
   const f = r.figures
   const metrics: Metric[] = []
-  const gauge = (name: string, help: string, value: number | null | undefined, labels?: Record<string, string>) => {
-    if (value === null || value === undefined || !Number.isFinite(value)) return
-    const existing = metrics.find((m) => m.name === name)
-    const sample = labels ? { labels, value } : { value }
-    if (existing) existing.samples.push(sample)
-    else metrics.push({ name, help, samples: [sample] })
-  }
+  const sample =
+    (type: Metric['type']) =>
+    (name: string, help: string, value: number | null | undefined, labels?: Record<string, string>) => {
+      if (value === null || value === undefined || !Number.isFinite(value)) return
+      const existing = metrics.find((m) => m.name === name)
+      const s = labels ? { labels, value } : { value }
+      if (existing) existing.samples.push(s)
+      else metrics.push({ name, help, type, samples: [s] })
+    }
+  const gauge = sample('gauge')
+  const counter = sample('counter')
   const num = (s: string | null | undefined) => (s === null || s === undefined ? null : Number(s))
   gauge('tnv_node_check_status', 'Worst level of the check: 0 ok, 1 warn, 2 fail (the exit code).', r.exitCode)
   for (const x of r.findings)
@@ -88,6 +93,28 @@ export function nodeCheckMetrics(r: NodeCheckReport): Metric[] {
       gauge('tnv_host_p2p_port_bound', 'A p2p UDP port of node-info.yaml is bound on this host.', u.bound ? 1 : 0, {
         port: String(u.port),
       })
+  const runs = f.host.restarts
+  if (runs) {
+    // counters from the run log's totals (kept when old runs drop off): rate() and increase() work on them
+    counter('tnv_node_starts_total', 'Starts of the node tnv recorded for this data directory.', runs.totalStarts)
+    counter(
+      'tnv_node_unclean_exits_total',
+      'Unclean exits (crashes, kills, found dead) of the node tnv started for this data directory.',
+      runs.totalUnclean,
+    )
+    gauge('tnv_node_unclean_exits', 'Unclean exits of the node in the window (the label).', runs.unclean1h, {
+      window: '1h',
+    })
+    gauge('tnv_node_unclean_exits', 'Unclean exits of the node in the window (the label).', runs.unclean24h, {
+      window: '24h',
+    })
+    if (runs.lastUnclean)
+      gauge(
+        'tnv_node_last_unclean_exit_timestamp_seconds',
+        'When the node last exited uncleanly, Unix seconds.',
+        Date.parse(runs.lastUnclean.exitedAt) / 1000,
+      )
+  }
   return metrics
 }
 
@@ -95,7 +122,7 @@ export function formatPrometheus(metrics: Metric[]): string {
   const lines: string[] = []
   for (const m of metrics) {
     lines.push(`# HELP ${m.name} ${m.help.replaceAll('\\', '\\\\').replaceAll('\n', '\\n')}`)
-    lines.push(`# TYPE ${m.name} gauge`)
+    lines.push(`# TYPE ${m.name} ${m.type}`)
     for (const s of m.samples) {
       const labels = s.labels
         ? `{${Object.entries(s.labels)

@@ -1,11 +1,12 @@
 /**
  * The host side of a node check: free disk where the data directory lives, whether the p2p UDP
  * ports of node-info.yaml are bound (and by the node's own process, from /proc/<pid>/fd), and the
- * process tnv started (tnv-node.json). Linux /proc is read where it exists; elsewhere the port
+ * process tnv started (tnv-node.json) and the starts and exits of the run log. Linux /proc is read where it exists; elsewhere the port
  * facts are null ("not checked here"), never guessed.
  */
 import { promises as fs } from 'node:fs'
 import { basename } from 'node:path'
+import { readRunLog, runLogPath, summarizeRuns } from '../node/run-log.js'
 import { isNodeProcess, type NodeState } from '../node/state.js'
 import { parseP2pAddress } from '../nodeinfo/multiaddr.js'
 import type { NodeInfo } from '../nodeinfo/types.js'
@@ -30,10 +31,11 @@ export async function readHost({
   procRoot = '/proc',
   nowMs = Date.now(),
 }: ReadHostParameters): Promise<HostFacts> {
-  const [disk, bound, nodeInodes] = await Promise.all([
+  const [disk, bound, nodeInodes, runLog] = await Promise.all([
     fs.statfs(datadir).catch(() => null),
     boundUdpPorts(procRoot),
     state ? socketInodesOf(procRoot, state.pid) : Promise.resolve(null),
+    readRunLog(datadir),
   ])
   const udpPorts: HostFacts['udpPorts'] = []
   for (const peer of nodeInfo ? [nodeInfo.primary, ...nodeInfo.workers] : []) {
@@ -70,6 +72,7 @@ export async function readHost({
     diskTotalBytes: disk ? disk.blocks * disk.bsize : null,
     udpPorts,
     process: proc,
+    restarts: runLog ? { logFile: runLogPath(datadir), ...summarizeRuns(runLog, nowMs) } : null,
   }
 }
 

@@ -76,6 +76,30 @@ export type HostFacts = {
     /** tnv's own reference node (no p2p stack). */
     referenceNode: boolean
   } | null
+  /**
+   * Starts and exits of the nodes tnv started here (the run log, <datadir>/tnv-node-runs.json),
+   * or null when tnv never started one for this data directory.
+   */
+  restarts: {
+    logFile: string
+    starts1h: number
+    starts24h: number
+    unclean1h: number
+    unclean24h: number
+    totalStarts: number
+    totalUnclean: number
+    lastUnclean: {
+      pid: number
+      startedAt: string
+      exitedAt: string
+      code: number | null
+      signal: string | null
+      how: 'stopped' | 'exited' | 'crashed' | 'not-ready' | 'found-dead'
+      reason: string
+      /** tnv's foreground supervisor (--restart on-failure) started the node again after it. */
+      restarted: boolean
+    } | null
+  } | null
 }
 
 export type ValidatorFacts = {

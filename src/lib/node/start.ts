@@ -19,6 +19,7 @@ import {
 import { jsonRpcCall } from './json-rpc.js'
 import { NODE_JWT_SECRET_ENV, splitJwtSecret } from './jwt-secret-env.js'
 import { nodeChildEnv } from './node-env.js'
+import { type RunExit, recordNodeExit, recordNodeStart } from './run-log.js'
 import { type NodeState, writeNodeState } from './state.js'
 
 export type StartNodeParameters = {
@@ -38,14 +39,23 @@ export type StartNodeParameters = {
    * only to a real node that needs it (./node-env.ts).
    */
   passphrase?: string
+  /** The supervisor's restart number (0: a start by hand), for the run log. */
+  restart?: number
 }
+
+export type NodeExit = { code: number | null; signal: NodeJS.Signals | null; recorded: RunExit | null }
 
 export type StartedNode = {
   state: NodeState
   /** The child (foreground only). */
   child: ChildProcess | null
-  /** Resolves when the node exits (foreground only; detached nodes resolve never). */
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+  /**
+   * Resolves when the node exits, once the exit is in the run log (./run-log.ts) (foreground
+   * only; detached nodes resolve never).
+   */
+  exited: Promise<NodeExit>
+  /** Asks the node to stop (SIGTERM; recorded as a stop tnv asked for). Foreground only. */
+  stop: (signal?: NodeJS.Signals) => void
 }
 
 export function nodeArgv(datadir: string, nodeFlags: string[]): string[] {
@@ -63,6 +73,7 @@ export async function startNode({
   onLog = () => {},
   readyTimeoutMs = 60_000,
   passphrase,
+  restart = 0,
 }: StartNodeParameters): Promise<StartedNode> {
   const rpc = planEndpoints(plan)
   // tnv dials the node over IPC first (no JWT there), then HTTP (with a token when needed).
@@ -109,13 +120,38 @@ export async function startNode({
       })
     }
   }
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+  const exitedRaw = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }))
   })
   let exitInfo: { code: number | null; signal: NodeJS.Signals | null } | null = null
-  void exited.then((info) => {
+  void exitedRaw.then((info) => {
     exitInfo = info
   })
+  // the run log: this start, and (while tnv is its parent) its exit with the code or signal
+  let requested = false
+  let notReady: string | null = null
+  const pid = child.pid
+  const startRecorded =
+    pid === undefined
+      ? Promise.resolve()
+      : recordNodeStart(datadir, { pid, binary: binary.path, mode: detach ? 'detached' : 'foreground', restart }).catch(
+          () => {},
+        )
+  const exited: Promise<NodeExit> = exitedRaw.then(async ({ code, signal }) => {
+    if (pid === undefined) return { code, signal, recorded: null }
+    await startRecorded
+    const recorded = await recordNodeExit(datadir, pid, {
+      code,
+      signal,
+      requested,
+      ...(notReady !== null ? { how: 'not-ready' as const, reason: notReady } : {}),
+    }).catch(() => null)
+    return { code, signal, recorded }
+  })
+  const stop = (signal: NodeJS.Signals = 'SIGTERM') => {
+    requested = true
+    child.kill(signal)
+  }
   const readLogFileTail = () => {
     if (!detach) return
     try {
@@ -136,6 +172,7 @@ export async function startNode({
       readLogFileTail()
       if (logFd !== null) closeSync(logFd)
       const { code, signal } = exitInfo
+      await exited
       throw new NodeExitedError(code, signal, tail.trim())
     }
     try {
@@ -149,7 +186,9 @@ export async function startNode({
       if (exitInfo) continue
     } catch {
       if (Date.now() > deadline) {
+        notReady = `its RPC did not answer within ${Math.round(readyTimeoutMs / 1000)} s; tnv stopped it`
         child.kill('SIGTERM')
+        await settle(exited)
         if (logFd !== null) closeSync(logFd)
         throw new RpcTimeoutError(
           `The node's RPC at ${probe}`,
@@ -164,7 +203,9 @@ export async function startNode({
     // port (when the system can tell), and the child must not have exited already.
     const other = await probeHolder(probe, child.pid)
     if (other) {
+      notReady = `another process (pid ${other.pid}) answered on its RPC port; tnv stopped it`
       child.kill('SIGTERM')
+      await settle(exited)
       if (logFd !== null) closeSync(logFd)
       throw new ProbeAnsweredByOtherError(probe, other, child.pid ?? -1)
     }
@@ -186,7 +227,15 @@ export async function startNode({
     startedAt: new Date().toISOString(),
   }
   await writeNodeState(state)
-  return { state, child: detach ? null : child, exited: detach ? new Promise(() => {}) : exited }
+  await startRecorded
+  return { state, child: detach ? null : child, exited: detach ? new Promise(() => {}) : exited, stop }
+}
+
+/** Waits for the stopped node's exit to be recorded, at most a few seconds (a node that ignores SIGTERM is not waited for). */
+async function settle(exited: Promise<unknown>, ms = 5_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, ms)))])
+  clearTimeout(timer)
 }
 
 /** HTTP and WS ports of worker 0 must be free before the node starts (a clash is named, not discovered). */

@@ -4,6 +4,7 @@ import { NodeAlreadyRunningError, NodeNotRunningError } from './errors.js'
 import { commitAgeSeconds, readNodeProgress } from './health.js'
 import { jsonRpcCall } from './json-rpc.js'
 import { NODE_NETWORKS, nodeNetworkPreset } from './networks.js'
+import { observeNodeExits } from './run-log.js'
 import { isNodeProcess, type NodeState, readNodeState, removeNodeState } from './state.js'
 
 export const TESTNET_PUBLIC_RPC = NODE_NETWORKS.adiri.publicRpc as string
@@ -36,9 +37,10 @@ export type NodeStatus = {
 /** Refuses to start a second node for a datadir; a record left by a dead node is removed. */
 export async function assertNotRunning(datadir: string): Promise<void> {
   const state = await readNodeState(datadir)
-  if (!state) return
-  if (isNodeProcess(state)) throw new NodeAlreadyRunningError(state.pid, datadir)
-  await removeNodeState(datadir)
+  if (state && isNodeProcess(state)) throw new NodeAlreadyRunningError(state.pid, datadir)
+  // a node that ended since tnv last looked: its exit goes into the run log before the new start
+  await observeNodeExits(datadir, state, 'tnv node start').catch(() => {})
+  if (state) await removeNodeState(datadir)
 }
 
 function dialable(state: NodeState): string | null {
@@ -48,6 +50,7 @@ function dialable(state: NodeState): string | null {
 export async function nodeStatus(datadir: string): Promise<NodeStatus> {
   const state = await readNodeState(datadir)
   if (!state || !isNodeProcess(state)) {
+    await observeNodeExits(datadir, state, 'tnv node status').catch(() => {})
     return {
       running: false,
       pid: null,

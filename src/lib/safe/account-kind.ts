@@ -2,8 +2,10 @@
  * Is an address a plain account or a contract, and if a contract, is it a Safe? One batched
  * round trip: the code at the address, and the Safe's `VERSION()`, `getThreshold()` and
  * `getOwners()` (answered by every Safe since 1.0; a contract that answers none of them is
- * "a contract, not recognised as a Safe"). A validator address with code cannot sign with a
- * private key: its transactions are proposed to it as a batch (`--unsigned --format safe`).
+ * "a contract, not recognised as a Safe"). A contract that answers them but has no owners (the Safe
+ * singleton behind every proxy, or a proxy never set up) is no Safe either: nobody can confirm a
+ * transaction through it. A validator address with code cannot sign with a private key: its
+ * transactions are proposed to it as a batch (`--unsigned --format safe`).
  */
 import type { Address } from 'viem'
 import type { ChainClient } from '../chain/client.js'
@@ -28,7 +30,12 @@ export async function readAccountKind(client: ChainClient, address: Address): Pr
   ])
   if (!code || code === '0x') return { kind: 'account' }
   const safe =
-    version !== null && threshold !== null && owners !== null
+    version !== null &&
+    threshold !== null &&
+    owners !== null &&
+    owners.length > 0 &&
+    threshold >= 1n &&
+    threshold <= BigInt(owners.length)
       ? { version, threshold: Number(threshold), owners: [...owners] }
       : null
   return { kind: 'contract', safe }

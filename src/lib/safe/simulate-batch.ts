@@ -44,9 +44,13 @@ export async function simulateBatch(
     })
   } catch (err) {
     const e = err as { code?: number; details?: string; shortMessage?: string; message?: string }
+    const said = e.details ?? e.shortMessage ?? e.message ?? 'error'
     return {
       simulated: false,
-      reason: `eth_simulateV1 is not available here (${e.details ?? e.shortMessage ?? e.message ?? 'error'})`,
+      reason:
+        e.code === -32601
+          ? `the endpoint does not serve eth_simulateV1 (${said})`
+          : `eth_simulateV1 failed on the endpoint (${said})`,
     }
   }
   const block = Array.isArray(result) ? (result[0] as { calls?: SimCallResult[] } | undefined) : undefined

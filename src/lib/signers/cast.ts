@@ -17,10 +17,16 @@ export function castPackageName(platform: string = process.platform, arch: strin
 /** @example spawn(resolveCastBinary(), ['--version']) */
 export function resolveCastBinary(env: NodeJS.ProcessEnv = process.env): string {
   const exe = process.platform === 'win32' ? 'cast.exe' : 'cast'
+  const singleExecutable = runsAsSingleExecutable()
   if (env.TNV_CAST_BINARY) {
-    if (!existsSync(env.TNV_CAST_BINARY)) throw new CastNotFoundError(`TNV_CAST_BINARY=${env.TNV_CAST_BINARY}`)
+    if (!existsSync(env.TNV_CAST_BINARY))
+      throw new CastNotFoundError(`TNV_CAST_BINARY=${env.TNV_CAST_BINARY}`, { singleExecutable })
     return env.TNV_CAST_BINARY
   }
+  for (const dir of singleExecutable ? (env.PATH ?? '').split(delimiter) : [])
+    if (dir && existsSync(join(dir, exe))) return join(dir, exe)
+  // the single executable carries no node_modules: only TNV_CAST_BINARY and PATH can name a cast
+  if (singleExecutable) throw new CastNotFoundError('TNV_CAST_BINARY is not set, no cast on PATH', { singleExecutable })
   const pkg = castPackageName()
   try {
     const binary = join(dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`)), 'bin', exe)
@@ -30,6 +36,15 @@ export function resolveCastBinary(env: NodeJS.ProcessEnv = process.env): string 
   }
   for (const dir of (env.PATH ?? '').split(delimiter)) if (dir && existsSync(join(dir, exe))) return join(dir, exe)
   throw new CastNotFoundError(`${pkg}, then cast on PATH`)
+}
+
+/** Whether tnv runs as its single executable (Node's `node:sea`; false on a Node.js without it). */
+function runsAsSingleExecutable(): boolean {
+  try {
+    return (createRequire(import.meta.url)('node:sea') as { isSea: () => boolean }).isSea()
+  } catch {
+    return false
+  }
 }
 
 export type CastRun = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }

@@ -3,11 +3,19 @@ import { ExitCode, TnvError } from '../errors.js'
 /** foundry's cast, which talks to the device, is not installed where tnv looks. */
 export class CastNotFoundError extends TnvError {
   override readonly code: string = 'CastNotFound'
-  constructor(lookedFor: string) {
-    super(`Hardware wallets are driven through foundry's cast, and it was not found (${lookedFor}).`, {
-      fix: 'Reinstall tnv with its dependencies (npm ci installs @foundry-rs/cast), install foundry (cast on PATH), or set TNV_CAST_BINARY to a cast executable.',
-      exitCode: ExitCode.BadKeys,
-    })
+  /** `singleExecutable`: tnv runs as its single executable, which does not carry cast (docs/decisions.md "Shipping"). */
+  constructor(lookedFor: string, { singleExecutable = false }: { singleExecutable?: boolean } = {}) {
+    super(
+      singleExecutable
+        ? `Hardware wallets are driven through foundry's cast, which this single executable of tnv does not include, and no cast was found (${lookedFor}).`
+        : `Hardware wallets are driven through foundry's cast, and it was not found (${lookedFor}).`,
+      {
+        fix: singleExecutable
+          ? "Install foundry's cast 1.x on this host so that `cast` is on PATH: `npm install -g @foundry-rs/cast` (with Node.js), or foundryup (https://getfoundry.sh), or the cast binary of a foundry release; or set TNV_CAST_BINARY=/path/to/cast. Then run the command again; nothing was read, signed or sent."
+          : 'Reinstall tnv with its dependencies (npm ci installs @foundry-rs/cast), install foundry (cast on PATH), or set TNV_CAST_BINARY to a cast executable.',
+        exitCode: ExitCode.BadKeys,
+      },
+    )
   }
 }
 
