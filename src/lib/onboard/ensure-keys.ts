@@ -144,7 +144,12 @@ export async function createKeys(
         purpose: 'create',
         env,
         ...(stdin ? { stdin } : {}),
-        io: { isTTY: io.interactive, ask: (m) => io.secret(m) },
+        // `say`: the mismatch of the two entries is said before asking again
+        io: {
+          isTTY: io.interactive,
+          ask: (m) => io.secret(m),
+          say: (m) => io.emit({ event: 'warning', message: m }, m),
+        },
       })
       passphrase = value
       return value
