@@ -76,6 +76,13 @@ describe('help pages: one column width per page', () => {
     }
   })
 
+  it('-h is --help (package.json oclif.additionalHelpFlags), not after --', async () => {
+    const short = await runCli(['devnet', 'start', '-h'])
+    const long = await runCli(['devnet', 'start', '--help'])
+    assert.equal(short.code, 0, short.stderr)
+    assert.equal(short.stdout, long.stdout)
+  })
+
   it('tnv help <typo>: the closest command, exit 2', async () => {
     const r = await runCli(['help', 'devnet', 'strat'])
     assert.equal(r.code, 2)

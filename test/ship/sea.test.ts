@@ -150,6 +150,7 @@ describe('the single executable, with an empty environment and no Node.js on PAT
       ['keytool', '--help'],
       ['validator', '--help'],
       ['stake', '--help'],
+      ['keytool', 'backup', '-h'],
     ]) {
       const where = `tnv ${args.join(' ')}`
       const sea = await tnv(args)
