@@ -50,11 +50,14 @@ export function suggestFlag(typed: string, flagNames: readonly string[]): string
   return best ? `--${best}` : undefined
 }
 
-/** oclif's "command X not found" error (thrown by Config.runCommand when no hook answers). */
+/**
+ * oclif's "command X not found" error (thrown by Config.runCommand when no hook answers), or its
+ * help's "Command X not found." (`tnv help X`, `tnv X --help`).
+ */
 export function notFoundId(err: unknown): string | undefined {
   const message = err instanceof Error ? err.message : ''
-  const match = /^command (\S+) not found$/.exec(message)
-  return match?.[1]
+  const match = /^(?:command (\S+) not found|Command (\S+) not found\.)$/.exec(message)
+  return match?.[1] ?? match?.[2]
 }
 
 type ConfigLike = {

@@ -27,7 +27,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
   static override examples = [
     '<%= config.bin %> <%= command.id %>   # the wizard, on a terminal',
     '<%= config.bin %> <%= command.id %> --chain devnet --datadir ./validator-1',
-    'TN_PRIVATE_KEY=… TN_BLS_PASSPHRASE=… <%= config.bin %> <%= command.id %> --chain devnet --datadir ./v1 --create-keys --mint --through active --start-node --json',
+    'TN_PRIVATE_KEY=… TN_BLS_PASSPHRASE=… <%= config.bin %> <%= command.id %> --chain devnet --datadir ./v1 --create-keys --mint --through active --start-node --yes --json',
     'TN_KEYSTORE_PASSWORD=… <%= config.bin %> <%= command.id %> --chain testnet --keystore ~/.foundry/keystores/validator --through active --node-rpc-url http://127.0.0.1:8545',
     '<%= config.bin %> <%= command.id %> --chain testnet --unsigned   # print the transaction for a multisig or hardware wallet',
   ]

@@ -19,14 +19,24 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     process.exit(1)
   }
   process.once('beforeExit', guard)
+  // the reader went away (`tnv --help | head`): nothing more can be shown, so stop quietly
+  // instead of waiting for a drain that never comes (which the guard would call a bug)
+  const closed = (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err
+    settled = true
+    process.exit(process.exitCode ?? 0)
+  }
+  process.stdout.once('error', closed)
   try {
     // esbuild's chunk for a lazily imported CommonJS module exports it as `default` only
     const mod = await import('@oclif/core')
-    const { Config, flush, handle, run } = (typeof mod.run === 'function' ? mod : mod.default) as typeof mod
+    const { Config, flush, handle } = (typeof mod.run === 'function' ? mod : mod.default) as typeof mod
     let config: InstanceType<typeof Config> | undefined
     try {
       config = await Config.load(import.meta.url)
-      await run(argv, config)
+      // oclif's run, with tnv's help (one column width per page; src/cli/help.ts)
+      const { runCli } = await import('../cli/help.js')
+      await runCli(argv, config)
       await flush()
     } catch (err) {
       // a mistyped command: tnv's paragraph with the closest command, never oclif's bare line

@@ -146,14 +146,17 @@ export async function runSea(commands: SeaCommands, { root: given }: { root?: st
   if (isVersionRequest(argv)) return printVersion(argv, 'single-executable')
 
   // required here, not imported at the top: the bundle evaluates oclif only on this path
-  const { Config, flush, handle, run } = require('@oclif/core') as typeof import('@oclif/core')
+  const { Config, flush, handle } = require('@oclif/core') as typeof import('@oclif/core')
+  // oclif's run with tnv's help class, handed over here: the executable cannot load the file
+  // package.json's oclif.helpClass would name (src/cli/help.ts)
+  const { runCli } = require('../cli/help.js') as typeof import('../cli/help.js')
   let config: InstanceType<typeof Config> | undefined
   try {
     const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
     config = await Config.load({ root, pjson })
     // the explicit command strategy, answered from the bundle instead of a file on disk
     ;(config as unknown as { rootPlugin: { commandCache: SeaCommands } }).rootPlugin.commandCache = commands
-    await run(argv, config)
+    await runCli(argv, config)
     await flush()
   } catch (err) {
     if (!(config && reportCommandNotFound(err, config, argv))) await handle(err as Error)

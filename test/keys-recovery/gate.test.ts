@@ -178,8 +178,8 @@ describe('recovery phrase, backups and the gate (real next registry, chain id 42
       `${phrases[0]}\nrecovered passphrase\n`,
     )
     assert.equal(ok.code, 0, ok.stderr)
-    const r = parseJson<{ blsPublicKeyHex: string; checkedAgainst: { registry: { registeredKey: string } } }>(ok)
-    assert.equal(r.checkedAgainst.registry.registeredKey, r.blsPublicKeyHex)
+    const r = parseJson<{ blsPublicKey: string; checkedAgainst: { registry: { registeredKey: string } } }>(ok)
+    assert.equal(r.checkedAgainst.registry.registeredKey, r.blsPublicKey)
     // the recovered directory is the original's identity: same key, PoP, network keys, seeds
     const strip = (t: string) => t.replace(/\/ip4\/127\.0\.0\.1\/udp\/\d+\//g, '/ip4/127.0.0.1/udp/PORT/')
     assert.equal(

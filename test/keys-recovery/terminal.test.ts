@@ -82,11 +82,11 @@ describe('keytool generate --mnemonic on a terminal', { skip }, () => {
     assert.equal(r.code, 0, r.stderr)
     const original = await runCli(['keytool', 'show', '--datadir', datadir, '--json'])
     const again = await runCli(['keytool', 'show', '--datadir', recovered, '--json'])
-    type Shown = { blsPublicKeyHex: string; proofOfPossessionHex: string; primary: { peerId: string } }
+    type Shown = { blsPublicKey: string; proofOfPossession: string; primary: { peerId: string } }
     const a = parseJson<Shown>(original)
     const b = parseJson<Shown>(again)
-    assert.equal(b.blsPublicKeyHex, a.blsPublicKeyHex)
-    assert.equal(b.proofOfPossessionHex, a.proofOfPossessionHex)
+    assert.equal(b.blsPublicKey, a.blsPublicKey)
+    assert.equal(b.proofOfPossession, a.proofOfPossession)
     assert.equal(b.primary.peerId, a.primary.peerId)
   })
 

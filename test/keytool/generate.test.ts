@@ -68,12 +68,12 @@ describe('keytool generate validator', () => {
       true,
     )
     // byte for byte the released node's file: worker: map, ---, rpc: ~, quoted lower-case address
-    const view = out as { blsPublicKey: string; proofOfPossession: string }
+    const view = out as { blsPublicKeyBase58: string; proofOfPossessionBase58: string }
     assert.equal(
       await fs.readFile(join(datadir, 'node-info.yaml'), 'utf8'),
       nodeWritesText({
         name: 'val-1',
-        publicKey58: view.blsPublicKey,
+        publicKey58: view.blsPublicKeyBase58,
         primary: { address: info.primary.networkAddress, key: info.primary.networkKey },
         workers: [
           {
@@ -83,7 +83,7 @@ describe('keytool generate validator', () => {
           },
         ],
         address: ADDRESS,
-        pop58: view.proofOfPossession,
+        pop58: view.proofOfPossessionBase58,
       }),
     )
     assert.equal(out.nodeInfoForm, 'worker')

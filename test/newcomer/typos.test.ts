@@ -26,6 +26,7 @@ describe('did you mean (pure)', () => {
   })
   it("recognises only oclif's not-found error", () => {
     assert.equal(notFoundId(new Error('command valdator:status not found')), 'valdator:status')
+    assert.equal(notFoundId(new Error('Command devnet:strat not found.')), 'devnet:strat')
     assert.equal(notFoundId(new Error('something else')), undefined)
   })
 })

@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { KNOWN_REGISTRY_CODE } from '../../src/lib/registry/generations/detect.js'
 import { parseJson, runCli, tempDir } from '../helpers/cli.js'
+import { distinctColumns, listSections } from '../helpers/help-columns.js'
 import { freePort } from '../helpers/ports.js'
 import { ensureSea, removeDir, runBare, SEA_NAME } from './sea.js'
 
@@ -138,6 +139,30 @@ describe('the single executable, with an empty environment and no Node.js on PAT
     })
     assert.equal(ok.code, 0, ok.stderr)
     assert.match(ok.stderr, /^tnv: bundle code cache used$/m)
+  })
+
+  it('help: the same pages as the npm build, every list of a page at one column (tnv help class in the executable)', async () => {
+    for (const args of [
+      ['--help'],
+      ['devnet', '--help'],
+      ['devnet'],
+      ['help', 'keytool', 'backup'],
+      ['keytool', '--help'],
+      ['validator', '--help'],
+      ['stake', '--help'],
+      ['keytool', 'backup', '-h'],
+    ]) {
+      const where = `tnv ${args.join(' ')}`
+      const sea = await tnv(args)
+      const npm = await runCli(args)
+      assert.equal(sea.code, 0, `${where}: ${sea.stderr}`)
+      assert.equal(sea.stdout, npm.stdout, where)
+      assert.ok(listSections(sea.stdout).length > (args[0] === 'validator' ? 0 : 1), `${where}: ${sea.stdout}`)
+      assert.deepEqual(distinctColumns(sea.stdout).length, 1, `${where}:\n${sea.stdout}`)
+    }
+    const typo = await tnv(['help', 'devnet', 'strat'])
+    assert.equal(typo.code, 2)
+    assert.match(typo.stderr, /Did you mean `tnv devnet start`\?/)
   })
 
   it('a stake on the devnet: devnet start, governance mint, stake, all through the executable', async () => {

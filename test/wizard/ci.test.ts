@@ -121,6 +121,10 @@ describe('tnv stake / tnv exit without a terminal (CI)', () => {
       result.steps.map((s) => `${s.step}:${s.outcome}`),
       ['keys:done', 'mint:sent', 'stake:sent', 'sync:done', 'activate:sent', 'active:done'],
     )
+    // one JSON key per plan row: the function and the registry's address both kept
+    const plan = all.find((l) => l.event === 'plan' && l.step === 'stake') as { rows: Record<string, string> }
+    assert.equal(plan.rows.function, 'stake(bytes,(bytes)) (the next registry)')
+    assert.match(plan.rows.registry ?? '', /^0x[0-9a-fA-F]{40}$/)
     const identity = all.find((l) => l.event === 'identity') as { prerequisites: { name: string }[] }
     assert.deepEqual(
       identity.prerequisites.map((p) => p.name),

@@ -79,6 +79,12 @@ describe('the stake and exit wizards on a terminal', { skip }, () => {
     await w.expect('New BLS key passphrase')
     w.type(`wizard passphrase${ENTER}`)
     await w.expect('Repeat the new BLS key passphrase')
+    // a typo in the repeat: said, then both asked again
+    w.type(`wizard passphrasf${ENTER}`)
+    await w.expect('Passphrases do not match, retry.')
+    await w.expect('New BLS key passphrase')
+    w.type(`wizard passphrase${ENTER}`)
+    await w.expect('Repeat the new BLS key passphrase')
     w.type(`wizard passphrase${ENTER}`)
     await w.expect('Prerequisites:')
     await w.expect('How far should tnv take this validator now?')

@@ -20,9 +20,11 @@ export default class DevnetStart extends BaseCommand {
   static override description =
     `Runs the reference node on the devnet directory, in front of a chain that runs the REAL ConsensusRegistry code, in one of three ways:
 
-  (default)          the embedded devnet: the next registry generation from the node's genesis (networks/next/genesis.yaml), its placeholder committee, and 10 funded dev accounts; 10-second epochs (a rehearsal setting)
-  --genesis NAME     a node genesis: adiri (the registry live on the test network), next, or the path of a genesis.yaml; the registry's own epoch length unless --epoch-seconds
-  --fork-url URL     a local fork of a live chain (anvil fork mode, pinned at --fork-block or the latest block): today's committee and state; nothing is ever sent upstream, reads are few and cached in the devnet directory
+By default, the embedded devnet: the next registry generation from the node's genesis (networks/next/genesis.yaml), its placeholder committee, and 10 funded dev accounts; 10-second epochs (a rehearsal setting).
+
+With --genesis NAME, a node genesis: adiri (the registry live on the test network), next, or the path of a genesis.yaml; the registry's own epoch length unless --epoch-seconds.
+
+With --fork-url URL, a local fork of a live chain (anvil fork mode, pinned at --fork-block or the latest block): today's committee and state; nothing is ever sent upstream, reads are few and cached in the devnet directory.
 
 Every rehearsal runs under tnv's rehearsal chain id 911329 unless --chain-id says otherwise: transactions and signatures made under a real network's chain id (2017 adiri, 487 mainnet) are valid there too. The EVM BLS verifier is installed at 0x…b151 where the registry calls the node's precompile. Epochs end by time, as the node ends them (epoch start + epochDuration seconds), with the node's system calls. Governance is rehearsed by impersonating the registry's owner (\`tnv devnet governance …\`, REHEARSAL-ONLY). A directory that already holds a devnet resumes it.
 

@@ -26,7 +26,7 @@ export default class ValidatorStatusCommand extends BaseCommand {
     ...chainFlags,
   }
 
-  async run(): Promise<ValidatorStatus> {
+  async run(): Promise<ValidatorStatus & { blsPubkeyBase58: string | null }> {
     const { flags } = await this.parse(ValidatorStatusCommand)
     const [{ readValidatorStatus }, support, { parseAddressFlag }, { formatTelAndWei }] = await Promise.all([
       import('../../lib/registry/read-validator-status.js'),
@@ -114,6 +114,7 @@ export default class ValidatorStatusCommand extends BaseCommand {
     ]
     const width = Math.max(...rows.map(([label]) => label.length))
     for (const [label, value] of rows) this.out(`${label.padEnd(width)}  ${value}`)
-    return s
+    // keys in tnv's one JSON shape: hex under the plain name, base58 (node-info.yaml's) beside
+    return { ...s, blsPubkeyBase58: s.blsPubkey ? encodeBase58(Buffer.from(s.blsPubkey.slice(2), 'hex')) : null }
   }
 }

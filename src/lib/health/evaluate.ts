@@ -256,10 +256,10 @@ export function evaluate(p: EvaluateParameters): EvaluateReturnType {
       if (info.blsPublicKey !== null && info.blsPublicKey.toLowerCase() !== keyHex) diffs.push('bls_public_key')
       if (info.executionAddress !== null && info.executionAddress.toLowerCase() !== ni.executionAddress.toLowerCase())
         diffs.push('execution_address')
-      if (info.primaryNetworkKey !== null && info.primaryNetworkKey !== ni.primary.networkKey)
+      if (info.primaryNetworkKeyBase58 !== null && info.primaryNetworkKeyBase58 !== ni.primary.networkKey)
         diffs.push('primary network key')
       const w = ni.workers[0]
-      if (info.workerNetworkKey !== null && w && info.workerNetworkKey !== w.networkKey)
+      if (info.workerNetworkKeyBase58 !== null && w && info.workerNetworkKeyBase58 !== w.networkKey)
         diffs.push('worker network key')
       if (info.authorityId !== null && info.authorityId !== authorityIdOf(ni.blsPublicKey)) diffs.push('authority id')
       if (diffs.length)

@@ -5,6 +5,7 @@
  * local node, tn_info. -32601 means "not served here" (null); another error or a shape tnv does
  * not read is listed in `unusable`, never read as a number (real-network/node.md §5, §8).
  */
+import { keyForms } from '../keys/identity.js'
 import { METHOD_NOT_FOUND } from '../node/json-rpc.js'
 import { type BatchAnswer, type BatchCall, rpcBatch } from './rpc-batch.js'
 import type { EndpointSnapshot, TnInfo } from './types.js'
@@ -152,6 +153,15 @@ function parseInfo(value: unknown, unusable: string[]): TnInfo | null {
   }
   const v = value as Record<string, unknown>
   const str = (k: string) => (typeof v[k] === 'string' ? (v[k] as string) : null)
+  // network keys in tnv's one JSON shape (hex, base58 beside), whichever form the node answers
+  const networkKey = (k: string) => {
+    const text = str(k)
+    const forms = text === null ? null : keyForms(text, 36)
+    if (text !== null && forms === null) unusable.push(`tn_info: ${k} is neither 0x hex nor base58 of 36 bytes`)
+    return forms ?? { hex: null, base58: null }
+  }
+  const primary = networkKey('primary_network_key')
+  const worker = networkKey('worker_network_key')
   return {
     chainId: typeof v.chain_id === 'number' ? v.chain_id : null,
     version: str('version'),
@@ -159,8 +169,10 @@ function parseInfo(value: unknown, unusable: string[]): TnInfo | null {
     blsPublicKey: str('bls_public_key'),
     authorityId: str('authority_id'),
     executionAddress: str('execution_address'),
-    primaryNetworkKey: str('primary_network_key'),
-    workerNetworkKey: str('worker_network_key'),
+    primaryNetworkKey: primary.hex,
+    primaryNetworkKeyBase58: primary.base58,
+    workerNetworkKey: worker.hex,
+    workerNetworkKeyBase58: worker.base58,
   }
 }
 

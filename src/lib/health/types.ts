@@ -56,8 +56,12 @@ export type TnInfo = {
   blsPublicKey: string | null
   authorityId: string | null
   executionAddress: string | null
-  primaryNetworkKey: string | null
-  workerNetworkKey: string | null
+  /** The libp2p protobuf public key, 0x hex (tnv's one JSON shape for keys). */
+  primaryNetworkKey: `0x${string}` | null
+  /** The same bytes in base58 (node-info.yaml's `network_key`). */
+  primaryNetworkKeyBase58: string | null
+  workerNetworkKey: `0x${string}` | null
+  workerNetworkKeyBase58: string | null
 }
 
 export type HostFacts = {

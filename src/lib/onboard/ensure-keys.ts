@@ -82,7 +82,7 @@ export async function createKeys(
     if (primary === undefined) {
       const host = (
         await io.input(
-          `Public IP address or DNS name of this host (the p2p addresses use UDP ${PRIMARY_UDP_PORT} and ${WORKER_UDP_PORT}; empty: local-only 127.0.0.1, for a devnet)`,
+          `Public IP address or DNS name of this host (the p2p addresses use UDP ${PRIMARY_UDP_PORT} and ${WORKER_UDP_PORT}; empty: local-only 127.0.0.1 on free ports, for a devnet)`,
           { default: '' },
         )
       ).trim()
@@ -144,7 +144,12 @@ export async function createKeys(
         purpose: 'create',
         env,
         ...(stdin ? { stdin } : {}),
-        io: { isTTY: io.interactive, ask: (m) => io.secret(m) },
+        // `say`: the mismatch of the two entries is said before asking again
+        io: {
+          isTTY: io.interactive,
+          ask: (m) => io.secret(m),
+          say: (m) => io.emit({ event: 'warning', message: m }, m),
+        },
       })
       passphrase = value
       return value

@@ -245,8 +245,8 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
       event: 'identity',
       validator,
       chain,
-      blsPublicKey: view.blsPublicKeyHex,
-      blsPublicKeyBase58: view.blsPublicKey,
+      blsPublicKey: view.blsPublicKey,
+      blsPublicKeyBase58: view.blsPublicKeyBase58,
       primary: view.primary.networkAddress,
       workers: view.workers.map((w) => w.networkAddress),
       status: status.status,
@@ -299,7 +299,7 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
     // before the key is bound for good: a verified backup or a confirmed phrase
     await ensureBackup(io, {
       datadir: dirname(keys.path),
-      publicKey: view.blsPublicKeyHex,
+      publicKey: view.blsPublicKey,
       chainId: chain.chainId,
       skip: p.skipBackupCheck === true,
       passphrase: nodePassphrase,
@@ -314,8 +314,8 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
     )
     const result = await stake(ctx, {
       signer,
-      blsPubkey: view.blsPublicKeyHex,
-      proofOfPossession: view.proofOfPossessionHex,
+      blsPubkey: view.blsPublicKey,
+      proofOfPossession: view.proofOfPossession,
       executionAddress: info.executionAddress,
       // adiri: its proof is signed with the key; keys made in this run open with the passphrase in hand
       signAdiriProof: adiriProofSigner({

@@ -260,7 +260,8 @@ async function delegateStakeStep(
       ['validator', validator],
       ['delegator', delegator],
       ['bls public key', blsPubkey],
-      ['registry', `${adapter.generation}: ${adapter.signatures.delegateStake}`],
+      // not 'registry': the plan's own row names the registry's address (one key per row in the JSON plan)
+      ['function', `${adapter.signatures.delegateStake} (the ${adapter.generation} registry)`],
       ['stake version', String(version)],
       ...(deadline !== null ? [['deadline', deadlineIso(deadline)] as [string, string]] : []),
       ['stake amount', formatTelAndWei(stakeAmount)],

@@ -178,6 +178,15 @@ function poolText(pool: bigint): string {
     : `The Issuance pool (0x07a0…07a0), which pays rewards, holds ${formatTelAndWei(pool)}.`
 }
 
+/**
+ * On the devnet, how to fill the pool (REHEARSAL-ONLY governance by impersonation): the TEL
+ * missing, rounded up to whole TEL.
+ */
+function devnetFundText(amounts: { rewards: bigint; pool: bigint } | null): string {
+  const missing = amounts ? (amounts.rewards - amounts.pool + 10n ** 18n - 1n) / 10n ** 18n : null
+  return ` On the devnet, \`tnv devnet governance fund ${missing ?? '<TEL>'}\` fills the pool (REHEARSAL-ONLY).`
+}
+
 /** The issuance pool cannot cover the accrued rewards and the shortfall was not (or cannot be) accepted. */
 export class RewardShortfallError extends TnvError {
   override readonly code: string = 'RewardShortfall'
@@ -186,7 +195,7 @@ export class RewardShortfallError extends TnvError {
   constructor(
     amounts: { rewards: bigint; pool: bigint } | null,
     extra: Extra = {},
-    { canForfeit = true }: { canForfeit?: boolean } = {},
+    { canForfeit = true, devnet = false }: { canForfeit?: boolean; devnet?: boolean } = {},
   ) {
     super(
       amounts
@@ -194,8 +203,8 @@ export class RewardShortfallError extends TnvError {
         : `The issuance pool cannot cover the accrued rewards: ${canForfeit ? 'unstake without accepting the shortfall reverts' : "the adiri registry's unstake(address) reverts"}.`,
       {
         fix: canForfeit
-          ? `Run again with --accept-reward-shortfall to forfeit ${amounts ? formatTelAndWei(amounts.rewards - amounts.pool) : 'the unpaid rewards'} (the stake itself is paid in full), or wait until the pool is refilled.`
-          : 'Wait until governance funds the pool with at least the rewards owed, then run `tnv unstake` again; nothing was sent.',
+          ? `Run again with --accept-reward-shortfall to forfeit ${amounts ? formatTelAndWei(amounts.rewards - amounts.pool) : 'the unpaid rewards'} (the stake itself is paid in full), or wait until the pool is refilled.${devnet ? devnetFundText(amounts) : ''}`
+          : `Wait until governance funds the pool with at least the rewards owed, then run \`tnv unstake\` again; nothing was sent.${devnet ? devnetFundText(amounts) : ''}`,
         exitCode: ExitCode.Reverted,
         ...extra,
       },
@@ -207,13 +216,17 @@ export class RewardShortfallError extends TnvError {
 /** A claim the issuance pool cannot pay now (explained before anything is sent). */
 export class RewardPoolShortError extends TnvError {
   override readonly code: string = 'RewardPoolShort'
-  constructor(amounts: { rewards: bigint; pool: bigint } | null, extra: Extra = {}) {
+  constructor(
+    amounts: { rewards: bigint; pool: bigint } | null,
+    extra: Extra = {},
+    { devnet = false }: { devnet?: boolean } = {},
+  ) {
     super(
       amounts
         ? `${poolText(amounts.pool)} That is less than the ${formatTelAndWei(amounts.rewards)} of rewards to claim, so the claim would revert.`
         : 'The issuance pool cannot pay the accrued rewards now.',
       {
-        fix: 'Claim later, once governance has funded the pool; the rewards stay credited to the validator. Nothing was sent.',
+        fix: `Claim later, once governance has funded the pool; the rewards stay credited to the validator. Nothing was sent.${devnet ? devnetFundText(amounts) : ''}`,
         exitCode: ExitCode.Reverted,
         ...extra,
       },

@@ -131,7 +131,8 @@ async function stakeStep(ctx: RegistryContext, params: StakeParameters, run: Ste
     rows: [
       ['validator', validator],
       ['bls public key', blsPubkey],
-      ['registry', `${adapter.generation}: ${adapter.signatures.stake}`],
+      // not 'registry': the plan's own row names the registry's address (one key per row in the JSON plan)
+      ['function', `${adapter.signatures.stake} (the ${adapter.generation} registry)`],
       ['stake version', String(version)],
       ['stake amount', formatTelAndWei(stakeAmount)],
     ],

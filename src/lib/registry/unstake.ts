@@ -120,9 +120,10 @@ async function unstakeStep(
   checkEligible({ validator, status, exitEpoch: record?.exitEpoch ?? 0, currentEpoch: epoch })
   report?.({ type: 'step', message: `${validator} is ${status} in epoch ${epoch}: unstake is accepted` })
   if (shortfall > 0n) {
+    const devnet = chain.name === 'devnet'
     if (!adapter.features.unstakeShortfallChoice)
-      throw new RewardShortfallError({ rewards, pool }, {}, { canForfeit: false })
-    if (!acceptRewardShortfall) throw new RewardShortfallError({ rewards, pool })
+      throw new RewardShortfallError({ rewards, pool }, {}, { canForfeit: false, devnet })
+    if (!acceptRewardShortfall) throw new RewardShortfallError({ rewards, pool }, {}, { devnet })
     report?.({
       type: 'warning',
       message: `the issuance pool holds ${formatTelAndWei(pool)} of ${formatTelAndWei(rewards)} accrued rewards: ${formatTelAndWei(shortfall)} of rewards is forfeited (the stake is paid in full)`,
@@ -153,7 +154,8 @@ async function unstakeStep(
         'exit epoch',
         `${record?.exitEpoch ?? '-'} (unstake is accepted from epoch ${Number(record?.exitEpoch ?? 0) + 1}; the chain is in epoch ${epoch})`,
       ],
-      ['registry', `${adapter.generation}: ${adapter.signatures.unstake}`],
+      // not 'registry': the plan's own row names the registry's address (one key per row in the JSON plan)
+      ['function', `${adapter.signatures.unstake} (the ${adapter.generation} registry)`],
       ['stake', formatTelAndWei(stakeAmount)],
       ['rewards', formatTelAndWei(rewards)],
       ...(shortfall > 0n ? [['rewards forfeited', formatTelAndWei(shortfall)] as [string, string]] : []),

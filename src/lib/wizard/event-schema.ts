@@ -7,9 +7,10 @@
  * Conventions, the same in every event and result:
  * - amounts in wei and block numbers are decimal strings (`decimal`): they exceed 2^53 or come
  *   from uint256 values; epochs, chain ids, counts, seconds and pids are JSON numbers;
- * - addresses are EIP-55 0x strings, hashes and keys 0x hex; a BLS key or proof of possession is
- *   hex (what stake(), explorers and the deployment docs use) with its base58 form (node-info.yaml's)
- *   beside it as `…Base58`;
+ * - addresses are EIP-55 0x strings, hashes and keys 0x hex; a key (BLS public key, proof of
+ *   possession, network key) is hex under its plain name (what stake(), explorers and the
+ *   deployment docs use) with its base58 form (node-info.yaml's) beside it as `…Base58`: the rule
+ *   of every JSON tnv prints (src/lib/keys/identity.ts);
  * - a value that does not exist (yet) is null, never 0, "" or a missing field.
  */
 

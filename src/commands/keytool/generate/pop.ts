@@ -61,7 +61,7 @@ export default class GeneratePop extends KeytoolCommand {
         [
           `OK  node-info.yaml updated: ${r.nodeInfo}`,
           `    execution_address:   ${address}`,
-          `    proof_of_possession: ${identityView(r.info).proofOfPossession}`,
+          `    proof_of_possession: ${identityView(r.info).proofOfPossessionBase58}`,
         ].join('\n'),
       )
       if (r.backupDir) this.logLine(`The previous file is kept in ${r.backupDir}.`)

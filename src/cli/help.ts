@@ -1,0 +1,197 @@
+/**
+ * tnv's help: oclif's Help with one description column per page. oclif renders each list of a
+ * page (TOPICS, COMMANDS, ARGUMENTS, FLAGS, GLOBAL FLAGS, <GROUP> FLAGS) on its own, each as
+ * wide as its own longest name, and a list with a long description without columns at all, so
+ * the descriptions of `tnv devnet --help` started at two different columns. Here every list of
+ * a page starts its descriptions at one column: after the page's widest name, at most two
+ * fifths of the line (a longer name has its own line). Everything else is oclif's.
+ *
+ * oclif finds a custom help class only through package.json (`oclif.helpClass`), loaded from a
+ * file at run time, which the single executable cannot do (its script has no module loader for
+ * files). So the class is handed over explicitly: both entries (src/entries/cli.ts and sea.ts)
+ * run `runCli`, which answers every help request oclif's `run` would answer (a help flag, no
+ * arguments, a topic named alone) with this class, plus `tnv help <command>`, and hands
+ * everything else to oclif's `run`.
+ */
+import { stripVTControlCharacters } from 'node:util'
+import { CommandHelp, type Config, Help, type Interfaces, run } from '@oclif/core'
+import { normalizeArgv } from '@oclif/core/help'
+import { helpAddition } from '@oclif/core/run'
+
+type Row = (string | undefined)[]
+type ListOptions = Parameters<Help['renderList']>[1]
+type Loadable = Parameters<Help['showCommandHelp']>[0]
+/** The page being rendered: the width every list on it is padded to. */
+type Page = { width: number }
+
+const visibleWidth = (s: string | undefined): number => (s ? stripVTControlCharacters(s).trimEnd().length : 0)
+
+/** The widest first column of `rows`, as oclif measures it. */
+export function widestName(rows: readonly Row[]): number {
+  return Math.max(0, ...rows.map(([left]) => visibleWidth(left)))
+}
+
+/**
+ * The description column of a page whose widest name is `widest`: after that name, unless the
+ * name takes more than two fifths of the line (then longer names get a line of their own).
+ */
+export function pageColumn(widest: number, maxWidth: number): number {
+  return Math.min(widest, Math.max(20, Math.floor(maxWidth * 0.4)))
+}
+
+/**
+ * `text` in lines of at most `width` columns, broken between words; a word longer than a line
+ * (`<options: a|b|c…>`) is broken after a `|` or `,`, never inside a name. Line breaks in the
+ * text are kept.
+ */
+export function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = []
+  for (const paragraph of text.split('\n')) {
+    // each piece, and whether it continues the previous one without a space
+    const pieces = paragraph
+      .split(/\s+/)
+      .filter(Boolean)
+      .flatMap((word) =>
+        (visibleWidth(word) > width ? (word.match(/[^|,]+[|,]?/g) ?? [word]) : [word]).map((piece, i) => ({
+          piece,
+          glued: i > 0,
+        })),
+      )
+    let line = ''
+    for (const { piece, glued } of pieces) {
+      const candidate = line === '' ? piece : `${line}${glued ? '' : ' '}${piece}`
+      if (line !== '' && visibleWidth(candidate) > width) {
+        lines.push(line)
+        line = piece
+      } else line = candidate
+    }
+    lines.push(line)
+  }
+  return lines
+}
+
+/**
+ * A list whose descriptions start `width` columns after the list's indentation (plus the two
+ * spaces of the gap), on every row: a longer name has the line to itself and its description
+ * starts on the next line at the same column. oclif's own renderList measures each list alone
+ * and switches a list with a long description to a layout without columns; this one never does.
+ */
+export function renderAligned(input: readonly Row[], opts: ListOptions, width: number, maxWidth: number): string {
+  const clean = (s: string | undefined) => (s && opts.stripAnsi ? stripVTControlCharacters(s) : (s ?? ''))
+  const gap = ' '.repeat(width + 2)
+  const lines: string[] = []
+  for (const [rawLeft, rawRight] of input) {
+    const left = clean(rawLeft).trimEnd()
+    const right = clean(rawRight).trim()
+    if (!left && !right) continue
+    if (!right) {
+      lines.push(left.trim())
+      continue
+    }
+    const [first = '', ...rest] = wrapWords(right, maxWidth - opts.indentation - width - 2)
+    if (visibleWidth(left) > width) lines.push(left, `${gap}${first}`)
+    else lines.push(`${left}${' '.repeat(width - visibleWidth(left) + 2)}${first}`)
+    for (const line of rest) lines.push(`${gap}${line}`)
+  }
+  return lines.join(opts.spacer ?? '\n')
+}
+
+/** A command's help (usage, arguments, flags, description...), its lists padded to the page. */
+export class TnvCommandHelp extends CommandHelp {
+  private measured: number | undefined
+
+  constructor(
+    command: Loadable,
+    config: Interfaces.Config,
+    opts: Interfaces.HelpOptions,
+    private readonly page: Page = { width: 0 },
+  ) {
+    super(command, config, opts)
+  }
+
+  /** Rendered twice: once to measure every list on the page, then at the page's column. */
+  override generate(): string {
+    this.measured = 0
+    super.generate()
+    this.page.width = pageColumn(Math.max(this.page.width, this.measured), this.opts.maxWidth)
+    this.measured = undefined
+    return super.generate()
+  }
+
+  override renderList(input: Row[], opts: ListOptions): string {
+    if (opts.multiline) return super.renderList(input, opts)
+    if (this.measured !== undefined) this.measured = Math.max(this.measured, widestName(input))
+    return renderAligned(input, opts, this.page.width, this.opts.maxWidth)
+  }
+}
+
+/** oclif's Help, every list of a page at one width. */
+export class TnvHelp extends Help {
+  private page: Page | undefined
+
+  /** The widest name listed under `prefix` (the root when undefined), topics and commands alike. */
+  private widestChild(prefix: string | undefined): number {
+    const depth = prefix === undefined ? 1 : prefix.split(':').length + 1
+    const listed = (name: string) =>
+      prefix === undefined
+        ? name !== '' && (this.opts.all || !name.includes(':'))
+        : name.startsWith(`${prefix}:`) && name.split(':').length === depth
+    const names = [...this.sortedTopics.map((t) => t.name), ...this.sortedCommands.map((c) => c.id)].filter(listed)
+    return Math.max(0, ...names.map((n) => n.replaceAll(':', this.config.topicSeparator).length))
+  }
+
+  private async onPage(widest: number, show: () => Promise<void>): Promise<void> {
+    this.page = { width: pageColumn(widest, this.opts.maxWidth) }
+    try {
+      await show()
+    } finally {
+      this.page = undefined
+    }
+  }
+
+  override showRootHelp(): Promise<void> {
+    return this.onPage(this.widestChild(undefined), () => super.showRootHelp())
+  }
+
+  override showTopicHelp(topic: Interfaces.Topic): Promise<void> {
+    return this.onPage(this.widestChild(topic.name), () => super.showTopicHelp(topic))
+  }
+
+  override showCommandHelp(command: Loadable): Promise<void> {
+    // the command's own lists are measured when it renders, before its topics and commands
+    return this.onPage(this.widestChild(command.id), () => super.showCommandHelp(command))
+  }
+
+  override getCommandHelpClass(command: Loadable): CommandHelp {
+    return new TnvCommandHelp(command, this.config, this.opts, this.page)
+  }
+
+  override renderList(input: Row[], opts: ListOptions): string {
+    if (opts.multiline) return super.renderList(input, opts)
+    const width = this.page?.width ?? pageColumn(widestName(input), this.opts.maxWidth)
+    return renderAligned(input, opts, width, this.opts.maxWidth)
+  }
+}
+
+/**
+ * The arguments to show help for, when `argv` asks for help: a help flag before `--` or no
+ * argument at all (oclif's rule), `tnv help [command…]`, or a topic named alone (`tnv devnet`).
+ */
+export function helpRequest(argv: readonly string[], config: Config): string[] | undefined {
+  if (helpAddition([...argv], config)) return [...argv]
+  if (argv[0] === 'help') return argv.slice(1)
+  const [id] = normalizeArgv(config, [...argv])
+  if (id !== undefined && !config.findCommand(id) && config.findTopic(id)) return [id]
+  return undefined
+}
+
+/** oclif's `run`, with help rendered by TnvHelp (see the top of this file). */
+export async function runCli(argv: string[], config: Config): Promise<void> {
+  const help = helpRequest(argv, config)
+  if (!help) {
+    await run(argv, config)
+    return
+  }
+  const options = config.pjson.oclif.helpOptions ?? (config.pjson as { helpOptions?: object }).helpOptions
+  await new TnvHelp(config, options).showHelp(help)
+}
