@@ -218,7 +218,7 @@ describe('tnv node check against the reference devnet node', () => {
   it('unreachable node and unreachable network: findings, not crashes (exit 2 for the node, a warning for the network)', async () => {
     const dead = `http://127.0.0.1:${await freePort()}`
     const r = await runCli(
-      ['node', 'check', '--datadir', seat, '--chain', 'devnet', '--node-url', dead, '--no-exposure', ...common],
+      ['node', 'check', '--datadir', seat, '--chain', 'devnet', '--node-rpc-url', dead, '--no-exposure', ...common],
       { env },
     )
     const report = valid(parseJson(r))

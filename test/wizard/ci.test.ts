@@ -188,6 +188,20 @@ describe('tnv stake / tnv exit without a terminal (CI)', () => {
     assert.equal((JSON.parse(plain.stdout) as { error: { code: string } }).error.code, 'RpcUnreachable')
   })
 
+  it('without a terminal and without --yes, nothing is sent at all: refused before the devnet mint, not at the stake', async () => {
+    const dir = datadir('no-yes')
+    const args = flow(dir, ['--create-keys', '--mint', '--start-node']).filter((a) => a !== '--yes')
+    const r = await t.tnv(args, withKey(3))
+    const err = expectError(r, 'ConfirmationRequired', ExitCode.Usage)
+    assert.match(err.fix ?? '', /--yes/)
+    const events = lines(r).map((l) => l.event)
+    for (const e of ['whitelisted', 'plan', 'sent']) assert.ok(!events.includes(e), `no ${e} event: ${events.join(',')}`)
+    // the chain says the same: account 3 was not whitelisted by the refused run
+    const status = await t.tnv(['validator', 'status', '--chain', 'devnet', '--address', t.address(3), '--json'])
+    assert.equal(status.code, 0, status.stderr)
+    assert.equal((JSON.parse(status.stdout) as { whitelisted: boolean }).whitelisted, false)
+  })
+
   it('no node and no --start-node: stakes, then names the flags (exit 2); a rerun with --node-rpc-url attaches and finishes', async () => {
     const dir = datadir('attach')
     const first = await t.tnv(flow(dir, ['--create-keys', '--mint']), withKey(4))

@@ -9,7 +9,7 @@ export default class NodeCheckCommand extends BaseCommand {
   static override summary =
     'Is this validator healthy, and what next? One check of the node, the validator and the host.'
   static override description =
-    `The local node (the one tnv started for --datadir, or --node-url): reachable, chain id, execution height against the network's endpoint (lag in blocks and seconds; when behind, a second read tells catching up from stalled), tn_latestConsensusHeader number and age (over 60 s is stale unless the network is idle too), tn_nodeMode, tn_info against node-info.yaml, and the RPC exposure findings of \`tnv rpc check\` on the endpoints it was started with.
+    `The local node (the one tnv started for --datadir, or --node-rpc-url): reachable, chain id, execution height against the network's endpoint (lag in blocks and seconds; when behind, a second read tells catching up from stalled), tn_latestConsensusHeader number and age (over 60 s is stale unless the network is idle too), tn_nodeMode, tn_info against node-info.yaml, and the RPC exposure findings of \`tnv rpc check\` on the endpoints it was started with.
 The network is --chain / --rpc-url; when neither is given (nor TN_CHAIN / TN_RPC_URL), the one of the local node's chain id (2017 testnet, 487 mainnet, the devnet's). The validator (from the network's endpoint): whitelisted, status, epochs, committee seat now and next epoch, its reputation score in the latest consensus header, rewards.
 The host: free disk in the data directory, the p2p UDP ports of node-info.yaml bound by the node process, the process tnv started.
 
@@ -22,7 +22,7 @@ Exit codes (for monitors, as Nagios-style checks): 0 all ok, 1 a warning, 2 a fa
     '<%= config.bin %> <%= command.id %> --datadir ~/tn --chain testnet',
     '<%= config.bin %> <%= command.id %> --datadir ~/tn --chain testnet --json',
     '<%= config.bin %> <%= command.id %> --datadir ~/tn --chain testnet --watch 60 --prometheus /var/lib/node_exporter/textfile_collector/tnv.prom',
-    '<%= config.bin %> <%= command.id %> --node-url http://127.0.0.1:8545 --address 0xYourValidator --rpc-url https://rpc.adiri.tel --chain-id 2017',
+    '<%= config.bin %> <%= command.id %> --node-rpc-url http://127.0.0.1:8545 --address 0xYourValidator --rpc-url https://rpc.adiri.tel --chain-id 2017',
   ]
   static override flags = {
     ...datadirFlag,
@@ -30,7 +30,8 @@ Exit codes (for monitors, as Nagios-style checks): 0 all ok, 1 a warning, 2 a fa
       helpValue: '<address>',
       summary: 'Validator address. Default: execution_address of node-info.yaml in --datadir.',
     }),
-    'node-url': Flags.string({
+    'node-rpc-url': Flags.string({
+      aliases: ['node-url'],
       helpValue: '<url|path>',
       summary:
         "The local node's HTTP endpoint or IPC path. Default: the endpoints of the node tnv started for --datadir.",
@@ -76,7 +77,7 @@ Exit codes (for monitors, as Nagios-style checks): 0 all ok, 1 a warning, 2 a fa
     const once = async (): Promise<NodeCheckReport> => {
       const report = await checkNode({
         datadir: flags.datadir,
-        nodeUrl: flags['node-url'],
+        nodeUrl: flags['node-rpc-url'],
         chain: flags,
         address,
         jwtSecretHex,

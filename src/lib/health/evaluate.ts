@@ -109,8 +109,8 @@ export function evaluate(p: EvaluateParameters): EvaluateReturnType {
       'node.rpc',
       'node',
       'fail',
-      `no local node to check: tnv started none for ${p.datadir} and --node-url was not given`,
-      `Start it with ${nodeStart}, or pass --node-url <http URL or IPC path of your node>.`,
+      `no local node to check: tnv started none for ${p.datadir} and --node-rpc-url was not given`,
+      `Start it with ${nodeStart}, or pass --node-rpc-url <http URL or IPC path of your node>.`,
     )
   else if (!local)
     add(
@@ -118,7 +118,7 @@ export function evaluate(p: EvaluateParameters): EvaluateReturnType {
       'node',
       'fail',
       `the local node at ${p.localEndpoint} does not answer: ${p.local?.error ?? 'no answer'}`,
-      'Check that the node runs and serves this endpoint (tnv node status, its log), or pass the right --node-url.',
+      'Check that the node runs and serves this endpoint (tnv node status, its log), or pass the right --node-rpc-url.',
     )
   else add('node.rpc', 'node', 'ok', `the local node answers at ${p.localEndpoint} (one batched round trip)`)
 

@@ -18,7 +18,13 @@ import { formatTelAndWei } from '../chain/units.js'
 import { errorMessage } from '../errors.js'
 import type { NodeInfo } from '../nodeinfo/types.js'
 import type { ChainFlagValues, PassphraseSource, SignerFlagValues } from '../options.js'
-import { AddressRetiredError, NotWhitelistedError, SignerMismatchError, WrongStatusError } from '../registry/errors.js'
+import {
+  AddressRetiredError,
+  ConfirmationRequiredError,
+  NotWhitelistedError,
+  SignerMismatchError,
+  WrongStatusError,
+} from '../registry/errors.js'
 import type { ValidatorStatus } from '../registry/read-validator-status.js'
 import type { RegistryContext } from '../registry/types.js'
 import { journalsFor } from '../tx/journal.js'
@@ -296,6 +302,9 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
 
   // 6. backup (issue 18), 7. whitelist, 8. stake
   if (status.status === 'Undefined') {
+    // the stake needs a confirmation: without a terminal and without --yes it would be refused at
+    // the stake, so refuse now, before a backup is asked for or a devnet mint is sent
+    if (!io.interactive && !p.yes && signer.type !== 'unsigned') throw new ConfirmationRequiredError('stake', 'money')
     // before the key is bound for good: a verified backup or a confirmed phrase
     await ensureBackup(io, {
       datadir: dirname(keys.path),
