@@ -195,7 +195,8 @@ describe('tnv stake / tnv exit without a terminal (CI)', () => {
     const err = expectError(r, 'ConfirmationRequired', ExitCode.Usage)
     assert.match(err.fix ?? '', /--yes/)
     const events = lines(r).map((l) => l.event)
-    for (const e of ['whitelisted', 'plan', 'sent']) assert.ok(!events.includes(e), `no ${e} event: ${events.join(',')}`)
+    for (const e of ['whitelisted', 'plan', 'sent'])
+      assert.ok(!events.includes(e), `no ${e} event: ${events.join(',')}`)
     // the chain says the same: account 3 was not whitelisted by the refused run
     const status = await t.tnv(['validator', 'status', '--chain', 'devnet', '--address', t.address(3), '--json'])
     assert.equal(status.code, 0, status.stderr)
