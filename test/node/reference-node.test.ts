@@ -135,4 +135,21 @@ describe('tnv node start|status|stop with the reference node (--chain devnet)', 
       holder.close()
     }
   })
+
+  it('an IPC socket another process serves: refused before starting, naming the holder and --ipcpath', async () => {
+    const path = join(dir, 'held.ipc')
+    const holder: Server = createServer()
+    await new Promise<void>((resolve) => holder.listen(path, () => resolve()))
+    try {
+      const flags = ['--chain', 'devnet', '--http', '--http.port', String(await freePort()), '--ipcpath', path]
+      const r = await runCli(['node', 'start', '--datadir', join(dir, 'ipc-clash'), '--', ...flags], { env })
+      assert.equal(r.code, 25, r.stderr)
+      assert.match(r.stderr, /IPC socket \S+held\.ipc is already served/)
+      if (process.platform === 'linux') assert.match(r.stderr, new RegExp(`by pid ${process.pid}\\b`))
+      assert.match(r.stderr, /--ipcpath/)
+      assert.doesNotMatch(r.stdout, /node running/)
+    } finally {
+      holder.close()
+    }
+  })
 })

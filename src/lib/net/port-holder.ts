@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process'
 import { readdir, readFile, readlink } from 'node:fs/promises'
-import { createServer } from 'node:net'
+import { connect, createServer } from 'node:net'
 
 export type PortHolder = { pid: number; command: string }
 
@@ -48,9 +48,42 @@ async function listeningInodes(port: number): Promise<Set<string>> {
   return inodes
 }
 
+/** true when a process accepts connections on the Unix socket at `path` now (the connection is closed at once). */
+export function socketAnswers(path: string, timeoutMs = 1_000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ path })
+    const done = (answer: boolean) => {
+      socket.destroy()
+      resolve(answer)
+    }
+    socket.setTimeout(timeoutMs, () => done(true))
+    socket.once('connect', () => done(true))
+    socket.once('error', () => done(false))
+  })
+}
+
+/** The process listening on the Unix socket at `path` (Linux: /proc/net/unix), or null when it cannot be told. */
+export async function findSocketHolder(path: string): Promise<PortHolder | null> {
+  if (process.platform !== 'linux') return null
+  const text = await readFile('/proc/net/unix', 'utf8').catch(() => '')
+  const inodes = new Set<string>()
+  for (const line of text.split('\n').slice(1)) {
+    // Num RefCount Protocol Flags Type St Inode Path; flags 00010000 = listening
+    const cols = line.trim().split(/\s+/)
+    if (cols.length >= 8 && cols.slice(7).join(' ') === path && cols[3] === '00010000') inodes.add(cols[6] ?? '')
+  }
+  inodes.delete('')
+  return inodes.size === 0 ? null : holderOfInodes(inodes).catch(() => null)
+}
+
 async function fromProc(port: number): Promise<PortHolder | null> {
   const inodes = await listeningInodes(port)
   if (inodes.size === 0) return null
+  return holderOfInodes(inodes)
+}
+
+/** The first process holding one of the socket `inodes` open. */
+async function holderOfInodes(inodes: Set<string>): Promise<PortHolder | null> {
   const wanted = new Set([...inodes].map((i) => `socket:[${i}]`))
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue

@@ -93,6 +93,21 @@ export class NotSyncedError extends TnvError {
 }
 
 /** A port the node is to listen on is taken: named with its holder (when tnv can tell) and the flag. */
+/** The IPC socket path of the node to start is served by a live process. */
+export class IpcInUseError extends TnvError {
+  override readonly code: string = 'PortInUse'
+  constructor({ path, holder }: { path: string; holder: { pid: number; command: string } | null }) {
+    const by = holder ? ` by pid ${holder.pid}${holder.command ? ` (${holder.command})` : ''}` : ' by another process'
+    super(
+      `The node's IPC socket ${path} is already served${by}, so the node could not listen there; nothing was started.`,
+      {
+        fix: `Stop that process, or give this node its own socket after \`--\` with --ipcpath <datadir>/tn.ipc (or --ipcdisable when nothing on this host needs IPC).`,
+        exitCode: ExitCode.NodeConfig,
+      },
+    )
+  }
+}
+
 export class PortInUseError extends TnvError {
   override readonly code: string = 'PortInUse'
   constructor({

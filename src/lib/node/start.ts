@@ -10,6 +10,7 @@ import type { RpcPlan } from '../rpc/types.js'
 import type { NodeBinary } from './binary.js'
 import { parseWorkerEndpointsLine, planEndpoints } from './endpoints.js'
 import {
+  IpcInUseError,
   NodeExitedError,
   NoRpcEndpointError,
   PortInUseError,
@@ -240,7 +241,7 @@ async function settle(exited: Promise<unknown>, ms = 5_000): Promise<void> {
 
 /** HTTP and WS ports of worker 0 must be free before the node starts (a clash is named, not discovered). */
 export async function assertPortsFree(plan: RpcPlan): Promise<void> {
-  const { canListen, findPortHolder } = await import('../net/port-holder.js')
+  const { canListen, findPortHolder, findSocketHolder, socketAnswers } = await import('../net/port-holder.js')
   const { http, ws } = plan.transports
   const checks = [
     { t: http, what: 'HTTP RPC', flag: '--http.port' },
@@ -251,6 +252,11 @@ export async function assertPortsFree(plan: RpcPlan): Promise<void> {
     if (await canListen(t.address, t.port)) continue
     throw new PortInUseError({ what, address: t.address, port: t.port, flag, holder: await findPortHolder(t.port) })
   }
+  // a socket file another live process answers on: the new node would take it over or fail, and
+  // tnv's readiness probe (IPC first) would be answered by the other process
+  const { ipc } = plan.transports
+  if (ipc.enabled && (await socketAnswers(ipc.path)))
+    throw new IpcInUseError({ path: ipc.path, holder: await findSocketHolder(ipc.path) })
 }
 
 /** The process serving a TCP probe when it is known and is not `childPid`; null otherwise. */
