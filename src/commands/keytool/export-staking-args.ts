@@ -19,7 +19,7 @@ export type ExportStakingArgsDetails = {
     generation: 'adiri' | 'next'
     /** How the generation was chosen. */
     generationFrom: 'default' | 'flag' | 'registry'
-    stakeSignature: string
+    stakeFunction: string
     calldata: Hex
     executionAddress: Hex
     nodeInfo: string
@@ -140,7 +140,7 @@ The adiri registry (the test network's) takes another proof: the uncompressed ke
       details = {
         generation,
         generationFrom,
-        stakeSignature: 'stake(bytes,(bytes))',
+        stakeFunction: 'stake(bytes,(bytes))',
         calldata: r.calldata,
         executionAddress: r.executionAddress,
         nodeInfo: r.nodeInfo,
@@ -183,7 +183,7 @@ The adiri registry (the test network's) takes another proof: the uncompressed ke
       details = {
         generation,
         generationFrom,
-        stakeSignature: 'stake(bytes,(bytes,bytes))',
+        stakeFunction: 'stake(bytes,(bytes,bytes))',
         calldata: r.calldata,
         executionAddress: info.executionAddress,
         nodeInfo: path,

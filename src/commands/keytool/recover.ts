@@ -14,7 +14,7 @@ export type RecoverResult = IdentityView & {
   encrypted: boolean
   keyPath: string
   /** What the derived key was checked against before anything was written. */
-  checkedAgainst: { expectPubkey: boolean; registry: { chainId: number; registeredKey: string | null } | null }
+  checkedAgainst: { expectPubkeyFlag: boolean; registry: { chainId: number; registeredKey: string | null } | null }
   /** The data directory's record that the key is restorable from the phrase. */
   recordFile: string
 }
@@ -139,7 +139,7 @@ The phrase comes from --mnemonic-file (a file, or - for one line of standard inp
           ? `The registry on chain ${reg.chainId} holds no key for ${address} yet (not staked): nothing to compare.`
           : `The key is the one the registry on chain ${reg.chainId} holds for ${address}.`,
       )
-    if (r.checkedAgainst.expectPubkey) this.logLine('The key is the one --expect-pubkey gives.')
+    if (r.checkedAgainst.expectPubkeyFlag) this.logLine('The key is the one --expect-pubkey gives.')
     this.logLine(
       r.encrypted
         ? 'The BLS key is encrypted with the new passphrase.'

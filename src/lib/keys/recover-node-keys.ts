@@ -47,7 +47,7 @@ export type RecoverNodeKeysReturnType = GenerateNodeKeysReturnType & {
   keyPath: string
   blsPublicKey: string
   /** What the key was checked against before anything was written. */
-  checkedAgainst: { expectPubkey: boolean; registry: { chainId: number; registeredKey: string | null } | null }
+  checkedAgainst: { expectPubkeyFlag: boolean; registry: { chainId: number; registeredKey: string | null } | null }
   recordFile: string
 }
 
@@ -99,7 +99,7 @@ export async function recoverNodeKeys({
       ...written,
       keyPath,
       blsPublicKey: publicKey,
-      checkedAgainst: { expectPubkey: expectPubkey !== undefined, registry },
+      checkedAgainst: { expectPubkeyFlag: expectPubkey !== undefined, registry },
       recordFile,
     }
   } finally {
