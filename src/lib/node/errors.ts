@@ -95,7 +95,7 @@ export class NotSyncedError extends TnvError {
 /** A port the node is to listen on is taken: named with its holder (when tnv can tell) and the flag. */
 /** The IPC socket path of the node to start is served by a live process. */
 export class IpcInUseError extends TnvError {
-  override readonly code: string = 'PortInUse'
+  override readonly code: string = 'IpcInUse'
   constructor({ path, holder }: { path: string; holder: { pid: number; command: string } | null }) {
     const by = holder ? ` by pid ${holder.pid}${holder.command ? ` (${holder.command})` : ''}` : ' by another process'
     super(
