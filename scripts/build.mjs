@@ -35,6 +35,8 @@ const SKIP_ENTRIES = new Set([
   'node-main.ts',
   'version.ts',
   'launch.ts',
+  'launch-installed.ts',
+  'sea-files.ts',
   'command-index.ts',
   'direct-command.ts',
 ])
@@ -102,6 +104,8 @@ const direct = await buildDirect({
   pjson: JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')),
   define: { __TNV_BUILD_INFO__: JSON.stringify(buildInfo()) },
   external: ['@foundry-rs/*', 'solc', 'ws', 'bufferutil', 'utf-8-validate'],
+  // --no-minify: readable bundles for a profile
+  minify: !process.argv.includes('--no-minify'),
 })
 if (!quiet)
   console.error(

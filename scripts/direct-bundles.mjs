@@ -11,7 +11,7 @@
 //   used (oclifLazyRequirePlugin);
 // - large packages that commands import only lazily, or that only oclif's config and help use,
 //   are separate bundles in dist/run/vendor/ (one copy per process, loaded when first required).
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import * as esbuild from 'esbuild'
 
@@ -118,11 +118,30 @@ const COMMAND_NS = 'tnv-direct-command'
 /**
  * Builds dist/run/: one bundle per command of src/commands (the bundled plugin's commands,
  * autocomplete, run through oclif), the vendored packages, index.json; and dist/launch.cjs.
+ * The single executable's copy (scripts/package.mjs): `outDir` elsewhere, `importMetaUrl` the
+ * global its loader sets, no launcher (the loader is its launcher).
  */
-export async function buildDirect({ root, manifest, pjson, define, external }) {
+export async function buildDirect({
+  root,
+  manifest,
+  pjson,
+  define,
+  external,
+  outDir = join(root, 'dist', 'run'),
+  importMetaUrl,
+  launcher = true,
+  minify = true,
+}) {
   checkDirectPathAllowed(pjson)
-  const out = join(root, 'dist', 'run')
-  rmSync(out, { recursive: true, force: true })
+  const out = outDir
+  // written over, never removed first: a CLI process running during a build keeps its files
+  // (stale bundles are harmless; `build.mjs --clean` starts from nothing)
+  const metaUrl = importMetaUrl
+    ? { define: { 'import.meta.url': importMetaUrl } }
+    : {
+        define: { 'import.meta.url': '__tnvImportMetaUrl' },
+        banner: { js: "var __tnvImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+      }
   mkdirSync(join(out, 'vendor'), { recursive: true })
   const fileOf = (id) => `${id.replaceAll(':', '.')}.cjs`
   const sources = {}
@@ -137,7 +156,7 @@ export async function buildDirect({ root, manifest, pjson, define, external }) {
     format: 'cjs',
     platform: 'node',
     target: 'node20',
-    minify: true,
+    minify,
     keepNames: true,
     legalComments: 'none',
     logLevel: 'warning',
@@ -152,8 +171,8 @@ export async function buildDirect({ root, manifest, pjson, define, external }) {
     outdir: out,
     outExtension: { '.js': '.cjs' },
     external,
-    define: { ...define, 'import.meta.url': '__tnvImportMetaUrl' },
-    banner: { js: "var __tnvImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    ...metaUrl,
+    define: { ...define, ...metaUrl.define },
     plugins: [
       {
         name: COMMAND_NS,
@@ -219,14 +238,15 @@ export async function buildDirect({ root, manifest, pjson, define, external }) {
   }
   writeFileSync(join(out, 'index.json'), `${JSON.stringify(index)}\n`)
 
-  await esbuild.build({
-    ...common,
-    minify: false,
-    entryPoints: [join(root, 'src/entries/launch.ts')],
-    outfile: join(root, 'dist', 'launch.cjs'),
-    define: { ...define, 'import.meta.url': '__tnvImportMetaUrl' },
-    banner: { js: "var __tnvImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-    plugins: [vendorPlugin('./run/vendor/'), oclifLazyRequirePlugin()],
-  })
+  if (launcher)
+    await esbuild.build({
+      ...common,
+      minify: false,
+      entryPoints: [join(root, 'src/entries/launch-installed.ts')],
+      outfile: join(root, 'dist', 'launch.cjs'),
+      define: { ...define, 'import.meta.url': '__tnvImportMetaUrl' },
+      banner: { js: "var __tnvImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+      plugins: [vendorPlugin('./run/vendor/'), oclifLazyRequirePlugin()],
+    })
   return { commands: Object.keys(sources).length }
 }

@@ -13,10 +13,8 @@
  *   did-you-mean, unknown commands): no arguments, a help flag before `--`, a command that is
  *   an alias or a bundled plugin's, a user theme file, oclif's debug mode.
  */
-import { existsSync, readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 // oclif's own id resolution, from the one small module that has it (the package's `help`
 // export would bring the whole help renderer): the same function oclif's `run` calls.
 import { normalizeArgv } from '../../node_modules/@oclif/core/lib/help/util.js'
@@ -87,22 +85,5 @@ export async function launch(argv: string[], host: LaunchHost): Promise<void> {
   } finally {
     settled = true
     process.removeListener('beforeExit', guard)
-  }
-}
-
-/** The installed CLI (npm, a checkout): dist/run/ beside dist/launch.cjs, oclif's CLI in dist/entries/cli.js. */
-export function installedHost(root: string): LaunchHost {
-  const require = createRequire(import.meta.url)
-  return {
-    distribution: 'npm',
-    root: () => root,
-    index: () => JSON.parse(readFileSync(join(root, 'dist', 'run', 'index.json'), 'utf8')) as CommandIndex,
-    loadCommand: (file) => require(join(root, 'dist', 'run', file)) as CommandBundle,
-    runFull: async (argv) => {
-      const { run } = (await import(pathToFileURL(join(root, 'dist', 'entries', 'cli.js')).href)) as {
-        run: (argv: string[]) => Promise<void>
-      }
-      await run(argv)
-    },
   }
 }
