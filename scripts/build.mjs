@@ -73,19 +73,6 @@ await esbuild.build({
   logLevel: 'warning',
 })
 
-// `tnv --version` of the installed CLI (bin/tnv.cjs), without the ES module loader.
-await esbuild.build({
-  absWorkingDir: root,
-  entryPoints: [join(root, 'src/entries/version.ts')],
-  outfile: join(root, 'dist/version.cjs'),
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  define: { __TNV_BUILD_INFO__: JSON.stringify(buildInfo()), 'import.meta.url': 'undefined' },
-  logLevel: 'error',
-})
-
 // Contracts (solc from npm), only when a .sol changed since the last compile.
 if (existsSync(join(root, 'scripts/compile-contracts.mjs'))) {
   execFileSync(process.execPath, [join(root, 'scripts/compile-contracts.mjs')], { stdio: 'inherit' })

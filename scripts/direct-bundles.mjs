@@ -11,8 +11,9 @@
 //   used (oclifLazyRequirePlugin);
 // - large packages that commands import only lazily, or that only oclif's config and help use,
 //   are separate bundles in dist/run/vendor/ (one copy per process, loaded when first required).
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { createHash } from 'node:crypto'
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import * as esbuild from 'esbuild'
 
 /** Packages each in its own bundle: loaded only by the commands that reach them. */
@@ -216,8 +217,17 @@ export async function buildDirect({
       },
     ],
   })
+  // the build of the bundles: names their code cache (src/entries/run-modules.ts)
+  const hash = createHash('sha256')
+  const walk = (dir) =>
+    readdirSync(dir)
+      .sort()
+      .flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : [join(dir, n)]))
+  for (const f of walk(out).filter((f) => f.endsWith('.cjs')))
+    hash.update(`${relative(out, f)}\0`).update(readFileSync(f))
   const o = pjson.oclif ?? {}
   const index = {
+    build: hash.digest('hex').slice(0, 16),
     name: pjson.name,
     version: pjson.version,
     bin: o.bin ?? pjson.name,

@@ -17,6 +17,8 @@ import { join, resolve } from 'node:path'
 export type IndexedCommand = { strict: boolean; args: string[]; file?: string }
 
 export type CommandIndex = {
+  /** A hash of the command bundles of this build (names their code cache: ./run-modules.ts). */
+  build: string
   name: string
   version: string
   bin: string
@@ -49,6 +51,7 @@ export class DirectConfig {
   readonly theme = undefined
   readonly home: string
   readonly configDir: string
+  readonly cacheDir: string
   readonly commandIDs: string[]
   private readonly index: CommandIndex
   private readonly env: NodeJS.ProcessEnv
@@ -70,6 +73,11 @@ export class DirectConfig {
     // oclif: scopedEnvVar('CONFIG_DIR') || XDG_CONFIG_HOME/<dirname> || ~/.config/<dirname>
     this.configDir =
       this.scopedEnvVar('CONFIG_DIR') || join(env.XDG_CONFIG_HOME || join(this.home, '.config'), this.dirname)
+    // oclif: scopedEnvVar('CACHE_DIR') || ~/Library/Caches/<dirname> (macOS) || XDG_CACHE_HOME/<dirname> || ~/.cache/<dirname>
+    this.cacheDir =
+      this.scopedEnvVar('CACHE_DIR') ||
+      (this.platform === 'darwin' ? join(this.home, 'Library', 'Caches', this.dirname) : undefined) ||
+      join(env.XDG_CACHE_HOME || join(this.home, '.cache'), this.dirname)
   }
 
   findCommand(id: string): (IndexedCommand & { id: string }) | undefined {

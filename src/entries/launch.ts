@@ -32,7 +32,7 @@ export type LaunchHost = {
   root: () => string
   index: () => CommandIndex
   /** Loads dist/run/<file>. */
-  loadCommand: (file: string) => CommandBundle
+  loadCommand: (file: string, config: DirectConfig, index: CommandIndex) => CommandBundle
   /** oclif's full CLI, for everything the direct path does not run. */
   runFull: (argv: string[]) => Promise<void>
 }
@@ -78,9 +78,10 @@ export async function launch(argv: string[], host: LaunchHost): Promise<void> {
   }
   process.once('beforeExit', guard)
   try {
-    const config = new DirectConfig(host.index(), host.root())
+    const index = host.index()
+    const config = new DirectConfig(index, host.root())
     const target = directTarget(argv, config)
-    if (target) await host.loadCommand(target.file).runDirect(target.id, target.argv, config)
+    if (target) await host.loadCommand(target.file, config, index).runDirect(target.id, target.argv, config)
     else await host.runFull(argv)
   } finally {
     settled = true

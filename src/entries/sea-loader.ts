@@ -18,6 +18,7 @@ import { pathToFileURL } from 'node:url'
 import { Script } from 'node:vm'
 import type { CommandIndex } from './command-index.js'
 import { type CommandBundle, launch } from './launch.js'
+import { codeCacheDir, runModuleLoader } from './run-modules.js'
 import { ensureExtracted, SeaCacheError, type SeaIndex } from './sea-files.js'
 import { isVersionRequest, printVersion } from './version.js'
 
@@ -31,7 +32,7 @@ declare global {
 }
 
 type Bundle = { run: (options?: { root?: string }) => Promise<void> }
-type ModuleInit = (e: object, r: NodeJS.Require | ((id: string) => unknown), m: object, f: string, d: string) => void
+type ModuleInit = (e: object, r: NodeJS.Require, m: object, f: string, d: string) => void
 
 /** The main bundle with its code cache. */
 function mainBundle(): Bundle {
@@ -52,29 +53,6 @@ const notFound = (id: string) =>
   Object.assign(new Error(`Cannot find module '${id}' (tnv single executable: built-in modules only)`), {
     code: 'MODULE_NOT_FOUND',
   })
-
-/** The direct path's modules (`run/<file>`), each evaluated once; they require built-ins and run/vendor/*. */
-const modules = new Map<string, { exports: unknown }>()
-function requireRun(file: string): unknown {
-  const cached = modules.get(file)
-  if (cached) return cached.exports
-  const filename = `tnv-run/${file}`
-  const script = new Script(
-    `${__TNV_BUNDLE_WRAPPER__.head}${getAsset(`run/${file}`, 'utf8')}${__TNV_BUNDLE_WRAPPER__.tail}`,
-    {
-      filename,
-    },
-  )
-  const module = { exports: {} }
-  modules.set(file, module)
-  const local = (id: string): unknown => {
-    if (isBuiltin(id)) return require(id)
-    if (id.startsWith('./')) return requireRun(id.slice(2))
-    throw notFound(id)
-  }
-  ;(script.runInThisContext() as ModuleInit)(module.exports, local, module, filename, '/')
-  return module.exports
-}
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2)
@@ -100,7 +78,19 @@ async function main(): Promise<void> {
     distribution: 'single-executable',
     root: () => root,
     index: () => JSON.parse(getAsset('run/index.json', 'utf8')) as CommandIndex,
-    loadCommand: (file) => requireRun(file) as CommandBundle,
+    loadCommand: (file, _config, index) => {
+      if (process.env.TNV_DEBUG_SEA) process.stderr.write(`tnv: direct run/${file}\n`)
+      return runModuleLoader({
+        read: (f) => getAsset(`run/${f}`, 'utf8'),
+        filename: (f) => `tnv-run/${f}`,
+        require: () => (id) => {
+          if (isBuiltin(id)) return require(id)
+          throw notFound(id)
+        },
+        // beside the extracted files: private to this user and this build
+        cacheDir: codeCacheDir(root, index.build),
+      })(file) as CommandBundle
+    },
     runFull: () => full(),
   })
 }

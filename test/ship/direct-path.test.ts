@@ -38,7 +38,17 @@ describe('the direct path config', () => {
   after(() => tmp.cleanup())
 
   it('equals Config.load on every member a command reads', () => {
-    for (const k of ['root', 'name', 'version', 'bin', 'dirname', 'topicSeparator', 'userAgent', 'configDir'] as const)
+    for (const k of [
+      'root',
+      'name',
+      'version',
+      'bin',
+      'dirname',
+      'topicSeparator',
+      'userAgent',
+      'configDir',
+      'cacheDir',
+    ] as const)
       assert.equal(direct[k], oclif[k], k)
     assert.deepEqual(direct.binAliases, oclif.binAliases ?? [])
     assert.equal(direct.theme, oclif.theme)
