@@ -7,8 +7,9 @@
  * after the build of the bundles and the Node.js build (a bundle that changes gets a new
  * directory; V8 rejects a cache of another Node.js build, which then only costs time), written
  * atomically, 0600 in a 0700 directory; a cache that cannot be read or written is ignored.
+ * Another build's directory unused for a week goes when a new build's cache is started.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { isBuiltin } from 'node:module'
 import { dirname, join } from 'node:path'
 import { constants, Script } from 'node:vm'
@@ -67,13 +68,26 @@ export function runModuleLoader(source: RunModuleSource): (file: string) => unkn
   return load
 }
 
+/** Caches of other builds left unused this long are removed when a new build's cache starts. */
+const STALE_MS = 7 * 24 * 3600 * 1000
+
 function saveCache(cacheFile: string, script: Script): void {
   try {
-    mkdirSync(dirname(cacheFile), { recursive: true, mode: 0o700 })
+    const created = mkdirSync(dirname(cacheFile), { recursive: true, mode: 0o700 })
+    if (created !== undefined) pruneOtherBuilds(dirname(cacheFile))
     const tmp = `${cacheFile}.${process.pid}.tmp`
     writeFileSync(tmp, script.createCachedData(), { mode: 0o600 })
     renameSync(tmp, cacheFile)
   } catch {
     // a cache is only an optimisation
+  }
+}
+
+function pruneOtherBuilds(dir: string): void {
+  const parent = dirname(dir)
+  for (const name of readdirSync(parent)) {
+    const other = join(parent, name)
+    if (other !== dir && Date.now() - statSync(other).mtimeMs > STALE_MS)
+      rmSync(other, { recursive: true, force: true })
   }
 }

@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { Config } from '@oclif/core'
@@ -173,4 +173,33 @@ describe('the same command line through the direct path and through oclif', () =
       const b = throughOclif(args)
       assert.deepEqual(a, b)
     })
+})
+
+describe('the code cache of the command bundles', () => {
+  const tmp = tempDir('tnv-code-cache-')
+  const env = { HOME: join(tmp.dir, 'home'), XDG_CACHE_HOME: join(tmp.dir, 'cache'), TNV_STATE_DIR: testStateDir() }
+  const args = ['rpc', 'plan', '--json', '--', '--http']
+  after(() => tmp.cleanup())
+
+  it("is made on a command's first run, private to the user, and named after the build and Node.js", async () => {
+    const first = await runCli(args, { env })
+    assert.equal(first.code, 0, first.stderr)
+    const dir = join(env.XDG_CACHE_HOME, 'tnv', 'code-cache', `${index().build}-node${process.version}-${process.arch}`)
+    const file = join(dir, 'rpc.plan.cjs.cache')
+    assert.ok(statSync(file).size > 0)
+    assert.equal(statSync(file).mode & 0o777, 0o600)
+    assert.equal(statSync(dir).mode & 0o777, 0o700)
+    // a damaged cache is rejected by V8 and replaced; the command's answer is the same
+    writeFileSync(file, 'not a code cache')
+    const again = await runCli(args, { env })
+    assert.deepEqual([again.code, again.stdout, again.stderr], [first.code, first.stdout, first.stderr])
+    assert.notEqual(readFileSync(file, 'utf8'), 'not a code cache')
+  })
+
+  it('a cache directory that cannot be written changes nothing but the time', async () => {
+    writeFileSync(join(tmp.dir, 'not-a-dir'), '')
+    const r = await runCli(args, { env: { ...env, XDG_CACHE_HOME: join(tmp.dir, 'not-a-dir') } })
+    const ok = await runCli(args, { env })
+    assert.deepEqual([r.code, r.stdout, r.stderr], [ok.code, ok.stdout, ok.stderr])
+  })
 })
