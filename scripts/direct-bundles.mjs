@@ -105,10 +105,12 @@ export function vendorPlugin(prefix = './vendor/') {
       build.onResolve({ filter: /^[@a-z]/ }, (args) =>
         names.has(args.path) ? { path: args.path, namespace: 'tnv-vendor-stub' } : undefined,
       )
-      build.onLoad({ filter: /.*/, namespace: 'tnv-vendor-stub' }, (args) => ({
-        contents: `module.exports = require(${JSON.stringify(`tnv-vendor-file:${prefix}${vendorFile(args.path)}`)})`,
-        loader: 'js',
-      }))
+      // an ES module re-exporting the file: `import ora from 'ora'` gets ora's default export
+      // and `import { select } from '@inquirer/prompts'` its named ones, as from the package
+      build.onLoad({ filter: /.*/, namespace: 'tnv-vendor-stub' }, (args) => {
+        const file = JSON.stringify(`tnv-vendor-file:${prefix}${vendorFile(args.path)}`)
+        return { contents: `export * from ${file}\nexport { default } from ${file}\n`, loader: 'js' }
+      })
       build.onResolve({ filter: /^tnv-vendor-file:/ }, (args) => ({ path: args.path.slice(16), external: true }))
     },
   }
