@@ -1,10 +1,9 @@
 #!/usr/bin/env node
-// The installed `tnv` (package.json "bin"). CommonJS, so `tnv --version` is answered without
-// starting Node's ES module loader (dist/version.cjs, built from src/entries/version.ts);
-// every other command runs the CLI as bin/run.js does.
+// The installed `tnv` (package.json "bin"): CommonJS, so no ES module loader starts on the way
+// to a command. dist/launch.cjs (src/entries/launch.ts) answers --version, runs a command from
+// its own bundle in dist/run/, and hands help, completion and unknown commands to oclif.
 'use strict'
-const { isVersionRequest, printVersion } = require('../dist/version.cjs')
+const { join } = require('node:path')
+const { installedHost, launch } = require('../dist/launch.cjs')
 
-const argv = process.argv.slice(2)
-if (isVersionRequest(argv)) printVersion(argv, 'npm')
-else import('../dist/entries/cli.js').then(({ run }) => run(argv))
+launch(process.argv.slice(2), installedHost(join(__dirname, '..')))

@@ -5,11 +5,12 @@
 // Then the oclif manifest is regenerated (fast start-up: oclif reads the manifest instead
 // of importing every command), and the Solidity contracts are compiled when they changed.
 import { execFileSync } from 'node:child_process'
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as esbuild from 'esbuild'
 import { buildInfo } from './build-info.mjs'
+import { buildDirect } from './direct-bundles.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const quiet = process.argv.includes('--quiet')
@@ -28,7 +29,17 @@ function walk(dir, out = []) {
 // scripts/package.mjs, nor modules only imported by other entries), and the commands of
 // @oclif/plugin-autocomplete bundled as tnv's own `autocomplete` commands (one oclif instance,
 // no plugin to load at start-up; the manifest lists them like any other command).
-const SKIP_ENTRIES = new Set(['sea.ts', 'sea-loader.ts', 'node-main.ts', 'version.ts'])
+const SKIP_ENTRIES = new Set([
+  'sea.ts',
+  'sea-loader.ts',
+  'node-main.ts',
+  'version.ts',
+  'launch.ts',
+  'launch-installed.ts',
+  'sea-files.ts',
+  'command-index.ts',
+  'direct-command.ts',
+])
 const entryPoints = {}
 for (const file of [...walk(join(root, 'src/commands')), ...walk(join(root, 'src/entries'))]) {
   if (file.includes(`${join('src', 'entries')}/`) && SKIP_ENTRIES.has(file.split('/').pop())) continue
@@ -62,19 +73,6 @@ await esbuild.build({
   logLevel: 'warning',
 })
 
-// `tnv --version` of the installed CLI (bin/tnv.cjs), without the ES module loader.
-await esbuild.build({
-  absWorkingDir: root,
-  entryPoints: [join(root, 'src/entries/version.ts')],
-  outfile: join(root, 'dist/version.cjs'),
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  define: { __TNV_BUILD_INFO__: JSON.stringify(buildInfo()), 'import.meta.url': 'undefined' },
-  logLevel: 'error',
-})
-
 // Contracts (solc from npm), only when a .sol changed since the last compile.
 if (existsSync(join(root, 'scripts/compile-contracts.mjs'))) {
   execFileSync(process.execPath, [join(root, 'scripts/compile-contracts.mjs')], { stdio: 'inherit' })
@@ -85,7 +83,18 @@ execFileSync(process.execPath, [join(root, 'node_modules/oclif/bin/run.js'), 'ma
   cwd: root,
   stdio: quiet ? 'ignore' : ['ignore', 'ignore', 'inherit'],
 })
+// The direct command path (src/entries/launch.ts): dist/launch.cjs, which bin/tnv.cjs and
+// bin/run.js start, and one CommonJS bundle per command in dist/run/ with the command index.
+const direct = await buildDirect({
+  root,
+  manifest: JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8')),
+  pjson: JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')),
+  define: { __TNV_BUILD_INFO__: JSON.stringify(buildInfo()) },
+  external: ['@foundry-rs/*', 'solc', 'ws', 'bufferutil', 'utf-8-validate'],
+  // --no-minify: readable bundles for a profile
+  minify: !process.argv.includes('--no-minify'),
+})
 if (!quiet)
   console.error(
-    `built ${Object.keys(entryPoints).length} entries into ${relative(process.cwd(), join(root, 'dist')) || 'dist'}`,
+    `built ${Object.keys(entryPoints).length} entries and ${direct.commands} command bundles into ${relative(process.cwd(), join(root, 'dist')) || 'dist'}`,
   )

@@ -30,6 +30,7 @@ import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import * as esbuild from 'esbuild'
 import { buildInfo } from './build-info.mjs'
+import { buildDirect, oclifLazyRequirePlugin, vendorPlugin } from './direct-bundles.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const args = process.argv.slice(2)
@@ -167,10 +168,30 @@ await esbuild.build({
   entryPoints: [join(root, 'src/entries/sea-loader.ts')],
   outfile: loader,
   banner: { js: `require = ${REQUIRE_WRAPPER}(require);` },
-  define: { __TNV_BUILD_INFO__: JSON.stringify(buildInfo()), __TNV_BUNDLE_WRAPPER__: JSON.stringify(WRAPPER) },
+  define: {
+    __TNV_BUILD_INFO__: JSON.stringify(buildInfo()),
+    __TNV_BUNDLE_WRAPPER__: JSON.stringify(WRAPPER),
+    __TNV_SEA_INDEX__: JSON.stringify(index),
+  },
+  // the launcher's oclif id resolution (src/entries/launch.ts), as in dist/launch.cjs
+  plugins: [vendorPlugin('./run/vendor/'), oclifLazyRequirePlugin()],
 })
+// the direct path's bundles (src/entries/launch.ts), as dist/run/ holds them, with ws inside
+// (no node_modules beside the executable) and the loader's `import.meta.url`: assets `run/…`
+const runDir = join(work, 'run')
+await buildDirect({
+  root,
+  manifest,
+  pjson,
+  define: { __TNV_BUILD_INFO__: JSON.stringify(buildInfo()) },
+  external: ['bufferutil', 'utf-8-validate'],
+  outDir: runDir,
+  importMetaUrl: '__TNV_META_URL__',
+  launcher: false,
+})
+const runAssets = walk(runDir).map((f) => relative(runDir, f))
 log(
-  `bundle ${(statSync(bundle).size / 1e6).toFixed(1)} MB, loader ${(statSync(loader).size / 1e3).toFixed(0)} kB, ${files.length} assets, ${Object.keys(manifest.commands).length} commands`,
+  `bundle ${(statSync(bundle).size / 1e6).toFixed(1)} MB, loader ${(statSync(loader).size / 1e3).toFixed(0)} kB, ${runAssets.length} direct-path files, ${files.length} assets, ${Object.keys(manifest.commands).length} commands`,
 )
 
 // Code cache: this node (the one the executable is made of) compiles the bundle exactly as the
@@ -229,6 +250,7 @@ execFileSync(process.execPath, [trainer, bundle, cacheFile, trainRoot], {
 if (!existsSync(cacheFile)) throw new Error('package: the code cache was not written')
 seaAssets.bundle = bundle
 seaAssets['bundle.cache'] = cacheFile
+for (const f of runAssets) seaAssets[`run/${f}`] = join(runDir, f)
 log(`code cache ${(statSync(cacheFile).size / 1e6).toFixed(1)} MB`)
 
 // --- 4. blob and injection -------------------------------------------------------------------------

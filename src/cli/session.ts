@@ -19,7 +19,6 @@ import type { DatadirHandle } from '../lib/keys/datadir-lock.js'
 import type { PromptIo } from '../lib/passphrase/read-passphrase.js'
 import { StdinLines } from '../lib/passphrase/stdin-lines.js'
 import type { ConfirmFn, Reporter, TransactionPlan } from '../lib/registry/types.js'
-import { createConfirm } from '../lib/tx/confirm-policy.js'
 import type { WizardIo } from '../lib/wizard/io.js'
 import { createPrompter } from './prompter.js'
 
@@ -126,23 +125,29 @@ export class Session {
    * undone needs --yes.
    */
   confirm({ yes }: { yes: boolean }): ConfirmFn {
-    return createConfirm({
-      yes,
-      interactive: this.interactive,
-      show: (plan: TransactionPlan) => {
-        // the plan goes to stderr even with --json when a question follows: it is what is asked about
-        const write = (line: string) =>
-          this.output === 'human' || this.interactive ? process.stderr.write(`${line}\n`) : undefined
-        write(plan.title)
-        const width = Math.max(...plan.rows.map(([label]) => label.length))
-        for (const [label, value] of plan.rows) write(`  ${label.padEnd(width)}  ${value}`)
-      },
-      ask: (message, defaultYes) =>
-        this.prompter.confirm(message, defaultYes).catch((err: unknown) => {
-          if (err instanceof Error && err.name === 'AbortedError') return false
-          throw err
-        }),
-    })
+    // loaded when a step is confirmed, not with every command: the policy's errors bring the
+    // amount formatting (viem) with them
+    let policy: ConfirmFn | undefined
+    return async (plan) => {
+      policy ??= (await import('../lib/tx/confirm-policy.js')).createConfirm({
+        yes,
+        interactive: this.interactive,
+        show: (plan: TransactionPlan) => {
+          // the plan goes to stderr even with --json when a question follows: it is what is asked about
+          const write = (line: string) =>
+            this.output === 'human' || this.interactive ? process.stderr.write(`${line}\n`) : undefined
+          write(plan.title)
+          const width = Math.max(...plan.rows.map(([label]) => label.length))
+          for (const [label, value] of plan.rows) write(`  ${label.padEnd(width)}  ${value}`)
+        },
+        ask: (message, defaultYes) =>
+          this.prompter.confirm(message, defaultYes).catch((err: unknown) => {
+            if (err instanceof Error && err.name === 'AbortedError') return false
+            throw err
+          }),
+      })
+      return policy(plan)
+    }
   }
 
   /**

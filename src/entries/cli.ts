@@ -1,7 +1,9 @@
 /**
- * The CLI entry, bundled with @oclif/core by esbuild (scripts/build.mjs) into the same chunks
- * the commands use, so start-up loads one pre-linked bundle instead of oclif's module tree.
- * `tnv --version` is answered before oclif is loaded (src/entries/version.ts).
+ * oclif's full CLI (`Config.load` and oclif's `run`), bundled with @oclif/core by esbuild
+ * (scripts/build.mjs) into the chunks the ES module commands use: what the launcher
+ * (src/entries/launch.ts, dist/launch.cjs) hands over when it does not run a command directly
+ * (help, topics, aliases, completion, unknown commands). `tnv --version` is answered before
+ * oclif is loaded (src/entries/version.ts).
  */
 import { isVersionRequest, printVersion } from './version.js'
 

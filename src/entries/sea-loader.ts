@@ -1,24 +1,41 @@
 /**
  * The single executable's entry (the script Node's single executable runs): small, so
- * `tnv --version` costs little more than Node's own start-up. Every other command compiles the
- * main bundle (src/entries/sea.ts, every command and the reference node: the asset `bundle`)
- * with the code cache scripts/package.mjs made by running representative commands (the asset
- * `bundle.cache`, functions compiled then included), so start-up skips most of V8's parsing and
- * compiling. A cache V8 rejects (another Node.js build) only costs time: the bundle compiles
- * from source. `TNV_DEBUG_SEA=1` reports whether it was used.
+ * `tnv --version` costs little more than Node's own start-up, and the same launcher as the
+ * installed CLI (./launch.ts) for everything else:
+ * - a command the direct path runs is compiled from its own bundle, the asset `run/<id>.cjs`
+ *   (with the packages it requires from `run/vendor/`), as dist/run/ holds it in an npm install;
+ * - anything else (help, completion, unknown commands, the reference node) compiles the main
+ *   bundle (src/entries/sea.ts: oclif's full CLI, every command and the reference node; the
+ *   asset `bundle`) with the code cache scripts/package.mjs made by running representative
+ *   commands (the asset `bundle.cache`). A cache V8 rejects (another Node.js build) only costs
+ *   time: the bundle compiles from source. `TNV_DEBUG_SEA=1` reports whether it was used.
+ * The files tnv reads at run time are extracted first (./sea-files.ts), once per build.
  */
+import { isBuiltin } from 'node:module'
+import { join } from 'node:path'
 import { getAsset } from 'node:sea'
+import { pathToFileURL } from 'node:url'
 import { Script } from 'node:vm'
+import type { CommandIndex } from './command-index.js'
+import { type CommandBundle, launch } from './launch.js'
+import { codeCacheDir, runModuleLoader } from './run-modules.js'
+import { ensureExtracted, SeaCacheError, type SeaIndex } from './sea-files.js'
 import { isVersionRequest, printVersion } from './version.js'
 
-/** The text around the bundle, the same at packaging (scripts/package.mjs) so the cache matches. */
+/** The text around a bundle, the same at packaging (scripts/package.mjs) so the cache matches. */
 declare const __TNV_BUNDLE_WRAPPER__: { head: string; tail: string; filename: string }
+/** The extracted files (scripts/package.mjs, esbuild define). */
+declare const __TNV_SEA_INDEX__: SeaIndex
+declare global {
+  // the bundles' `import.meta.url` (esbuild define), set before any library code runs
+  var __TNV_META_URL__: string | undefined
+}
 
 type Bundle = { run: (options?: { root?: string }) => Promise<void> }
+type ModuleInit = (e: object, r: NodeJS.Require, m: object, f: string, d: string) => void
 
-async function main(): Promise<void> {
-  const args = process.argv.slice(2)
-  if (isVersionRequest(args)) return printVersion(args, 'single-executable')
+/** The main bundle with its code cache. */
+function mainBundle(): Bundle {
   const source = getAsset('bundle', 'utf8')
   const script = new Script(`${__TNV_BUNDLE_WRAPPER__.head}${source}${__TNV_BUNDLE_WRAPPER__.tail}`, {
     filename: __TNV_BUNDLE_WRAPPER__.filename,
@@ -27,9 +44,55 @@ async function main(): Promise<void> {
   if (process.env.TNV_DEBUG_SEA)
     process.stderr.write(`tnv: bundle code cache ${script.cachedDataRejected ? 'REJECTED' : 'used'}\n`)
   const module = { exports: {} as Bundle }
-  const init = script.runInThisContext() as (e: object, r: NodeJS.Require, m: object, f: string, d: string) => void
+  const init = script.runInThisContext() as ModuleInit
   init(module.exports, require, module, __TNV_BUNDLE_WRAPPER__.filename, '/')
-  await module.exports.run()
+  return module.exports
+}
+
+const notFound = (id: string) =>
+  Object.assign(new Error(`Cannot find module '${id}' (tnv single executable: built-in modules only)`), {
+    code: 'MODULE_NOT_FOUND',
+  })
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2)
+  // `--version` needs no file: answered before anything is extracted
+  if (isVersionRequest(args)) return printVersion(args, 'single-executable')
+  let root: string
+  try {
+    root = ensureExtracted(__TNV_SEA_INDEX__, (key) => getAsset(key))
+  } catch (err) {
+    process.stderr.write(`Error: ${(err as Error).message}\n`)
+    process.exitCode = err instanceof SeaCacheError ? 3 : 1
+    return
+  }
+  globalThis.__TNV_META_URL__ = pathToFileURL(join(root, 'dist', 'entries', 'cli.js')).href
+  // the devnet's anvil is the one inside this executable unless the operator names another
+  if (!process.env.TNV_ANVIL_BINARY) process.env.TNV_ANVIL_BINARY = join(root, 'bin', 'anvil')
+  const full = () => mainBundle().run({ root })
+  // `<cache>/bin/tnv-node.js node …`: the reference node (the main bundle's)
+  if (args[0] === join(root, 'bin', 'tnv-node.js')) return full()
+  // `<cache>/bin/run.js …`: the CLI, as the demo starts tnv's own commands
+  const argv = args[0] === join(root, 'bin', 'run.js') ? args.slice(1) : args
+  await launch(argv, {
+    distribution: 'single-executable',
+    root: () => root,
+    index: () => JSON.parse(getAsset('run/index.json', 'utf8')) as CommandIndex,
+    loadCommand: (file, _config, index) => {
+      if (process.env.TNV_DEBUG_SEA) process.stderr.write(`tnv: direct run/${file}\n`)
+      return runModuleLoader({
+        read: (f) => getAsset(`run/${f}`, 'utf8'),
+        filename: (f) => `tnv-run/${f}`,
+        require: () => (id) => {
+          if (isBuiltin(id)) return require(id)
+          throw notFound(id)
+        },
+        // beside the extracted files: private to this user and this build
+        cacheDir: codeCacheDir(root, index.build),
+      })(file) as CommandBundle
+    },
+    runFull: () => full(),
+  })
 }
 
 main().catch((err) => {

@@ -1,6 +1,6 @@
 /**
  * `tnv --version`: what this tnv is and what it knows, printed without loading oclif or any
- * command (the fast path in cli.ts). The first line is oclif's user agent
+ * command (src/entries/launch.ts answers it first). The first line is oclif's user agent
  * (`tnv/<version> <platform>-<arch> node-<version>`), which scripts already parse; then the
  * registry generations tnv recognises, with the keccak256 of their runtime code
  * (KNOWN_REGISTRY_CODE in src/lib/registry/generations/detect.ts, copied into the bundle by

@@ -82,13 +82,19 @@ describe('the npm tarball', () => {
       'networks/next/genesis.yaml',
       'networks/SHA256SUMS',
       'dist/commands/autocomplete/index.js',
+      'dist/launch.cjs',
+      'dist/run/index.json',
+      'dist/run/rpc.plan.cjs',
+      'dist/run/vendor/yaml.cjs',
     ])
       assert.ok(paths.includes(needed), `${needed} is in the tarball`)
     const forbidden = paths.filter((p) =>
       /\.map$|^src\/|^test\/|^bench\/|^scripts\/|^release\/|^\.|\/\.env|bls\.(kw|key)$|\.seed$|^bin\/dev\.js$/.test(p),
     )
     assert.deepEqual(forbidden, [])
-    assert.ok(r.unpackedSize < 30e6, `unpacked ${r.unpackedSize} bytes`)
+    // the direct path's command bundles (dist/run/, one per command: each carries what it uses of
+    // viem and oclif, docs/decisions.md "Start-up") are most of it
+    assert.ok(r.unpackedSize < 45e6, `unpacked ${r.unpackedSize} bytes`)
   })
 })
 

@@ -133,12 +133,17 @@ describe('the single executable, with an empty environment and no Node.js on PAT
     const npm = await runCli(args)
     assert.equal(sea.code, npm.code, sea.stderr)
     assert.deepEqual(JSON.parse(sea.stdout), JSON.parse(npm.stdout))
-    // the code cache made at packaging is the one V8 uses (not rejected, not recompiled)
+    // a command runs from its own bundle (the direct path), not the main bundle
     const ok = await tnv(['rpc', 'plan', '--json', '--', '--http', '--http.api', 'eth,net,web3,rpc,tn'], {
       env: { TNV_DEBUG_SEA: '1' },
     })
     assert.equal(ok.code, 0, ok.stderr)
-    assert.match(ok.stderr, /^tnv: bundle code cache used$/m)
+    assert.match(ok.stderr, /^tnv: direct run\/rpc\.plan\.cjs$/m)
+    assert.doesNotMatch(ok.stderr, /bundle code cache/)
+    // help is oclif's: the main bundle, with the code cache made at packaging (not rejected)
+    const help = await tnv(['rpc', '--help'], { env: { TNV_DEBUG_SEA: '1' } })
+    assert.equal(help.code, 0, help.stderr)
+    assert.match(help.stderr, /^tnv: bundle code cache used$/m)
   })
 
   it('help: the same pages as the npm build, every list of a page at one column (tnv help class in the executable)', async () => {

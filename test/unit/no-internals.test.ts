@@ -1,7 +1,7 @@
 /**
  * tnv relies on no dependency's underscore-prefixed internals (they change without notice):
  * a member access `._name` on anything in src is refused here, unless listed with the decision
- * that allows it (docs/decisions.md; none is listed today).
+ * that allows it (docs/decisions.md).
  */
 import assert from 'node:assert/strict'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
@@ -19,7 +19,12 @@ function walk(dir: string, out: string[] = []): string[] {
 }
 
 /** `file: member` pairs allowed, each with its decision. */
-const ALLOWED = new Set<string>([])
+const ALLOWED = new Set<string>([
+  // oclif's Command#_run (protected, in its type declarations): what Command.run calls once the
+  // config is loaded; the direct path calls it so a command runs exactly as under oclif
+  // (docs/decisions.md "Start-up: the direct command path")
+  'src/entries/direct-command.ts: ._run',
+])
 
 describe('dependency internals', () => {
   it('no underscore-prefixed member of another module is used in src', () => {

@@ -4,7 +4,7 @@
  * and what to check for that status. Used by the viem transport's errors (../chain/rpc-errors.ts),
  * the node driver's JSON-RPC calls (../node/json-rpc.ts) and `rpc check`.
  */
-import { STATUS_CODES } from 'node:http'
+import { createRequire } from 'node:module'
 import { remoteText } from '../io/remote-text.js'
 
 export type HttpFailureTextParameters = {
@@ -39,7 +39,8 @@ function advice(status: number): string {
  * // 'The endpoint http://… answered HTTP 404 (Not Found): "<html>Not Found</html>".'
  */
 export function httpFailureText({ url, status, body }: HttpFailureTextParameters): { message: string; fix: string } {
-  const name = STATUS_CODES[status]
+  // node:http is required only here: loading it at start-up costs every command a few ms
+  const name = (createRequire(import.meta.url)('node:http') as typeof import('node:http')).STATUS_CODES[status]
   // viem hands on the body JSON-encoded ("\"<html>…\""): decode it so its escapes are cleaned, not printed
   if (typeof body === 'string' && body.startsWith('"'))
     try {

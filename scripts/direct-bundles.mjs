@@ -1,0 +1,264 @@
+// The direct command path (src/entries/launch.ts; docs/decisions.md "Shipping", "Start-up"):
+// one CommonJS bundle per command in dist/run/, the command index dist/run/index.json, and the
+// launcher dist/launch.cjs. Used by scripts/build.mjs (and its esbuild plugins by
+// scripts/package.mjs for the single executable).
+//
+// What keeps a command's bundle small (what a command never uses is never loaded):
+// - `@oclif/core` resolves to its Command, Flags, Args and Errors modules, not the package
+//   index (which loads config, help, the plugin loader and a semver check of Node's version);
+// - @oclif/core's own `const x = require("./y")` become lazy: a module is evaluated when a
+//   member of it is first read, so Command's imports of config, help and ux cost nothing unless
+//   used (oclifLazyRequirePlugin);
+// - large packages that commands import only lazily, or that only oclif's config and help use,
+//   are separate bundles in dist/run/vendor/ (one copy per process, loaded when first required).
+import { createHash } from 'node:crypto'
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import * as esbuild from 'esbuild'
+
+/** Packages each in its own bundle: loaded only by the commands that reach them. */
+export const VENDORED = [
+  '@inquirer/prompts',
+  'ora',
+  'proper-lockfile',
+  // one copy for every command that uses them, instead of one per command bundle
+  'yaml',
+  'jose',
+  '@scure/bip39',
+  '@noble/curves/bls12-381.js',
+  // only oclif's config loader and help renderer use these
+  'ejs',
+  'minimatch',
+  'picomatch',
+  'tinyglobby',
+  'lilconfig',
+  'semver',
+]
+const vendorFile = (pkg) => `${pkg.replaceAll('@', '').replaceAll('/', '-').replace(/\.js$/, '')}.cjs`
+
+/** package.json settings that Config.load would act on and the direct path does not (command-index.ts). */
+export function checkDirectPathAllowed(pjson) {
+  const o = pjson.oclif ?? {}
+  const found = ['hooks', 'plugins', 'devPlugins', 'jitPlugins', 'theme', 'flexibleTaxonomy', 'exitCodes', 'helpClass']
+    .filter((k) => o[k] !== undefined)
+    .concat(typeof o.commands === 'string' ? [] : ['commands (not a directory)'])
+  if (found.length > 0)
+    throw new Error(
+      `build: package.json oclif.${found.join(', oclif.')} would change how oclif runs a command, which the direct path (src/entries/launch.ts) does not do; teach src/entries/command-index.ts about it first`,
+    )
+}
+
+/** @oclif/core's CommonJS: top-level `const x = require("y")` evaluated on first use. */
+export function oclifLazyRequirePlugin() {
+  const LAZY =
+    'var __tnvLazy = (load) => { let m; const get = () => (m ??= load()); return new Proxy({}, { get: (_, k) => get()[k], set: (_, k, v) => { get()[k] = v; return true }, has: (_, k) => k in get(), ownKeys: () => Reflect.ownKeys(get()), getOwnPropertyDescriptor: (_, k) => { const d = Object.getOwnPropertyDescriptor(get(), k); if (d) d.configurable = true; return d } }) };\n'
+  return {
+    name: 'oclif-lazy-require',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]node_modules[\\/]@oclif[\\/]core[\\/]lib[\\/].*\.js$/ }, (args) => {
+        const source = readFileSync(args.path, 'utf8')
+        const lazy = source.replace(
+          /^const (\w+) = (__importDefault\(|__importStar\()?require\(("[^"]+")\)(\))?;$/gm,
+          (_, name, wrap, spec) =>
+            `const ${name} = __tnvLazy(() => ${wrap ? `${wrap}require(${spec}))` : `require(${spec})`});`,
+        )
+        return { contents: lazy === source ? source : LAZY + lazy, loader: 'js' }
+      })
+    },
+  }
+}
+
+/** `import … from '@oclif/core'` → the four modules a command class uses. */
+export function oclifCommandOnlyPlugin() {
+  return {
+    name: 'oclif-command-only',
+    setup(build) {
+      build.onResolve({ filter: /^@oclif\/core$/ }, (args) => ({
+        path: '@oclif/core (command only)',
+        namespace: 'tnv-oclif',
+        pluginData: args.resolveDir,
+      }))
+      build.onLoad({ filter: /.*/, namespace: 'tnv-oclif' }, (args) => ({
+        contents: [
+          "export { Command } from '@oclif/core/command'",
+          "export * as Flags from '@oclif/core/flags'",
+          "export * as Args from '@oclif/core/args'",
+          "export * as Errors from '@oclif/core/errors'",
+        ].join('\n'),
+        resolveDir: args.pluginData,
+        loader: 'js',
+      }))
+    },
+  }
+}
+
+/**
+ * The vendored packages as `require("./vendor/<pkg>.cjs")` (relative to dist/run/): a small
+ * stub module in the bundle requires the file, so `import('ora')` stays a lazily evaluated
+ * require (a real dynamic import would see only `default`, and the single executable has none).
+ */
+export function vendorPlugin(prefix = './vendor/') {
+  const names = new Set(VENDORED)
+  return {
+    name: 'tnv-vendor',
+    setup(build) {
+      build.onResolve({ filter: /^[@a-z]/ }, (args) =>
+        names.has(args.path) ? { path: args.path, namespace: 'tnv-vendor-stub' } : undefined,
+      )
+      // an ES module re-exporting the file: `import ora from 'ora'` gets ora's default export
+      // and `import { select } from '@inquirer/prompts'` its named ones, as from the package
+      build.onLoad({ filter: /.*/, namespace: 'tnv-vendor-stub' }, (args) => {
+        const file = JSON.stringify(`tnv-vendor-file:${prefix}${vendorFile(args.path)}`)
+        return { contents: `export * from ${file}\nexport { default } from ${file}\n`, loader: 'js' }
+      })
+      build.onResolve({ filter: /^tnv-vendor-file:/ }, (args) => ({ path: args.path.slice(16), external: true }))
+    },
+  }
+}
+
+const COMMAND_NS = 'tnv-direct-command'
+
+/**
+ * Builds dist/run/: one bundle per command of src/commands (the bundled plugin's commands,
+ * autocomplete, run through oclif), the vendored packages, index.json; and dist/launch.cjs.
+ * The single executable's copy (scripts/package.mjs): `outDir` elsewhere, `importMetaUrl` the
+ * global its loader sets, no launcher (the loader is its launcher).
+ */
+export async function buildDirect({
+  root,
+  manifest,
+  pjson,
+  define,
+  external,
+  outDir = join(root, 'dist', 'run'),
+  importMetaUrl,
+  launcher = true,
+  minify = true,
+}) {
+  checkDirectPathAllowed(pjson)
+  const out = outDir
+  // written over, never removed first: a CLI process running during a build keeps its files
+  // (stale bundles are harmless; `build.mjs --clean` starts from nothing)
+  const metaUrl = importMetaUrl
+    ? { define: { 'import.meta.url': importMetaUrl } }
+    : {
+        define: { 'import.meta.url': '__tnvImportMetaUrl' },
+        banner: { js: "var __tnvImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+      }
+  mkdirSync(join(out, 'vendor'), { recursive: true })
+  const fileOf = (id) => `${id.replaceAll(':', '.')}.cjs`
+  const sources = {}
+  for (const [id, c] of Object.entries(manifest.commands)) {
+    const rel = (c.relativePath ?? []).join('/')
+    if (rel.startsWith('dist/commands/') && !rel.startsWith('dist/commands/autocomplete'))
+      sources[id] = join(root, 'src', rel.slice('dist/'.length).replace(/\.js$/, '.ts'))
+  }
+  const common = {
+    absWorkingDir: root,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    minify,
+    keepNames: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  }
+  const runner = join(root, 'src/entries/direct-command.ts')
+  await esbuild.build({
+    ...common,
+    entryPoints: Object.keys(sources).map((id) => ({
+      in: `${COMMAND_NS}:${id}`,
+      out: fileOf(id).replace(/\.cjs$/, ''),
+    })),
+    outdir: out,
+    outExtension: { '.js': '.cjs' },
+    external,
+    ...metaUrl,
+    define: { ...define, ...metaUrl.define },
+    plugins: [
+      {
+        name: COMMAND_NS,
+        setup(build) {
+          build.onResolve({ filter: new RegExp(`^${COMMAND_NS}:`) }, (args) => ({
+            path: args.path.slice(COMMAND_NS.length + 1),
+            namespace: COMMAND_NS,
+          }))
+          build.onLoad({ filter: /.*/, namespace: COMMAND_NS }, (args) => ({
+            contents: `import Cmd from ${JSON.stringify(sources[args.path])}\nimport { runCommandDirect } from ${JSON.stringify(runner)}\nexport const runDirect = (id, argv, config) => runCommandDirect(Cmd, id, argv, config)\n`,
+            resolveDir: root,
+            loader: 'js',
+          }))
+        },
+      },
+      oclifCommandOnlyPlugin(),
+      vendorPlugin(),
+      oclifLazyRequirePlugin(),
+    ],
+  })
+  await esbuild.build({
+    ...common,
+    entryPoints: VENDORED.map((pkg) => ({ in: `tnv-vendor:${pkg}`, out: vendorFile(pkg).replace(/\.cjs$/, '') })),
+    outdir: join(out, 'vendor'),
+    outExtension: { '.js': '.cjs' },
+    external,
+    plugins: [
+      {
+        name: 'tnv-vendor-entry',
+        setup(build) {
+          build.onResolve({ filter: /^tnv-vendor:/ }, (args) => ({
+            path: args.path.slice(11),
+            namespace: 'tnv-vendor',
+          }))
+          build.onLoad({ filter: /.*/, namespace: 'tnv-vendor' }, (args) => ({
+            contents: `module.exports = require(${JSON.stringify(args.path)})`,
+            resolveDir: root,
+            loader: 'js',
+          }))
+        },
+      },
+    ],
+  })
+  // the build of the bundles: names their code cache (src/entries/run-modules.ts)
+  const hash = createHash('sha256')
+  const walk = (dir) =>
+    readdirSync(dir)
+      .sort()
+      .flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : [join(dir, n)]))
+  for (const f of walk(out).filter((f) => f.endsWith('.cjs')))
+    hash.update(`${relative(out, f)}\0`).update(readFileSync(f))
+  const o = pjson.oclif ?? {}
+  const index = {
+    build: hash.digest('hex').slice(0, 16),
+    name: pjson.name,
+    version: pjson.version,
+    bin: o.bin ?? pjson.name,
+    dirname: o.dirname ?? pjson.name,
+    binAliases: o.binAliases ?? [],
+    topicSeparator: o.topicSeparator === ' ' ? ' ' : ':',
+    oclif: {
+      ...(o.additionalHelpFlags ? { additionalHelpFlags: o.additionalHelpFlags } : {}),
+      ...(o.additionalVersionFlags ? { additionalVersionFlags: o.additionalVersionFlags } : {}),
+      ...(o.helpOptions ? { helpOptions: o.helpOptions } : {}),
+    },
+    commands: {},
+  }
+  for (const [id, c] of Object.entries(manifest.commands)) {
+    const entry = { strict: c.strict !== false, args: Object.keys(c.args ?? {}) }
+    index.commands[id] = sources[id] ? { ...entry, file: fileOf(id) } : entry
+    for (const alias of [...(c.aliases ?? []), ...(c.hiddenAliases ?? [])]) index.commands[alias] ??= entry
+  }
+  writeFileSync(join(out, 'index.json'), `${JSON.stringify(index)}\n`)
+
+  if (launcher)
+    await esbuild.build({
+      ...common,
+      minify: false,
+      entryPoints: [join(root, 'src/entries/launch-installed.ts')],
+      outfile: join(root, 'dist', 'launch.cjs'),
+      define: { ...define, 'import.meta.url': '__tnvImportMetaUrl' },
+      banner: { js: "var __tnvImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+      plugins: [vendorPlugin('./run/vendor/'), oclifLazyRequirePlugin()],
+    })
+  return { commands: Object.keys(sources).length }
+}

@@ -1,0 +1,205 @@
+/**
+ * The direct command path (src/entries/launch.ts): a command found in the command index runs
+ * from its own bundle with a config built from the index, instead of through oclif's
+ * `Config.load` and `run`. These tests hold it to oclif's own answers:
+ * - every member of the index's config that a command reads equals `Config.load` of this tree;
+ * - the launcher hands oclif everything it does not run itself (help, aliases, topics,
+ *   completion, unknown commands, a theme file, oclif's debug switch);
+ * - the same command line gives the same stdout, stderr and exit code through both paths.
+ */
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { Config } from '@oclif/core'
+import { type CommandIndex, DirectConfig } from '../../src/entries/command-index.js'
+import { directTarget } from '../../src/entries/launch.js'
+import { ROOT, runCli, tempDir, testStateDir } from '../helpers/cli.js'
+
+const index = (): CommandIndex => JSON.parse(readFileSync(join(ROOT, 'dist', 'run', 'index.json'), 'utf8'))
+
+describe('the direct path config', () => {
+  const tmp = tempDir('tnv-direct-')
+  const env = { HOME: join(tmp.dir, 'home') }
+  let oclif: Config
+  let direct: DirectConfig
+  before(async () => {
+    mkdirSync(env.HOME, { recursive: true })
+    const saved = process.env.HOME
+    process.env.HOME = env.HOME
+    try {
+      oclif = await Config.load(ROOT)
+      direct = new DirectConfig(index(), ROOT, { ...process.env, ...env })
+    } finally {
+      process.env.HOME = saved
+    }
+  })
+  after(() => tmp.cleanup())
+
+  it('equals Config.load on every member a command reads', () => {
+    for (const k of [
+      'root',
+      'name',
+      'version',
+      'bin',
+      'dirname',
+      'topicSeparator',
+      'userAgent',
+      'configDir',
+      'cacheDir',
+    ] as const)
+      assert.equal(direct[k], oclif[k], k)
+    assert.deepEqual(direct.binAliases, oclif.binAliases ?? [])
+    assert.equal(direct.theme, oclif.theme)
+    assert.equal(direct.flexibleTaxonomy, oclif.flexibleTaxonomy)
+    assert.equal(direct.isSingleCommandCLI, oclif.isSingleCommandCLI)
+    for (const k of ['CONTENT_TYPE', 'REDIRECTED', 'DEBUG'])
+      assert.deepEqual(direct.scopedEnvVarKeys(k), oclif.scopedEnvVarKeys(k), k)
+    assert.equal(direct.scopedEnvVarKey('CONTENT_TYPE'), oclif.scopedEnvVarKey('CONTENT_TYPE'))
+    assert.deepEqual([...direct.commandIDs].sort(), [...oclif.commandIDs].sort())
+    for (const id of oclif.commandIDs) {
+      const a = direct.findCommand(id)
+      const b = oclif.findCommand(id)
+      assert.ok(a && b, id)
+      assert.equal(a.strict, b.strict !== false, `${id} strict`)
+      assert.deepEqual(a.args, Object.keys(b.args ?? {}), `${id} args`)
+    }
+  })
+
+  it('no hook, plugin or theme that Config.load would act on', async () => {
+    assert.deepEqual(
+      oclif.getPluginsList().map((p) => p.name),
+      ['tnv'],
+    )
+    assert.deepEqual(oclif.getPluginsList()[0]?.hooks ?? {}, {})
+    assert.deepEqual(await direct.runHook(), { successes: [], failures: [] })
+    assert.deepEqual(await oclif.runHook('init', { argv: [], id: 'rpc:plan' }), { successes: [], failures: [] })
+  })
+
+  it('runs directly only a command of src/commands; oclif answers the rest', () => {
+    const target = (argv: string[], e: NodeJS.ProcessEnv = env) =>
+      directTarget(argv, new DirectConfig(index(), ROOT, { ...process.env, ...e }))?.id ?? null
+    // oclif's own id resolution: the longest known prefix, node flags after `--` untouched
+    assert.equal(target(['rpc', 'plan', '--', '--http', '--help']), 'rpc:plan')
+    assert.equal(target(['keytool', 'generate', 'validator', '--datadir', 'x']), 'keytool:generate:validator')
+    assert.equal(target(['rpc:plan']), 'rpc:plan')
+    assert.equal(target(['stake', '--json']), 'stake')
+    for (const argv of [
+      [],
+      ['--help'],
+      ['rpc', 'plan', '--help'],
+      ['help', 'rpc'],
+      ['rpc'],
+      ['keytool', 'generate'],
+      ['keytool', 'generate', 'proof-of-possession'], // an alias of keytool generate pop
+      ['keytool', 'generate', 'all'], // an alias of keytool generate validator
+      ['autocomplete', 'script', 'bash'], // the bundled plugin
+      ['rpx', 'plan'],
+      ['--version'],
+    ])
+      assert.equal(target(argv), null, argv.join(' '))
+    assert.equal(target(['rpc', 'plan'], { ...env, TNV_DEBUG: '1' }), null, 'oclif debug mode')
+    const themed = join(tmp.dir, 'themed')
+    mkdirSync(join(themed, 'tnv'), { recursive: true })
+    writeFileSync(join(themed, 'tnv', 'theme.json'), '{}')
+    assert.equal(target(['rpc', 'plan'], { ...env, XDG_CONFIG_HOME: themed }), null, 'a user theme')
+    assert.equal(target(['rpc', 'plan'], { ...env, XDG_CONFIG_HOME: themed, TNV_DISABLE_THEME: '1' }), 'rpc:plan')
+  })
+})
+
+describe('the same command line through the direct path and through oclif', () => {
+  const tmp = tempDir('tnv-direct-e2e-')
+  const address = '0x4444444444444444444444444444444444444444'
+  const keys = join(tmp.dir, 'keys')
+  const env = { HOME: join(tmp.dir, 'home'), TNV_STATE_DIR: testStateDir(), NO_COLOR: '1' }
+  after(() => tmp.cleanup())
+
+  /** oclif's path: dist/entries/cli.js's run, as the launcher calls it for what it does not run. */
+  const throughOclif = (args: string[], input = '') => {
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { run } = await import(${JSON.stringify(join(ROOT, 'dist/entries/cli.js'))}); await run(${JSON.stringify(args)})`,
+      ],
+      { cwd: tmp.dir, env: { PATH: process.env.PATH, ...env }, input, encoding: 'utf8' },
+    )
+    return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr }
+  }
+  const direct = async (args: string[], input?: string) => {
+    const r = await runCli(args, { env, cwd: tmp.dir, ...(input === undefined ? {} : { input }) })
+    return { code: r.code, stdout: r.stdout, stderr: r.stderr }
+  }
+
+  before(async () => {
+    mkdirSync(env.HOME, { recursive: true })
+    const r = await runCli(
+      [
+        'keytool',
+        'generate',
+        'validator',
+        '--datadir',
+        keys,
+        '--address',
+        address,
+        '--bls-passphrase-source',
+        'no-passphrase',
+      ],
+      { env, cwd: tmp.dir },
+    )
+    assert.equal(r.code, 0, r.stderr)
+  })
+
+  for (const args of [
+    ['rpc', 'plan', '--', '--http', '--http.api', 'eth,net,web3,rpc,tn'],
+    ['rpc', 'plan', '--json', '--', '--http', '--ws', '--workers', '2'],
+    ['rpc', 'plan', '--behaviour', 'released', '--', '--http', '--http.api', 'all'],
+    ['rpc', 'plan', '--behaviour', 'relased'],
+    ['rpc', 'plan', '--http'],
+    ['rpc', 'plan', '--', '--http.port', 'x'],
+    ['keytool', 'export-staking-args', '--node-info', keys, '--calldata', '--bls-passphrase-source', 'no-passphrase'],
+    ['keytool', 'export-staking-args', '--node-info', keys, '--json'],
+    ['keytool', 'export-staking-args', '--node-info', join(tmp.dir, 'none'), '--json'],
+    ['keytool', 'show', '--datadir', keys, '--json'],
+    ['keytool', 'verify', '--datadir', keys, '--bls-passphrase-source', 'no-passphrase'],
+    ['keytool', 'generate', 'validator', '--datadir', keys, '--address', address],
+    ['keytool', 'generate', 'validator', '--datadir', keys, '--adress', address],
+    ['validator', 'status', '--json'],
+  ])
+    it(args.join(' '), async () => {
+      const a = await direct(args)
+      const b = throughOclif(args)
+      assert.deepEqual(a, b)
+    })
+})
+
+describe('the code cache of the command bundles', () => {
+  const tmp = tempDir('tnv-code-cache-')
+  const env = { HOME: join(tmp.dir, 'home'), XDG_CACHE_HOME: join(tmp.dir, 'cache'), TNV_STATE_DIR: testStateDir() }
+  const args = ['rpc', 'plan', '--json', '--', '--http']
+  after(() => tmp.cleanup())
+
+  it("is made on a command's first run, private to the user, and named after the build and Node.js", async () => {
+    const first = await runCli(args, { env })
+    assert.equal(first.code, 0, first.stderr)
+    const dir = join(env.XDG_CACHE_HOME, 'tnv', 'code-cache', `${index().build}-node${process.version}-${process.arch}`)
+    const file = join(dir, 'rpc.plan.cjs.cache')
+    assert.ok(statSync(file).size > 0)
+    assert.equal(statSync(file).mode & 0o777, 0o600)
+    assert.equal(statSync(dir).mode & 0o777, 0o700)
+    // a damaged cache is rejected by V8 and replaced; the command's answer is the same
+    writeFileSync(file, 'not a code cache')
+    const again = await runCli(args, { env })
+    assert.deepEqual([again.code, again.stdout, again.stderr], [first.code, first.stdout, first.stderr])
+    assert.notEqual(readFileSync(file, 'utf8'), 'not a code cache')
+  })
+
+  it('a cache directory that cannot be written changes nothing but the time', async () => {
+    writeFileSync(join(tmp.dir, 'not-a-dir'), '')
+    const r = await runCli(args, { env: { ...env, XDG_CACHE_HOME: join(tmp.dir, 'not-a-dir') } })
+    const ok = await runCli(args, { env })
+    assert.deepEqual([r.code, r.stdout, r.stderr], [ok.code, ok.stdout, ok.stderr])
+  })
+})
