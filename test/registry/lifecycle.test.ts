@@ -214,7 +214,7 @@ for (const generation of GENERATIONS) {
       assert.ok(
         plan.some(
           ([k, v]) =>
-            k === 'registry' &&
+            k === 'function' &&
             v.includes(generation === 'adiri' ? 'stake(bytes,(bytes,bytes))' : 'stake(bytes,(bytes))'),
         ),
       )
