@@ -221,7 +221,7 @@ The node's own flags go after \`--\`, exactly as the real node takes them. Witho
       )
 
     const { defaultDevnetNodeFlags, withDevnetIpcPath } = await import('../../devnet/node/default-node-flags.js')
-    const nodeFlags = given.length > 0 ? withDevnetIpcPath(given, dir) : await defaultDevnetNodeFlags(dir)
+    let nodeFlags = given.length > 0 ? withDevnetIpcPath(given, dir) : await defaultDevnetNodeFlags(dir)
 
     // The node would refuse these flags: say so now, with the resolver's own words.
     const { resolveRpcPlan } = await import('../../lib/rpc/resolve.js')
@@ -235,19 +235,35 @@ The node's own flags go after \`--\`, exactly as the real node takes them. Witho
     const { startDevnet } = await import('../../devnet/node/start-devnet.js')
     const { PUBLIC_KEYS_NOTICE } = await import('../../devnet/node/devnet-status.js')
     this.note(`${record ? 'resuming' : 'starting'} the devnet in ${dir}${flags.detach ? '' : ' (Ctrl-C stops it)'}`)
-    const started = await startDevnet({
-      dir,
-      nodeFlags,
-      genesis: flags.genesis,
-      forkUrl: flags['fork-url'],
-      forkBlock,
-      chainId,
-      epochSeconds,
-      blockTime: flags['block-time'],
-      detach: flags.detach,
-      readyTimeoutMs: flags['ready-timeout'] * 1000,
-      onLog: (line) => this.note(`  node | ${line}`),
-    })
+    const start = () =>
+      startDevnet({
+        dir,
+        nodeFlags,
+        genesis: flags.genesis,
+        forkUrl: flags['fork-url'],
+        forkBlock,
+        chainId,
+        epochSeconds,
+        blockTime: flags['block-time'],
+        detach: flags.detach,
+        readyTimeoutMs: flags['ready-timeout'] * 1000,
+        onLog: (line) => this.note(`  node | ${line}`),
+      })
+    // Ports tnv chose (none given after `--`) were free when looked at, but another process (a
+    // second devnet starting at the same moment) can take one before the node binds it: choose
+    // again, twice at most. Ports the user gave are never changed.
+    const { DevnetStartFailedError } = await import('../../devnet/node/errors.js')
+    let started: Awaited<ReturnType<typeof start>>
+    for (let attempt = 1; ; attempt++) {
+      try {
+        started = await start()
+        break
+      } catch (err) {
+        if (!(err instanceof DevnetStartFailedError && err.portInUse && given.length === 0 && attempt < 3)) throw err
+        nodeFlags = await defaultDevnetNodeFlags(dir)
+        this.note(`a port was taken while the devnet started; starting again on ${nodeFlags.join(' ')}`)
+      }
+    }
     const { engine: _internal, governance: _none, ...info } = started.info
     const result: DevnetStartResult = {
       ...info,

@@ -74,6 +74,8 @@ export class DevnetNotAnsweringError extends TnvError {
 /** The node exited (or never became ready) while `tnv devnet start` waited for it. */
 export class DevnetStartFailedError extends TnvError {
   override readonly code: string = 'DevnetStartFailed'
+  /** The node could not listen on a port (the gateway's EADDRINUSE line is in the log tail). */
+  readonly portInUse: boolean
   constructor(reason: string, logTail: string, logFile: string | null) {
     super(`The devnet node did not start: ${reason}.`, {
       fix: logFile
@@ -82,6 +84,7 @@ export class DevnetStartFailedError extends TnvError {
       details: logTail ? logTail.split('\n').slice(-15) : [],
       exitCode: ExitCode.NodeConfig,
     })
+    this.portInUse = /cannot listen on \S+: the port is in use/.test(logTail)
   }
 }
 
