@@ -77,6 +77,15 @@ export async function launch(argv: string[], host: LaunchHost): Promise<void> {
     process.exit(1)
   }
   process.once('beforeExit', guard)
+  // the reader went away (`tnv --help | head`, `tnv devnet status | head -1`): nothing more can
+  // be shown, so stop quietly instead of waiting for a drain that never comes (which the guard
+  // would call a bug)
+  const closed = (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err
+    settled = true
+    process.exit(process.exitCode ?? 0)
+  }
+  process.stdout.once('error', closed)
   try {
     const index = host.index()
     const config = new DirectConfig(index, host.root())

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { gunzipSync } from 'node:zlib'
 
 /** One extracted file, as scripts/package.mjs recorded it. */
@@ -77,4 +78,29 @@ export function ensureExtracted(index: SeaIndex, getAsset: (key: string) => Arra
   }
   if ((statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700)
   return dir
+}
+
+declare global {
+  // the bundles' `import.meta.url` (esbuild define), set before any library code runs
+  var __TNV_META_URL__: string | undefined
+}
+
+/**
+ * The extracted files' directory (`given`, or extracted now through `getAsset`), with the
+ * library pointed at it: the bundles' `import.meta.url` is its `dist/entries/cli.js`, and the
+ * devnet's anvil is the one inside the executable unless the operator names another. null when
+ * the files cannot be extracted: the reason is on stderr and the exit code set.
+ */
+export function prepareSeaRoot(index: SeaIndex, getAsset: (key: string) => ArrayBuffer, given?: string): string | null {
+  let root: string
+  try {
+    root = given ?? ensureExtracted(index, getAsset)
+  } catch (err) {
+    process.stderr.write(`Error: ${(err as Error).message}\n`)
+    process.exitCode = err instanceof SeaCacheError ? 3 : 1
+    return null
+  }
+  globalThis.__TNV_META_URL__ = pathToFileURL(join(root, 'dist', 'entries', 'cli.js')).href
+  if (!process.env.TNV_ANVIL_BINARY) process.env.TNV_ANVIL_BINARY = join(root, 'bin', 'anvil')
+  return root
 }

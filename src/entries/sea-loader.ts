@@ -14,22 +14,17 @@
 import { isBuiltin } from 'node:module'
 import { join } from 'node:path'
 import { getAsset } from 'node:sea'
-import { pathToFileURL } from 'node:url'
 import { Script } from 'node:vm'
 import type { CommandIndex } from './command-index.js'
 import { type CommandBundle, launch } from './launch.js'
 import { codeCacheDir, runModuleLoader } from './run-modules.js'
-import { ensureExtracted, SeaCacheError, type SeaIndex } from './sea-files.js'
+import { prepareSeaRoot, type SeaIndex } from './sea-files.js'
 import { isVersionRequest, printVersion } from './version.js'
 
 /** The text around a bundle, the same at packaging (scripts/package.mjs) so the cache matches. */
 declare const __TNV_BUNDLE_WRAPPER__: { head: string; tail: string; filename: string }
 /** The extracted files (scripts/package.mjs, esbuild define). */
 declare const __TNV_SEA_INDEX__: SeaIndex
-declare global {
-  // the bundles' `import.meta.url` (esbuild define), set before any library code runs
-  var __TNV_META_URL__: string | undefined
-}
 
 type Bundle = { run: (options?: { root?: string }) => Promise<void> }
 type ModuleInit = (e: object, r: NodeJS.Require, m: object, f: string, d: string) => void
@@ -58,17 +53,8 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2)
   // `--version` needs no file: answered before anything is extracted
   if (isVersionRequest(args)) return printVersion(args, 'single-executable')
-  let root: string
-  try {
-    root = ensureExtracted(__TNV_SEA_INDEX__, (key) => getAsset(key))
-  } catch (err) {
-    process.stderr.write(`Error: ${(err as Error).message}\n`)
-    process.exitCode = err instanceof SeaCacheError ? 3 : 1
-    return
-  }
-  globalThis.__TNV_META_URL__ = pathToFileURL(join(root, 'dist', 'entries', 'cli.js')).href
-  // the devnet's anvil is the one inside this executable unless the operator names another
-  if (!process.env.TNV_ANVIL_BINARY) process.env.TNV_ANVIL_BINARY = join(root, 'bin', 'anvil')
+  const root = prepareSeaRoot(__TNV_SEA_INDEX__, (key) => getAsset(key))
+  if (root === null) return
   const full = () => mainBundle().run({ root })
   // `<cache>/bin/tnv-node.js node …`: the reference node (the main bundle's)
   if (args[0] === join(root, 'bin', 'tnv-node.js')) return full()

@@ -23,9 +23,8 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { getAsset } from 'node:sea'
-import { pathToFileURL } from 'node:url'
 import { reportCommandNotFound } from '../cli/did-you-mean.js'
-import { ensureExtracted, SeaCacheError, type SeaIndex } from './sea-files.js'
+import { prepareSeaRoot, type SeaIndex } from './sea-files.js'
 import { isVersionRequest, printVersion } from './version.js'
 
 export { ensureExtracted, type SeaFile, type SeaIndex, seaCacheDir } from './sea-files.js'
@@ -35,10 +34,6 @@ export type SeaCommands = Record<string, unknown>
 
 /** Set by scripts/package.mjs (esbuild define). */
 declare const __TNV_SEA_INDEX__: SeaIndex
-declare global {
-  // the bundle's `import.meta.url` (esbuild define), set before any library code runs
-  var __TNV_META_URL__: string | undefined
-}
 
 /**
  * Runs the executable's CLI or reference node for process.argv. `root` (scripts/package.mjs's
@@ -48,17 +43,8 @@ export async function runSea(commands: SeaCommands, { root: given }: { root?: st
   const args = process.argv.slice(2)
   // `--version` needs no file: answered before anything is extracted
   if (isVersionRequest(args)) return printVersion(args, 'single-executable')
-  let root: string
-  try {
-    root = given ?? ensureExtracted(__TNV_SEA_INDEX__, (key) => getAsset(key))
-  } catch (err) {
-    process.stderr.write(`Error: ${(err as Error).message}\n`)
-    process.exitCode = err instanceof SeaCacheError ? 3 : 1
-    return
-  }
-  globalThis.__TNV_META_URL__ = pathToFileURL(join(root, 'dist', 'entries', 'cli.js')).href
-  // the devnet's anvil is the one inside this executable unless the operator names another
-  if (!process.env.TNV_ANVIL_BINARY) process.env.TNV_ANVIL_BINARY = join(root, 'bin', 'anvil')
+  const root = prepareSeaRoot(__TNV_SEA_INDEX__, (key) => getAsset(key), given)
+  if (root === null) return
 
   if (args[0] === join(root, 'bin', 'tnv-node.js')) {
     const { main } = await import('./node-main.js')

@@ -3,6 +3,8 @@
  * the figures behind them (for --json and the Prometheus textfile) and the report.
  */
 
+import type { RestartSummary } from '../node/run-log.js'
+
 /** ok: nothing to do; warn: look at it soon; fail: act now; skip: not checked here (says why). */
 export type FindingLevel = 'ok' | 'warn' | 'fail' | 'skip'
 
@@ -84,26 +86,7 @@ export type HostFacts = {
    * Starts and exits of the nodes tnv started here (the run log, <datadir>/tnv-node-runs.json),
    * or null when tnv never started one for this data directory.
    */
-  restarts: {
-    logFile: string
-    starts1h: number
-    starts24h: number
-    unclean1h: number
-    unclean24h: number
-    totalStarts: number
-    totalUnclean: number
-    lastUnclean: {
-      pid: number
-      startedAt: string
-      exitedAt: string
-      code: number | null
-      signal: string | null
-      how: 'stopped' | 'exited' | 'crashed' | 'not-ready' | 'found-dead'
-      reason: string
-      /** tnv's foreground supervisor (--restart on-failure) started the node again after it. */
-      restarted: boolean
-    } | null
-  } | null
+  restarts: ({ logFile: string } & RestartSummary) | null
 }
 
 export type ValidatorFacts = {
