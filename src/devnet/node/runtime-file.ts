@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { readRuntimeInfo } from '../../lib/chain/devnet-runtime-file.js'
 import { ensureDir } from '../../lib/fs/atomic.js'
 import { acquireLock, LockedError, readLockOwner } from '../../lib/fs/lock.js'
+import { NodeAlreadyRunningError } from '../../lib/node/errors.js'
 import { DevnetAlreadyRunningError } from './errors.js'
 
 export {
@@ -32,17 +33,20 @@ export const NODE_LOG_FILE = 'node.log'
  * Takes the start lock of `dir` for this process, for as long as the node runs; a lock whose
  * holder died is taken over.
  * @returns the release function
- * @throws DevnetAlreadyRunningError when a live process holds it
+ * @param joined a node joining the devnet (`--chain devnet`) rather than running one in `dir`
+ * @throws DevnetAlreadyRunningError (NodeAlreadyRunningError when joined) when a live process holds it
  */
-export async function acquireNodeLock(dir: string): Promise<() => Promise<void>> {
+export async function acquireNodeLock(dir: string, joined = false): Promise<() => Promise<void>> {
   await ensureDir(dir, 0o700)
   const lockPath = join(dir, LOCK_FILE)
   try {
     return await acquireLock({ lockPath, what: `The devnet directory ${dir}`, command: 'tnv-node node', waitMs: 0 })
   } catch (err) {
     if (!(err instanceof LockedError)) throw err
+    const pid = readLockOwner(lockPath)?.pid ?? Number.NaN
+    if (joined) throw new NodeAlreadyRunningError(pid, dir)
     const info = await readRuntimeInfo(dir)
-    throw new DevnetAlreadyRunningError(dir, readLockOwner(lockPath)?.pid ?? Number.NaN, info?.rpcUrl ?? null)
+    throw new DevnetAlreadyRunningError(dir, pid, info?.rpcUrl ?? null)
   }
 }
 

@@ -302,7 +302,7 @@ async function joinDevnet({ args, gatewayParams }: Started, log: NodeLogger): Pr
   const running = await findRunningDevnet(devnetDir)
   const devnet = running.info
   if (typeof devnet?.engine?.ipcPath !== 'string') throw new NoDevnetToJoinError(devnetDir)
-  const releaseLock = await acquireNodeLock(datadir)
+  const releaseLock = await acquireNodeLock(datadir, true)
   let gateway: Gateway
   try {
     log.info('joining the local devnet', { devnet: devnetDir, pid: devnet.pid, chainId: devnet.chainId })

@@ -10,6 +10,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { Address, Hex } from 'viem'
 import { writeFileAtomic } from '../fs/atomic.js'
+import { isProcessAlive } from '../os/process-alive.js'
 import type { RegistryGeneration } from '../registry/generations/detect.js'
 
 /** Default devnet directory: $TNV_DEVNET_DIR, else $XDG_DATA_HOME/tnv/devnet, else ~/.local/share/tnv/devnet. */
@@ -83,20 +84,10 @@ export type DevnetRuntimeInfo = {
   governance?: { address: Address; privateKey: Hex }
 }
 
+export { isProcessAlive }
+
 export function runtimeFilePath(dir: string): string {
   return join(dir, RUNTIME_FILE)
-}
-
-/** True when a process with this pid exists (signal 0 probes without signalling). */
-export function isProcessAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    // EPERM: the process exists but belongs to another user
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }
 
 /**

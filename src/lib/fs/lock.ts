@@ -9,6 +9,7 @@ import { promises as fs, readFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { dirname } from 'node:path'
 import { ExitCode, TnvError } from '../errors.js'
+import { isProcessAlive } from '../os/process-alive.js'
 
 export type LockOwner = { pid: number; host: string; command: string; since: string }
 
@@ -58,12 +59,7 @@ export function readLockOwner(lockPath: string): LockOwner | null {
 
 function deadHereOwner(owner: LockOwner | null): boolean {
   if (!owner || owner.host !== hostname() || owner.pid === process.pid) return false
-  try {
-    process.kill(owner.pid, 0)
-    return false
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH'
-  }
+  return !isProcessAlive(owner.pid)
 }
 
 /**

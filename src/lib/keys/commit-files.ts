@@ -23,6 +23,7 @@ import { promises as fs } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { BadInputError, TnvError } from '../errors.js'
 import { ensureDir, faultPoint, fileTimestamp, fsyncDir, killPoint, pathExists, writeFileAtomic } from '../fs/atomic.js'
+import { isProcessAlive } from '../os/process-alive.js'
 
 export type FileReplacement =
   /** Create or replace a file with a staged one (see stageFile). */
@@ -270,12 +271,7 @@ function isDeadWritersTemp(name: string): boolean {
   if (!m) return false
   const pid = Number(m[1])
   if (pid === process.pid) return false
-  try {
-    process.kill(pid, 0)
-    return false // still running: not ours to remove
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH'
-  }
+  return !isProcessAlive(pid) // still running: not ours to remove
 }
 
 /**

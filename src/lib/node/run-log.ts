@@ -17,7 +17,8 @@ import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../fs/atomic.js'
 import { withLock } from '../fs/lock.js'
-import { isAlive, isNodeProcess, type NodeState } from './state.js'
+import { isProcessAlive } from '../os/process-alive.js'
+import { isNodeProcess, type NodeState } from './state.js'
 
 export const RUN_LOG_FILE = 'tnv-node-runs.json'
 const RUN_LOG_LOCK = 'tnv-node-runs.lock'
@@ -229,7 +230,7 @@ export async function observeNodeExits(datadir: string, state: NodeState | null,
   if (!log) return
   const dead = (r: RunRecord) => {
     if (r.exit !== null) return false
-    if (r.supervisorPid !== null && r.supervisorPid !== process.pid && isAlive(r.supervisorPid)) return false
+    if (r.supervisorPid !== null && r.supervisorPid !== process.pid && isProcessAlive(r.supervisorPid)) return false
     // alive and still running the recorded binary (a pid reused by another program is not the node)
     return !isNodeProcess({ pid: r.pid, binary: state && state.pid === r.pid ? state.binary : r.binary })
   }

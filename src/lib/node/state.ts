@@ -2,6 +2,7 @@
 import { promises as fs, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../fs/atomic.js'
+import { isProcessAlive } from '../os/process-alive.js'
 
 export const NODE_STATE_FILE = 'tnv-node.json'
 
@@ -34,21 +35,12 @@ export async function removeNodeState(datadir: string): Promise<void> {
   await fs.rm(join(datadir, NODE_STATE_FILE), { force: true })
 }
 
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
 /**
  * Whether the recorded pid is still the node tnv started: alive and, where /proc shows it,
  * running the recorded binary. A pid reused after a reboot is not the node, so it is never signalled.
  */
 export function isNodeProcess(state: Pick<NodeState, 'pid' | 'binary'>): boolean {
-  if (!isAlive(state.pid)) return false
+  if (!isProcessAlive(state.pid)) return false
   let cmdline: string
   try {
     cmdline = readFileSync(`/proc/${state.pid}/cmdline`, 'utf8')

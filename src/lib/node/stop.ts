@@ -4,8 +4,10 @@
  * is written to the run log (./run-log.ts) before the signal, so the exit that follows is a stop
  * asked for, not a crash (also for a foreground supervisor, which then does not restart it).
  */
+
+import { isProcessAlive } from '../os/process-alive.js'
 import { observeNodeExits, recordNodeExit, recordStopRequest } from './run-log.js'
-import { isAlive, isNodeProcess, readNodeState, removeNodeState } from './state.js'
+import { isNodeProcess, readNodeState, removeNodeState } from './state.js'
 
 export type StopNodeReturnType = { pid: number | null; stopped: boolean; forced: boolean }
 
@@ -25,9 +27,9 @@ export async function stopNode({
   await recordStopRequest(datadir, state.pid, 'tnv node stop').catch(() => {})
   process.kill(state.pid, 'SIGTERM')
   const deadline = Date.now() + graceMs
-  while (isAlive(state.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
+  while (isProcessAlive(state.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
   let forced = false
-  if (isAlive(state.pid)) {
+  if (isProcessAlive(state.pid)) {
     process.kill(state.pid, 'SIGKILL')
     forced = true
   }
