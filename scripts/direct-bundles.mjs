@@ -56,7 +56,7 @@ export function oclifLazyRequirePlugin() {
     name: 'oclif-lazy-require',
     setup(build) {
       build.onLoad({ filter: /[\\/]node_modules[\\/]@oclif[\\/]core[\\/]lib[\\/].*\.js$/ }, (args) => {
-        const source = readFileSync(args.path, 'utf8')
+        const source = quietLogger(args.path, readFileSync(args.path, 'utf8'))
         const lazy = source.replace(
           /^const (\w+) = (__importDefault\(|__importStar\()?require\(("[^"]+")\)(\))?;$/gm,
           (_, name, wrap, spec) =>
@@ -66,6 +66,27 @@ export function oclifLazyRequirePlugin() {
       })
     },
   }
+}
+
+/**
+ * @oclif/core's logger (lib/logger.js) creates a `debug` logger for every command it runs, and
+ * loading `debug` loads supports-color, which loads node:tty and with it node:net, on every
+ * start (about 5 to 10 ms). Without DEBUG in the environment `debug` logs nothing, so then the
+ * logger gets a silent one instead and `debug` is never loaded; with DEBUG set it is the real one
+ * (DEBUG=* tnv … prints oclif's debug lines as before).
+ */
+function quietLogger(path, source) {
+  if (!/[\\/]lib[\\/]logger\.js$/.test(path)) return source
+  const line = 'const debug_1 = __importDefault(require("debug"));'
+  if (!source.includes(line)) throw new Error(`build: ${path} no longer loads debug as expected; update quietLogger`)
+  const silent = [
+    'const __tnvSilentDebug = (namespace) => Object.assign(() => {}, {',
+    '  namespace, enabled: false, log: () => {}, destroy: () => {},',
+    '  extend: (sub, delimiter) => __tnvSilentDebug(namespace + (delimiter ?? ":") + sub),',
+    '});',
+    'const debug_1 = { default: (namespace) => (process.env.DEBUG ? require("debug")(namespace) : __tnvSilentDebug(namespace)) };',
+  ].join('\n')
+  return source.replace(line, silent)
 }
 
 /** `import … from '@oclif/core'` → the four modules a command class uses. */

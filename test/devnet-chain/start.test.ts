@@ -21,6 +21,7 @@ import {
 } from '../../src/devnet/chain/errors.js'
 import { startDevnetChain } from '../../src/devnet/chain/start.js'
 import { BLS_VERIFIER_ADDRESS, type DevnetChain, REGISTRY_ADDRESS } from '../../src/devnet/chain/types.js'
+import { isProcessAlive } from '../../src/lib/os/process-alive.js'
 import { KNOWN_REGISTRY_CODE, registryAbis } from '../../src/lib/registry/generations/detect.js'
 import { ROOT, tempDir } from '../helpers/cli.js'
 import { engineClient } from './helpers.js'
@@ -58,14 +59,8 @@ async function eventually(check: () => Promise<boolean>, what: string, ms = 20_0
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
+/** Running: not gone and not a zombie its parent has not reaped (CI's PID 1 may never reap). */
+const alive = isProcessAlive
 
 describe('startDevnetChain', () => {
   it('the embedded devnet runs the real next-generation code with the verifier and funded dev accounts', async () => {

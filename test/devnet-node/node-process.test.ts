@@ -12,6 +12,7 @@ import { after, describe, it } from 'node:test'
 import { createWalletClient, http, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { DevnetRuntimeInfo } from '../../src/devnet/paths.js'
+import { isProcessAlive } from '../../src/lib/os/process-alive.js'
 import { tempDir } from '../helpers/cli.js'
 import { call, freePorts, httpRpc, IpcClient, startNode, WsClient } from './helpers.js'
 
@@ -37,14 +38,8 @@ function childPids(pid: number): number[] {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
+/** Running: not gone and not a zombie its parent has not reaped (CI's PID 1 may never reap). */
+const alive = isProcessAlive
 
 describe('reference node process', () => {
   const tmp = tempDir('tnv-node-proc-')
