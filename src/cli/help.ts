@@ -70,6 +70,84 @@ export function wrapWords(text: string, width: number): string[] {
   return lines
 }
 
+/** A shell command line of an example: `$ tnv …`, `VAR=… tnv …`, `printf … | tnv …`, `cast … "$(tnv …)"`. */
+const COMMAND_LINE = /^(\$ |[A-Z_][A-Z0-9_]*=\S*\s|(cast|printf|echo|cat|curl|sudo|npm|npx|node)\s)|(^|\|\s*|\$\()tnv\s/
+
+/**
+ * A shell command too long for the line, as a shell reads it: broken between words with ` \`
+ * (a continuation line, indented four more), a trailing `# comment` moved to its own line above,
+ * so a copied example still runs.
+ */
+function wrapCommand(indent: string, command: string, width: number): string[] {
+  if (/ \[-/.test(command)) return wrapUsage(indent, command, width)
+  const hash = command.search(/\s+# /)
+  const [code, comment] = hash > 0 ? [command.slice(0, hash), command.slice(hash).trim()] : [command, '']
+  const lines = comment
+    ? wrapWords(comment.replace(/^#\s*/, ''), width - indent.length - 2).map((l) => `${indent}# ${l}`)
+    : []
+  // a flag stays on one line with its value: `--http.port 8555`, never `--http.port \` then `8555`
+  // nor is a quoted argument broken: a backslash and newline inside single quotes are kept
+  const words: string[] = []
+  const open = (w: string) => (w.match(/'/g)?.length ?? 0) % 2 === 1 || (w.match(/(?<!\\)"/g)?.length ?? 0) % 2 === 1
+  for (const word of code.trim().split(/ +/)) {
+    const last = words.at(-1)
+    if (last && open(last)) words[words.length - 1] = `${last} ${word}`
+    else if (last && /^--?[\w.-]+$/.test(last) && last !== '--' && !word.startsWith('-') && !/ /.test(last))
+      words[words.length - 1] = `${last} ${word}`
+    else words.push(word)
+  }
+  let line = indent
+  for (const word of words) {
+    const next = line.trim() === '' ? `${line}${word}` : `${line} ${word}`
+    if (line.trim() !== '' && visibleWidth(next) + 2 > width) {
+      lines.push(`${line} \\`)
+      line = `${indent}    ${word}`
+    } else line = next
+  }
+  lines.push(line)
+  return lines
+}
+
+/** A usage line (`$ tnv x FILE [--json] [--datadir <path>]`): broken between bracketed groups, no `\`. */
+function wrapUsage(indent: string, usage: string, width: number): string[] {
+  const groups: string[] = []
+  let depth = 0
+  for (const word of usage.trim().split(/ +/)) {
+    if (depth > 0) groups[groups.length - 1] += ` ${word}`
+    else groups.push(word)
+    depth += (word.match(/[[<]/g)?.length ?? 0) - (word.match(/[\]>]/g)?.length ?? 0)
+  }
+  const lines: string[] = []
+  let line = indent
+  for (const group of groups) {
+    const next = line.trim() === '' ? `${line}${group}` : `${line} ${group}`
+    if (line.trim() !== '' && visibleWidth(next) > width) {
+      lines.push(line)
+      line = `${indent}  ${group}` // as oclif indents its own usage continuation
+    } else line = next
+  }
+  lines.push(line)
+  return lines
+}
+
+/**
+ * Help text fitted to `width` columns: a line oclif leaves longer (a command's summary, a usage
+ * line, an example) is broken between words and keeps its indentation; an example command is
+ * broken the way a shell reads it. Lines that fit are left as they are.
+ */
+export function fitToWidth(text: string, width: number): string {
+  return text
+    .split('\n')
+    .flatMap((line) => {
+      if (visibleWidth(line) <= width) return [line]
+      const indent = /^ */.exec(line)?.[0] ?? ''
+      const body = line.slice(indent.length)
+      if (COMMAND_LINE.test(body)) return wrapCommand(indent, body, width)
+      return wrapWords(body, width - indent.length).map((l) => `${indent}${l}`)
+    })
+    .join('\n')
+}
+
 /**
  * A list whose descriptions start `width` columns after the list's indentation (plus the two
  * spaces of the gap), on every row: a longer name has the line to itself and its description
@@ -164,6 +242,16 @@ export class TnvHelp extends Help {
 
   override getCommandHelpClass(command: Loadable): CommandHelp {
     return new TnvCommandHelp(command, this.config, this.opts, this.page)
+  }
+
+  /** Everything help prints, fitted to the width (fitToWidth). */
+  override log(...args: string[]): void {
+    this.emit(fitToWidth(args.join(' '), this.opts.maxWidth))
+  }
+
+  /** Where the fitted text goes: oclif's output (stdout, or stderr when asked). */
+  protected emit(text: string): void {
+    super.log(text)
   }
 
   override renderList(input: Row[], opts: ListOptions): string {

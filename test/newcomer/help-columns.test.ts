@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { Config, Help } from '@oclif/core'
-import { TnvHelp } from '../../src/cli/help.js'
+import { fitToWidth, TnvHelp } from '../../src/cli/help.js'
 import { runCli } from '../helpers/cli.js'
 import { distinctColumns, listSections } from '../helpers/help-columns.js'
 import { ROOT } from '../helpers/paths.js'
@@ -17,11 +17,19 @@ import { ROOT } from '../helpers/paths.js'
 async function page(HelpClass: typeof Help, argv: string[]): Promise<string> {
   const config = await Config.load(ROOT)
   const lines: string[] = []
-  const help = new (class extends HelpClass {
-    override log(...args: string[]) {
-      lines.push(args.join(' '))
-    }
-  })(config, { maxWidth: 80, stripAnsi: true })
+  // TnvHelp fits what it logs to the width, then emits it; oclif's Help only logs
+  const help =
+    HelpClass === TnvHelp
+      ? new (class extends TnvHelp {
+          protected override emit(text: string) {
+            lines.push(text)
+          }
+        })(config, { maxWidth: 80, stripAnsi: true })
+      : new (class extends HelpClass {
+          override log(...args: string[]) {
+            lines.push(args.join(' '))
+          }
+        })(config, { maxWidth: 80, stripAnsi: true })
   await help.showHelp(argv)
   return lines.join('\n')
 }
@@ -54,6 +62,48 @@ describe('help pages: one column width per page', () => {
     }
     // the pages this is about: a topic with subtopics, the root, commands with global flags
     assert.ok(multiList > 30, `only ${multiList} pages with more than one list`)
+  })
+
+  it('every page fits 80 columns; an example broken over lines reads, joined as a shell joins it, as the example', async () => {
+    const width = (line: string) => [...line].length
+    let wrappedExamples = 0
+    for (const argv of await allPages()) {
+      const text = await page(TnvHelp, argv)
+      const where = `tnv ${argv.join(' ')} --help`
+      for (const line of text.split('\n')) assert.ok(width(line) <= 80, `${where}: ${width(line)} columns: ${line}`)
+      const config = await Config.load(ROOT)
+      const command = config.findCommand(argv.join(':'))
+      for (const example of command?.examples ?? []) {
+        const raw = (typeof example === 'string' ? example : example.command)
+          .replaceAll('<%= config.bin %>', 'tnv')
+          .replaceAll('<%= command.id %>', argv.join(' '))
+        const code = raw.replace(/\s+#.*$/, '').trim()
+        if (width(raw) + 4 <= 80) continue
+        wrappedExamples++
+        // the page holds the example's words in order, its lines joined at each trailing backslash
+        const joined = text.replaceAll(/ \\\n +/g, ' ')
+        assert.ok(joined.includes(code), `${where}: the example does not read back:\n${code}\n${text}`)
+      }
+    }
+    assert.ok(wrappedExamples >= 3, `only ${wrappedExamples} examples longer than a line`)
+  })
+
+  it('fitToWidth: prose keeps its indentation, usage breaks between groups, a command with a backslash and its comment above', () => {
+    assert.equal(fitToWidth('short line', 20), 'short line')
+    assert.equal(
+      fitToWidth("  printf 'one two three four' | tnv keytool x --flag", 30),
+      "  printf \\\n      'one two three four' | \\\n      tnv keytool x --flag",
+      'a quoted argument stays whole',
+    )
+    assert.equal(fitToWidth('  one two three four five', 14), '  one two\n  three four\n  five')
+    assert.equal(
+      fitToWidth('  $ tnv x FILE [--json] [--datadir <path>]', 30),
+      '  $ tnv x FILE [--json]\n    [--datadir <path>]',
+    )
+    assert.equal(
+      fitToWidth('  $ tnv node start --http.port 8555 --chain adiri   # a comment here', 40),
+      '  # a comment here\n  $ tnv node start --http.port 8555 \\\n      --chain adiri',
+    )
   })
 
   it('the CLI hands every help request to that class: --help, a topic alone, tnv help …, no argument', async () => {
