@@ -271,7 +271,7 @@ function isDeadWritersTemp(name: string): boolean {
   if (!m) return false
   const pid = Number(m[1])
   if (pid === process.pid) return false
-  return !isProcessAlive(pid) // still running: not ours to remove
+  return !isProcessAlive(pid) // a live writer's file is not ours to remove
 }
 
 /**

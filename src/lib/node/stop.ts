@@ -4,7 +4,6 @@
  * is written to the run log (./run-log.ts) before the signal, so the exit that follows is a stop
  * asked for, not a crash (also for a foreground supervisor, which then does not restart it).
  */
-
 import { isProcessAlive } from '../os/process-alive.js'
 import { observeNodeExits, recordNodeExit, recordStopRequest } from './run-log.js'
 import { isNodeProcess, readNodeState, removeNodeState } from './state.js'
