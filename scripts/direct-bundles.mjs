@@ -137,6 +137,24 @@ export function vendorPlugin(prefix = './vendor/') {
   }
 }
 
+/**
+ * esbuild's options for a CommonJS bundle on Node 20, for dist/run/ and the single executable
+ * alike: names kept (error classes report their name), minified unless asked not to (less to
+ * parse at start-up).
+ */
+export function cjsBundleOptions(root, minify = true) {
+  return {
+    absWorkingDir: root,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    minify,
+    keepNames: true,
+    logLevel: 'warning',
+  }
+}
+
 const COMMAND_NS = 'tnv-direct-command'
 
 /**
@@ -174,17 +192,7 @@ export async function buildDirect({
     if (rel.startsWith('dist/commands/') && !rel.startsWith('dist/commands/autocomplete'))
       sources[id] = join(root, 'src', rel.slice('dist/'.length).replace(/\.js$/, '.ts'))
   }
-  const common = {
-    absWorkingDir: root,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    minify,
-    keepNames: true,
-    legalComments: 'none',
-    logLevel: 'warning',
-  }
+  const common = { ...cjsBundleOptions(root, minify), legalComments: 'none' }
   const runner = join(root, 'src/entries/direct-command.ts')
   await esbuild.build({
     ...common,

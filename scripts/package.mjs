@@ -30,7 +30,7 @@ import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import * as esbuild from 'esbuild'
 import { buildInfo } from './build-info.mjs'
-import { buildDirect, oclifLazyRequirePlugin, vendorPlugin } from './direct-bundles.mjs'
+import { buildDirect, cjsBundleOptions, oclifLazyRequirePlugin, vendorPlugin } from './direct-bundles.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const args = process.argv.slice(2)
@@ -139,17 +139,9 @@ const WRAPPER = {
   filename: 'tnv-bundle.cjs',
 }
 const common = {
-  absWorkingDir: root,
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  // smaller source, less to parse at start-up; names kept (error classes report their name)
-  minify: !args.includes('--no-minify'),
-  keepNames: true,
+  ...cjsBundleOptions(root, !args.includes('--no-minify')),
   // ws's optional native helpers are absent (ws falls back to JavaScript)
   external: ['bufferutil', 'utf-8-validate'],
-  logLevel: 'warning',
 }
 const bundle = join(work, 'tnv-bundle.cjs')
 await esbuild.build({

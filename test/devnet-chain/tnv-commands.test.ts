@@ -13,7 +13,7 @@ import type { Address, Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { engineCallOnce } from '../../src/devnet/chain/engine-rpc.js'
 import { call, freePorts } from '../devnet-node/helpers.js'
-import { type CliResult, parseJson, runCli, tempDir } from '../helpers/cli.js'
+import { type CliResult, generateKeysArgs, parseJson, runCli, tempDir } from '../helpers/cli.js'
 
 for (const generation of ['next', 'adiri'] as const) {
   describe(`the lifecycle through tnv's commands on the ${generation} genesis`, { timeout: 300_000 }, () => {
@@ -60,17 +60,7 @@ for (const generation of ['next', 'adiri'] as const) {
       rpcUrl = info.rpcUrl
       account = info.accounts[0] as (typeof info.accounts)[number]
       delegator = info.accounts[1] as (typeof info.accounts)[number]
-      const gen = await tnv([
-        'keytool',
-        'generate',
-        'validator',
-        '--datadir',
-        keys,
-        '--address',
-        account.address,
-        '--bls-passphrase-source',
-        'no-passphrase',
-      ])
+      const gen = await tnv(generateKeysArgs(keys, account.address))
       assert.equal(gen.code, 0, gen.stderr)
     })
     after(async () => {
@@ -146,22 +136,7 @@ for (const generation of ['next', 'adiri'] as const) {
       const v = (await (await import('viem/accounts')).generatePrivateKey()) as Hex
       const validator = { privateKey: v, address: privateKeyToAccount(v).address }
       const vKeys = join(tmp.dir, 'delegated')
-      assert.equal(
-        (
-          await tnv([
-            'keytool',
-            'generate',
-            'validator',
-            '--datadir',
-            vKeys,
-            '--address',
-            validator.address,
-            '--bls-passphrase-source',
-            'no-passphrase',
-          ])
-        ).code,
-        0,
-      )
+      assert.equal((await tnv(generateKeysArgs(vKeys, validator.address))).code, 0)
       assert.equal((await tnv(['devnet', 'governance', 'mint', validator.address, '--datadir', devnetDir])).code, 0)
       const file = join(tmp.dir, 'delegation.json')
       const sign = await tnv(

@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { parse, stringify } from 'yaml'
-import { parseJson, ROOT, runCli, tempDir } from '../helpers/cli.js'
+import { generateKeysArgs, parseJson, ROOT, runCli, tempDir } from '../helpers/cli.js'
 import { call, freePorts } from './helpers.js'
 
 const tmp = tempDir('tnv-rehearsal-cmd-')
@@ -129,17 +129,7 @@ describe('rehearsal governance through the CLI (embedded devnet)', { timeout: 18
   it('delegate: owner-delegation with the key and proof of a node-info.yaml', async () => {
     const keys = join(tmp.dir, 'validator-keys')
     const address = '0x37b6835f358e7164A93465c7C47Da31AD74125F4' // dev account 1
-    const gen = await runCli([
-      'keytool',
-      'generate',
-      'validator',
-      '--datadir',
-      keys,
-      '--address',
-      address,
-      '--bls-passphrase-source',
-      'no-passphrase',
-    ])
+    const gen = await runCli(generateKeysArgs(keys, address))
     assert.equal(gen.code, 0, gen.stderr)
     assert.equal((await runCli(['devnet', 'governance', 'mint', address, '--datadir', dir])).code, 0)
     const wrong = await runCli(['devnet', 'governance', 'delegate', validator, '--node-info', keys, '--datadir', dir])

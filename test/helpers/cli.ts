@@ -69,6 +69,24 @@ export function runCli(
   })
 }
 
+/**
+ * `tnv keytool generate validator` for `address` into `datadir`, the BLS key unencrypted unless
+ * another passphrase source is given: the key pair a test needs before it stakes or checks.
+ */
+export function generateKeysArgs(datadir: string, address: string, passphraseSource = 'no-passphrase'): string[] {
+  return [
+    'keytool',
+    'generate',
+    'validator',
+    '--datadir',
+    datadir,
+    '--address',
+    address,
+    '--bls-passphrase-source',
+    passphraseSource,
+  ]
+}
+
 /** Parses stdout as the single JSON document --json promises. */
 export function parseJson<T = unknown>(r: CliResult): T {
   try {

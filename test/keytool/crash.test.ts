@@ -14,7 +14,7 @@ import { blsPublicKey } from '../../src/lib/keys/bls.js'
 import { parseBlsKey } from '../../src/lib/keys/bls-key.js'
 import { openBlsKey } from '../../src/lib/keys/open-key.js'
 import { readNodeInfo } from '../../src/lib/nodeinfo/read.js'
-import { runCli, tempDir } from '../helpers/cli.js'
+import { generateKeysArgs, runCli, tempDir } from '../helpers/cli.js'
 import { spawnCli } from '../tx/helpers.js'
 
 const A = '0x1111111111111111111111111111111111111111'
@@ -38,15 +38,7 @@ function clean(datadir: string): void {
 }
 
 const generate = (datadir: string, address: string, extra: string[] = []) => [
-  'keytool',
-  'generate',
-  'validator',
-  '--datadir',
-  datadir,
-  '--address',
-  address,
-  '--bls-passphrase-source',
-  'no-passphrase',
+  ...generateKeysArgs(datadir, address),
   '-q',
   ...extra,
 ]

@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { gcmsiv } from '@noble/ciphers/aes.js'
 import bs58 from 'bs58'
-import { parseJson, runCli, tempDir } from '../helpers/cli.js'
+import { generateKeysArgs, parseJson, runCli, tempDir } from '../helpers/cli.js'
 import { FIXED, plainDatadir, RELEASED_STYLE, unhex } from './fixtures.js'
 
 /** bls.kw as the node writes it: base58(salt | nonce | AES-256-GCM-SIV(PBKDF2(pass, salt, 1e6), secret)). */
@@ -42,21 +42,7 @@ describe('passphrases as the node reads them', () => {
 
   it("a stdin line loses all trailing whitespace: 'abc  ' on stdin makes a key that TN_BLS_PASSPHRASE=abc opens", async () => {
     const datadir = join(dir, 'd3')
-    const gen = await runCli(
-      [
-        'keytool',
-        'generate',
-        'validator',
-        '--datadir',
-        datadir,
-        '--address',
-        '0',
-        '--bls-passphrase-source',
-        'stdin',
-        '-q',
-      ],
-      { input: 'abc \t \r\n' },
-    )
+    const gen = await runCli([...generateKeysArgs(datadir, '0', 'stdin'), '-q'], { input: 'abc \t \r\n' })
     assert.equal(gen.code, 0, gen.stderr)
     const ok = await runCli(['keytool', 'verify', '--datadir', datadir, '-q'], { env: { TN_BLS_PASSPHRASE: 'abc' } })
     assert.equal(ok.code, 0, ok.stderr)

@@ -38,8 +38,9 @@ import { privateKeyToAccount, sign } from 'viem/accounts'
 import { engineCallOnce } from '../../src/devnet/chain/engine-rpc.js'
 import { createChainClient } from '../../src/lib/chain/client.js'
 import { readAccountKind } from '../../src/lib/safe/account-kind.js'
-import { parseJson, runCli, tempDir } from '../helpers/cli.js'
-import { ENTER, PYTHON, spawnPty } from '../wizard/pty.js'
+import { generateKeysArgs, parseJson, runCli, tempDir } from '../helpers/cli.js'
+import { PYTHON, spawnPty } from '../wizard/pty.js'
+import { safeOnboardingArgs, startLongEpochDevnet, takeSafeBatchPath } from './safe-fixture.js'
 
 const require = createRequire(import.meta.url)
 const PKG = '@safe-global/safe-smart-account'
@@ -103,32 +104,14 @@ describe('a validator address that is a real Safe (safe-smart-account artifacts 
     return getAddress(created?.args.proxy as Address)
   }
   async function keysFor(address: Address, dir: string) {
-    const g = await runCli(
-      [
-        'keytool',
-        'generate',
-        'validator',
-        '--datadir',
-        dir,
-        '--address',
-        address,
-        '--bls-passphrase-source',
-        'no-passphrase',
-      ],
-      { env },
-    )
+    const g = await runCli(generateKeysArgs(dir, address), { env })
     assert.equal(g.code, 0, g.stderr)
     const m = await cli(['governance', 'mint', address, '--yes'])
     assert.equal(m.code, 0, m.stderr)
   }
 
   before(async () => {
-    const d = await runCli(
-      ['devnet', 'start', '--detach', '--json', '--datadir', devnetDir, '--epoch-seconds', '100000'],
-      { env },
-    )
-    assert.equal(d.code, 0, d.stderr)
-    const devnet = parseJson<{ rpcUrl: string; accounts: { address: Address; privateKey: Hex }[] }>(d)
+    const devnet = await startLongEpochDevnet(devnetDir, env)
     rpcUrl = devnet.rpcUrl
     ipcPath = (JSON.parse(readFileSync(join(devnetDir, 'devnet.json'), 'utf8')) as { engine: { ipcPath: string } })
       .engine.ipcPath
@@ -166,18 +149,7 @@ describe('a validator address that is a real Safe (safe-smart-account artifacts 
     const dir = join(tmp.dir, 'safe-validator')
     await keysFor(safe, dir)
     const file = join(tmp.dir, 'onboarding.safe.json')
-    const r = await cli([
-      'stake',
-      '--datadir',
-      dir,
-      '--unsigned',
-      '--format',
-      'safe',
-      '--through',
-      'active',
-      '--out',
-      file,
-    ])
+    const r = await cli(safeOnboardingArgs(dir, '--out', file))
     assert.equal(r.code, 0, r.stderr)
     assert.match(
       r.stderr,
@@ -239,13 +211,7 @@ describe('a validator address that is a real Safe (safe-smart-account artifacts 
     const file = join(tmp.dir, 'wizard.safe.json')
     const w = spawnPty(['stake', '--datadir', dir, '--chain', 'devnet'], env)
     await w.expect(`${safe} is a Safe ${SAFE_VERSION} (2 of 2 owners confirm): no private key signs for it.`)
-    await w.expect('as a Safe Transaction Builder batch for its owners?')
-    w.type(ENTER)
-    await w.expect('Batch file')
-    w.type(`${file}${ENTER}`)
-    await w.expect('Safe Transaction Builder batch written to')
-    assert.equal(await w.exited, 0, w.screen())
-    assert.doesNotMatch(w.screen(), /Private key/)
+    await takeSafeBatchPath(w, file)
     const batch = JSON.parse(readFileSync(file, 'utf8')) as {
       meta: { createdFromSafeAddress: string }
       transactions: { contractMethod: { name: string } }[]
@@ -296,18 +262,7 @@ describe('a validator address that is a real Safe (safe-smart-account artifacts 
     const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
     try {
       const file = join(tmp.dir, 'unsimulated.safe.json')
-      const args = [
-        'stake',
-        '--datadir',
-        dir,
-        '--unsigned',
-        '--format',
-        'safe',
-        '--through',
-        'active',
-        '--rpc-url',
-        proxyUrl,
-      ]
+      const args = safeOnboardingArgs(dir, '--rpc-url', proxyUrl)
       const human = await cli([...args, '--out', file])
       assert.equal(human.code, 0, human.stderr)
       assert.ok(asked >= 1, 'tnv asked the endpoint for eth_simulateV1')

@@ -29,8 +29,9 @@ import { createChainClient } from '../../src/lib/chain/client.js'
 import { readAccountKind } from '../../src/lib/safe/account-kind.js'
 import { serializeForChecksum } from '../../src/lib/safe/checksum.js'
 import { registrySafeBatch } from '../../src/lib/safe/registry-batch.js'
-import { parseJson, ROOT, runCli, tempDir } from '../helpers/cli.js'
+import { generateKeysArgs, parseJson, ROOT, runCli, tempDir } from '../helpers/cli.js'
 import { DOWN, ENTER, PYTHON, spawnPty } from '../wizard/pty.js'
+import { safeOnboardingArgs, startLongEpochDevnet, takeSafeBatchPath } from './safe-fixture.js'
 
 const NEXT_ABI = JSON.parse(readFileSync(join(ROOT, 'networks/abi/consensus-registry-next.json'), 'utf8')) as Abi
 const REGISTRY = '0x07E17e17E17e17E17e17E17E17E17e17e17E17e1'
@@ -179,32 +180,11 @@ describe('tnv … --unsigned --format safe on the devnet (real next-generation r
   const cli = (args: string[]) => runCli([...args, '--chain', 'devnet'], { env })
 
   before(async () => {
-    // long epochs: the status read after the batch must not race an epoch boundary
-    const d = await runCli(
-      ['devnet', 'start', '--detach', '--json', '--datadir', devnetDir, '--epoch-seconds', '100000'],
-      {
-        env,
-      },
-    )
-    assert.equal(d.code, 0, d.stderr)
-    const devnet = parseJson<{ rpcUrl: string; accounts: { address: Hex; privateKey: Hex }[] }>(d)
+    const devnet = await startLongEpochDevnet(devnetDir, env)
     rpcUrl = devnet.rpcUrl
     validator = devnet.accounts[0]?.address as Hex
     validatorKey = devnet.accounts[0]?.privateKey as Hex
-    const g = await runCli(
-      [
-        'keytool',
-        'generate',
-        'validator',
-        '--datadir',
-        datadir,
-        '--address',
-        validator,
-        '--bls-passphrase-source',
-        'no-passphrase',
-      ],
-      { env },
-    )
+    const g = await runCli(generateKeysArgs(datadir, validator), { env })
     assert.equal(g.code, 0, g.stderr)
     const m = await cli(['governance', 'mint', validator, '--yes'])
     assert.equal(m.code, 0, m.stderr)
@@ -247,18 +227,7 @@ describe('tnv … --unsigned --format safe on the devnet (real next-generation r
 
   it('the whole onboarding: stake then activate, in the published format, decoded back to the intended calls, and it works when executed in order', async () => {
     const file = join(tmp.dir, 'onboarding.json')
-    const r = await cli([
-      'stake',
-      '--datadir',
-      datadir,
-      '--unsigned',
-      '--format',
-      'safe',
-      '--through',
-      'active',
-      '--out',
-      file,
-    ])
+    const r = await cli(safeOnboardingArgs(datadir, '--out', file))
     assert.equal(r.code, 0, r.stderr)
     assert.match(
       r.stdout,
@@ -382,25 +351,7 @@ describe('tnv … --unsigned --format safe on the devnet (real next-generation r
     )
     const safe = devnet.accounts[1]?.address as Hex
     const dir = join(tmp.dir, 'safe-validator')
-    assert.equal(
-      (
-        await runCli(
-          [
-            'keytool',
-            'generate',
-            'validator',
-            '--datadir',
-            dir,
-            '--address',
-            safe,
-            '--bls-passphrase-source',
-            'no-passphrase',
-          ],
-          { env },
-        )
-      ).code,
-      0,
-    )
+    assert.equal((await runCli(generateKeysArgs(dir, safe), { env })).code, 0)
     assert.equal((await cli(['governance', 'mint', safe, '--yes'])).code, 0)
     // code at the address, on the devnet's engine (a contract that only stops: no Safe)
     const { engine } = JSON.parse(readFileSync(join(devnetDir, 'devnet.json'), 'utf8')) as {
@@ -411,13 +362,7 @@ describe('tnv … --unsigned --format safe on the devnet (real next-generation r
     const file = join(tmp.dir, 'wizard.safe.json')
     const w = spawnPty(['stake', '--datadir', dir, '--chain', 'devnet'], env)
     await w.expect(`${safe} is a contract, not an account: no private key signs for it.`)
-    await w.expect('as a Safe Transaction Builder batch for its owners?')
-    w.type(ENTER)
-    await w.expect('Batch file')
-    w.type(`${file}${ENTER}`)
-    await w.expect('Safe Transaction Builder batch written to')
-    assert.equal(await w.exited, 0, w.screen())
-    assert.doesNotMatch(w.screen(), /Private key/)
+    await takeSafeBatchPath(w, file)
     const batch = JSON.parse(readFileSync(file, 'utf8')) as Batch
     assert.deepEqual(
       batch.transactions.map((x) => x.contractMethod.name),
@@ -433,25 +378,7 @@ describe('tnv … --unsigned --format safe on the devnet (real next-generation r
     )
     const dir = join(tmp.dir, 'ledger-validator')
     const address = devnet.accounts[2]?.address as Hex
-    assert.equal(
-      (
-        await runCli(
-          [
-            'keytool',
-            'generate',
-            'validator',
-            '--datadir',
-            dir,
-            '--address',
-            address,
-            '--bls-passphrase-source',
-            'no-passphrase',
-          ],
-          { env },
-        )
-      ).code,
-      0,
-    )
+    assert.equal((await runCli(generateKeysArgs(dir, address), { env })).code, 0)
     const w = spawnPty(['stake', '--datadir', dir, '--chain', 'devnet'], env)
     await w.expect('Who signs the transactions?')
     w.type(`${DOWN}${DOWN}${DOWN}${ENTER}`)

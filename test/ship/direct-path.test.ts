@@ -15,7 +15,7 @@ import { after, before, describe, it } from 'node:test'
 import { Config } from '@oclif/core'
 import { type CommandIndex, DirectConfig } from '../../src/entries/command-index.js'
 import { directTarget } from '../../src/entries/launch.js'
-import { ROOT, runCli, tempDir, testStateDir } from '../helpers/cli.js'
+import { generateKeysArgs, ROOT, runCli, tempDir, testStateDir } from '../helpers/cli.js'
 
 const index = (): CommandIndex => JSON.parse(readFileSync(join(ROOT, 'dist', 'run', 'index.json'), 'utf8'))
 
@@ -135,20 +135,7 @@ describe('the same command line through the direct path and through oclif', () =
 
   before(async () => {
     mkdirSync(env.HOME, { recursive: true })
-    const r = await runCli(
-      [
-        'keytool',
-        'generate',
-        'validator',
-        '--datadir',
-        keys,
-        '--address',
-        address,
-        '--bls-passphrase-source',
-        'no-passphrase',
-      ],
-      { env, cwd: tmp.dir },
-    )
+    const r = await runCli(generateKeysArgs(keys, address), { env, cwd: tmp.dir })
     assert.equal(r.code, 0, r.stderr)
   })
 

@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { parseJson, ROOT, runCli, tempDir } from '../helpers/cli.js'
+import { generateKeysArgs, parseJson, ROOT, runCli, tempDir } from '../helpers/cli.js'
 import { freePort } from '../helpers/ports.js'
 import { type LocalRegistry, packInstalled, startLocalRegistry } from './registry.js'
 import { removeDir, runBare } from './sea.js'
@@ -166,17 +166,7 @@ describe('npm install --global from the tarball', { timeout: 600_000 }, () => {
     assert.equal(v.code, 0, v.stderr)
     assert.equal(JSON.parse(v.stdout).distribution, 'npm')
     const datadir = join(tmp.dir, 'keys')
-    const gen = await installed([
-      'keytool',
-      'generate',
-      'validator',
-      '--datadir',
-      datadir,
-      '--address',
-      '0x2222222222222222222222222222222222222222',
-      '--bls-passphrase-source',
-      'no-passphrase',
-    ])
+    const gen = await installed(generateKeysArgs(datadir, '0x2222222222222222222222222222222222222222'))
     assert.equal(gen.code, 0, gen.stderr)
     const args = [
       'keytool',

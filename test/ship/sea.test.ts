@@ -11,7 +11,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { KNOWN_REGISTRY_CODE } from '../../src/lib/registry/generations/detect.js'
-import { parseJson, runCli, tempDir } from '../helpers/cli.js'
+import { generateKeysArgs, parseJson, runCli, tempDir } from '../helpers/cli.js'
 import { distinctColumns, listSections } from '../helpers/help-columns.js'
 import { freePort } from '../helpers/ports.js'
 import { ensureSea, removeDir, runBare, SEA_NAME } from './sea.js'
@@ -61,21 +61,7 @@ describe('the single executable, with an empty environment and no Node.js on PAT
 
   it('keytool generate, verify and export-staking-args --calldata: the same bytes as the npm build', async () => {
     const datadir = join(tmp.dir, 'keys')
-    const gen = await tnv(
-      [
-        'keytool',
-        'generate',
-        'validator',
-        '--datadir',
-        datadir,
-        '--address',
-        ADDRESS,
-        '--bls-passphrase-source',
-        'stdin',
-        '--json',
-      ],
-      { input: PASSPHRASE },
-    )
+    const gen = await tnv([...generateKeysArgs(datadir, ADDRESS, 'stdin'), '--json'], { input: PASSPHRASE })
     assert.equal(gen.code, 0, gen.stderr)
     assert.equal(parseJson<{ encrypted: boolean }>(gen).encrypted, true)
     assert.equal(statSync(join(datadir, 'node-keys', 'bls.kw')).mode & 0o777, 0o600)
@@ -202,20 +188,7 @@ describe('the single executable, with an empty environment and no Node.js on PAT
       assert.equal(cmdline[0], exe)
       assert.match(cmdline[1] as string, /\.cache\/tnv\/sea\/[^/]+\/bin\/tnv-node\.js$/)
       const env = { TNV_DEVNET_DIR: devnet }
-      const gen = await tnv(
-        [
-          'keytool',
-          'generate',
-          'validator',
-          '--datadir',
-          keys,
-          '--address',
-          account.address,
-          '--bls-passphrase-source',
-          'stdin',
-        ],
-        { input: PASSPHRASE },
-      )
+      const gen = await tnv(generateKeysArgs(keys, account.address, 'stdin'), { input: PASSPHRASE })
       assert.equal(gen.code, 0, gen.stderr)
       const mint = await tnv(['devnet', 'governance', 'mint', account.address, '--datadir', devnet, '--json'], { env })
       assert.equal(mint.code, 0, mint.stderr)
