@@ -64,6 +64,10 @@ export function runCli(
       clearTimeout(timer)
       resolve({ code: code ?? -1, stdout, stderr })
     })
+    // a command that exits without reading its stdin is no failure: EPIPE on it is ignored
+    child.stdin.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') reject(err)
+    })
     if (input !== undefined) child.stdin.end(input)
     else child.stdin.end()
   })

@@ -89,7 +89,12 @@ export function runBare(
       clearTimeout(timer)
       resolve({ code: code ?? -1, stdout, stderr })
     })
-    child.stdin.end(input ?? '')
+    // a child that exits without reading its stdin (which, npm) is no failure: EPIPE on it is ignored
+    child.stdin.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') reject(err)
+    })
+    if (input !== undefined) child.stdin.end(input)
+    else child.stdin.end()
   })
 }
 
