@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
+import { Script } from 'node:vm'
 import * as esbuild from 'esbuild'
 
 /** Packages each in its own bundle: loaded only by the commands that reach them. */
@@ -89,6 +90,68 @@ function quietLogger(path, source) {
   return source.replace(line, silent)
 }
 
+/**
+ * `import { a, b } from 'viem'` in tnv's sources → imports from the viem modules that define a
+ * and b. In a command bundle the library's modules are initialised lazily (they are reached
+ * through `await import()`), and initialising viem's package index initialises every viem
+ * module the bundle holds: with the registry client in the same bundle, `export-staking-args`
+ * initialised viem's clients, actions, ENS and secp256k1 (about 18 ms of CPU) to encode one call.
+ * The map comes from viem's own index (`export { … } from './…'`); a name it does not list fails
+ * the build. Type-only imports (`import type`, `type X`, which verbatimModuleSyntax requires) are
+ * left to the compiler, which drops them.
+ */
+export function viemDirectImportsPlugin(root) {
+  let map
+  const exportsOf = () => {
+    if (map) return map
+    const dir = join(root, 'node_modules', 'viem', '_esm')
+    const text = readFileSync(join(dir, 'index.js'), 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/^\s*\/\/.*$/gm, '')
+    map = new Map()
+    for (const m of text.matchAll(/export\s*\{([^}]*)\}\s*from\s*'([^']+)'/g)) {
+      const from = m[2].startsWith('.') ? join(dir, m[2]) : m[2]
+      for (const spec of m[1]
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)) {
+        const [imported, exported = imported] = spec.split(/\s+as\s+/)
+        map.set(exported, { from, imported })
+      }
+    }
+    if (map.size < 100)
+      throw new Error("build: viem's index no longer reads as expected; update viemDirectImportsPlugin")
+    return map
+  }
+  return {
+    name: 'viem-direct-imports',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, (args) => {
+        const source = readFileSync(args.path, 'utf8')
+        if (!source.includes("from 'viem'")) return undefined
+        const contents = source.replace(/import\s*\{([^}]*)\}\s*from\s*'viem'/g, (_, list) => {
+          const lines = []
+          for (const spec of list
+            .split(',')
+            .map((x) => x.trim())
+            .filter(Boolean)) {
+            if (spec.startsWith('type ')) continue
+            const [name, local = name] = spec.split(/\s+as\s+/)
+            const target = exportsOf().get(name)
+            if (!target)
+              throw new Error(
+                `build: ${args.path} imports ${name} from viem, which viem's index does not export by name`,
+              )
+            lines.push(`import { ${target.imported} as ${local} } from ${JSON.stringify(target.from)}`)
+          }
+          return lines.join('\n')
+        })
+        return { contents, loader: 'ts' }
+      })
+    },
+  }
+}
+
 /** `import … from '@oclif/core'` → the four modules a command class uses. */
 export function oclifCommandOnlyPlugin() {
   return {
@@ -153,6 +216,40 @@ export function cjsBundleOptions(root, minify = true) {
     keepNames: true,
     logLevel: 'warning',
   }
+}
+
+/**
+ * A bundle with one character outside ASCII is a two-byte string to V8: twice the memory, a
+ * slower read (UTF-8 decoding instead of a one-byte copy) and a slower scan of every function
+ * compiled on first call. esbuild escapes such characters in strings, templates and names but
+ * leaves regular expressions as written, and ansis (oclif's colours, in every command) writes
+ * ESC and CSI raw in one: `/[\x1b\x9b].../` with the bytes themselves. Minified with no comments
+ * left, what remains outside ASCII is regular-expression text, where `\uXXXX` means the same
+ * character (UTF-16 units, as a regular expression without the u flag reads them; with it, an
+ * escaped surrogate pair is one code point). Checked: the escaped file still compiles.
+ */
+function asciiOnly(text, file) {
+  if (!/[\u0080-\uffff]/.test(text)) return text
+  const escaped = text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  new Script(escaped, { filename: file }) // a syntax error is a build error
+  return escaped
+}
+
+/** What the loader compiles a run module in (src/entries/run-modules.ts HEAD and TAIL). */
+const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) {'
+const WRAP_TAIL = '\n})'
+
+/**
+ * A run module as the loader compiles it: wrapped in its CommonJS function at build time, so the
+ * loader hands V8 the text it read instead of a joined copy (with a 1 MB bundle, one more
+ * megabyte of young strings, enough to make V8 collect and grow its young generation at
+ * start-up), and ASCII only (asciiOnly). The file is then a function expression: only the
+ * loader runs it.
+ */
+export function wrapForLoader(file) {
+  const text = readFileSync(file, 'utf8')
+  if (text.startsWith(WRAP_HEAD)) return
+  writeFileSync(file, asciiOnly(`${WRAP_HEAD}${text}${WRAP_TAIL}`, file))
 }
 
 const COMMAND_NS = 'tnv-direct-command'
@@ -223,6 +320,7 @@ export async function buildDirect({
       oclifCommandOnlyPlugin(),
       vendorPlugin(),
       oclifLazyRequirePlugin(),
+      viemDirectImportsPlugin(root),
     ],
   })
   await esbuild.build({
@@ -248,14 +346,15 @@ export async function buildDirect({
       },
     ],
   })
-  // the build of the bundles: names their code cache (src/entries/run-modules.ts)
-  const hash = createHash('sha256')
   const walk = (dir) =>
     readdirSync(dir)
       .sort()
       .flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : [join(dir, n)]))
-  for (const f of walk(out).filter((f) => f.endsWith('.cjs')))
-    hash.update(`${relative(out, f)}\0`).update(readFileSync(f))
+  const bundles = walk(out).filter((f) => f.endsWith('.cjs'))
+  for (const f of bundles) wrapForLoader(f)
+  // the build of the bundles: names their code cache (src/entries/run-modules.ts)
+  const hash = createHash('sha256')
+  for (const f of bundles) hash.update(`${relative(out, f)}\0`).update(readFileSync(f))
   const o = pjson.oclif ?? {}
   const index = {
     build: hash.digest('hex').slice(0, 16),
@@ -289,5 +388,9 @@ export async function buildDirect({
       banner: { js: "var __tnvImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
       plugins: [vendorPlugin('./run/vendor/'), oclifLazyRequirePlugin()],
     })
+  if (launcher) {
+    const launcherFile = join(root, 'dist', 'launch.cjs')
+    writeFileSync(launcherFile, asciiOnly(readFileSync(launcherFile, 'utf8'), launcherFile))
+  }
   return { commands: Object.keys(sources).length }
 }

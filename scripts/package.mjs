@@ -30,7 +30,13 @@ import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import * as esbuild from 'esbuild'
 import { buildInfo } from './build-info.mjs'
-import { buildDirect, cjsBundleOptions, oclifLazyRequirePlugin, vendorPlugin } from './direct-bundles.mjs'
+import {
+  buildDirect,
+  cjsBundleOptions,
+  oclifLazyRequirePlugin,
+  vendorPlugin,
+  wrapForLoader,
+} from './direct-bundles.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const args = process.argv.slice(2)
@@ -154,6 +160,8 @@ await esbuild.build({
     'import.meta.url': '__TNV_META_URL__',
   },
 })
+// wrapped and ASCII as the loader compiles it (src/entries/sea-loader.ts: no joined copy of 3 MB)
+wrapForLoader(bundle)
 const loader = join(work, 'tnv-loader.cjs')
 await esbuild.build({
   ...common,
@@ -207,7 +215,7 @@ const { tmpdir } = require('node:os')
 const { Script } = require('node:vm')
 const [bundlePath, out, root] = process.argv.slice(2)
 const W = ${JSON.stringify(WRAPPER)}
-const script = new Script(W.head + readFileSync(bundlePath, 'utf8') + W.tail, { filename: W.filename })
+const script = new Script(readFileSync(bundlePath, 'utf8'), { filename: W.filename })
 const mod = { exports: {} }
 script.runInThisContext()(mod.exports, ${REQUIRE_WRAPPER}(require), mod, W.filename, '/')
 const keys = mkdtempSync(join(tmpdir(), 'tnv-train-'))

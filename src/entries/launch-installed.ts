@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { CommandIndex } from './command-index.js'
 import { type CommandBundle, type LaunchHost, launch } from './launch.js'
+import { readSourceFile } from './read-source.js'
 import { codeCacheDir, runModuleLoader } from './run-modules.js'
 
 export { launch }
@@ -21,7 +22,7 @@ export function installedHost(root: string): LaunchHost {
     index: () => JSON.parse(readFileSync(join(runDir, 'index.json'), 'utf8')) as CommandIndex,
     loadCommand: (file, config, index) =>
       runModuleLoader({
-        read: (f) => readFileSync(join(runDir, f), 'utf8'),
+        read: (f) => readSourceFile(join(runDir, f)),
         filename: (f) => join(runDir, f),
         // ws and anvil's platform package from node_modules, as a require() from dist/run/ finds them
         require: (f) => createRequire(join(runDir, f)),

@@ -26,8 +26,9 @@ export type RunModuleSource = {
   cacheDir: string | undefined
 }
 
-const HEAD = '(function (exports, require, module, __filename, __dirname) {'
-const TAIL = '\n})'
+/** The CommonJS wrapper a run module is compiled in (the build writes bundles with it: `wrapForLoader`). */
+export const HEAD = '(function (exports, require, module, __filename, __dirname) {'
+export const TAIL = '\n})'
 type ModuleInit = (e: object, r: (id: string) => unknown, m: object, f: string, d: string) => void
 
 /** The name of the cache directory for a build of the bundles, under the given base. */
@@ -50,7 +51,10 @@ export function runModuleLoader(source: RunModuleSource): (file: string) => unkn
       } catch {
         // none yet
       }
-    const script = new Script(`${HEAD}${source.read(file)}${TAIL}`, {
+    const text = source.read(file)
+    // the build writes each bundle already wrapped (scripts/direct-bundles.mjs, `wrapForLoader`):
+    // joining the wrapper here would copy the whole source once more before V8 reads it
+    const script = new Script(text.startsWith(HEAD) ? text : `${HEAD}${text}${TAIL}`, {
       filename,
       ...(cachedData ? { cachedData } : {}),
       importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,

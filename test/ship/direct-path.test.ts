@@ -8,13 +8,16 @@
  * - the same command line gives the same stdout, stderr and exit code through both paths.
  */
 import assert from 'node:assert/strict'
+import { isAscii } from 'node:buffer'
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { Config } from '@oclif/core'
 import { type CommandIndex, DirectConfig } from '../../src/entries/command-index.js'
 import { directTarget } from '../../src/entries/launch.js'
+import { readSourceFile } from '../../src/entries/read-source.js'
+import { HEAD, runModuleLoader, TAIL } from '../../src/entries/run-modules.js'
 import { generateKeysArgs, ROOT, runCli, tempDir, testStateDir } from '../helpers/cli.js'
 
 const index = (): CommandIndex => JSON.parse(readFileSync(join(ROOT, 'dist', 'run', 'index.json'), 'utf8'))
@@ -188,5 +191,59 @@ describe('the code cache of the command bundles', () => {
     const r = await runCli(args, { env: { ...env, XDG_CACHE_HOME: join(tmp.dir, 'not-a-dir') } })
     const ok = await runCli(args, { env })
     assert.deepEqual([r.code, r.stdout, r.stderr], [ok.code, ok.stdout, ok.stderr])
+  })
+})
+
+describe('the run modules as the build writes them', () => {
+  const runDir = join(ROOT, 'dist', 'run')
+  const files = [
+    ...readdirSync(runDir).filter((f) => f.endsWith('.cjs')),
+    ...readdirSync(join(runDir, 'vendor')).map((f) => `vendor/${f}`),
+  ]
+
+  it('are ASCII only and already wrapped in the function the loader compiles them in', () => {
+    // one character outside ASCII makes V8 hold the whole bundle as a two-byte string
+    // (ansis writes ESC and CSI raw in a regular expression, which esbuild leaves as written)
+    assert.ok(files.length > 40)
+    for (const f of files) {
+      const bytes = readFileSync(join(runDir, f))
+      assert.ok(isAscii(bytes), `${f} holds a character outside ASCII`)
+      assert.ok(bytes.toString('latin1').startsWith(HEAD), `${f} is not wrapped`)
+      assert.ok(bytes.toString('latin1').endsWith(TAIL), `${f} is not wrapped`)
+    }
+    assert.ok(isAscii(readFileSync(join(ROOT, 'dist', 'launch.cjs'))))
+  })
+})
+
+describe('the run module loader', () => {
+  const tmp = tempDir('tnv-run-modules-')
+  after(() => tmp.cleanup())
+  const loaderFor = (dir: string) =>
+    runModuleLoader({
+      read: (f) => readSourceFile(join(dir, f)),
+      filename: (f) => join(dir, f),
+      require: () => (id) => {
+        throw new Error(`unexpected require ${id}`)
+      },
+      cacheDir: undefined,
+    })
+
+  it('runs a wrapped module and a plain CommonJS one alike, each once', () => {
+    const dir = join(tmp.dir, 'mods')
+    mkdirSync(dir)
+    writeFileSync(join(dir, 'plain.cjs'), "exports.word = 'plain ' + require('./wrapped.cjs').word")
+    writeFileSync(join(dir, 'wrapped.cjs'), `${HEAD}module.exports = { word: 'wrapped', n: Math.random() }${TAIL}`)
+    const load = loaderFor(dir)
+    assert.equal((load('plain.cjs') as { word: string }).word, 'plain wrapped')
+    assert.equal(load('wrapped.cjs'), load('wrapped.cjs'))
+  })
+
+  it('reads a source that is not ASCII as UTF-8', () => {
+    const file = join(tmp.dir, 'utf8.cjs')
+    const text = "exports.s = 'prix: 1 000 000 TEL → ok ✓'"
+    writeFileSync(file, text)
+    assert.equal(readSourceFile(file), text)
+    writeFileSync(file, '')
+    assert.equal(readSourceFile(file), '')
   })
 })
