@@ -156,7 +156,15 @@ describe('reference node process', () => {
       transport: http(runtime.rpcUrl as string),
     })
     const recipient = '0x000000000000000000000000000000000000dEaD'
-    await wallet.sendTransaction({ to: recipient, value: parseEther('1.5'), chain: null })
+    const hash = await wallet.sendTransaction({ to: recipient, value: parseEther('1.5'), chain: null })
+    // mined at once, except when it arrives while the devnet's epoch clock closes an epoch (the
+    // engine then mines the closing block itself, a moment later): wait for the receipt, as any
+    // client does, before reading the balance
+    const deadline = Date.now() + 10_000
+    while (!(await call(runtime.rpcUrl as string, 'eth_getTransactionReceipt', [hash]))) {
+      assert.ok(Date.now() < deadline, `the transfer ${hash} was not mined within 10 s`)
+      await new Promise((r) => setTimeout(r, 50))
+    }
     const balance = await call(runtime.rpcUrl as string, 'eth_getBalance', [recipient, 'latest'])
     assert.equal(BigInt(balance as string), parseEther('1.5'))
     const height = BigInt((await call(runtime.rpcUrl as string, 'eth_blockNumber')) as string)
