@@ -9,6 +9,7 @@ import { request } from 'node:http'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { after } from 'node:test'
 import WebSocket from 'ws'
 import { type Gateway, type GatewayParameters, startGateway } from '../../src/devnet/node/gateway.js'
 import { resolveRpcPlan } from '../../src/lib/rpc/resolve.js'
@@ -28,9 +29,30 @@ export type NodeProc = {
   waitFor: (text: string, ms?: number) => Promise<string>
 }
 
+/** Nodes startNode started that have not exited yet. */
+const running = new Set<ChildProcess>()
+
+// A test that fails before it stops its node must not leave the node running: its pipes would
+// keep the test file, and with it the whole run, waiting (seen in CI after an assertion failed
+// mid-test). Registered once per test file that imports these helpers; SIGTERM first, so the
+// node stops its engine, then SIGKILL.
+after(async () => {
+  await Promise.all(
+    [...running].map(async (child) => {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+      await exited
+      clearTimeout(timer)
+    }),
+  )
+})
+
 /** Runs bin/tnv-node.js with these arguments, collecting its output. */
 export function startNode(args: string[], env: NodeJS.ProcessEnv = process.env): NodeProc {
   const child = spawn(process.execPath, [NODE_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env })
+  running.add(child)
+  child.once('exit', () => running.delete(child))
   let out = ''
   const waiters: (() => void)[] = []
   for (const s of [child.stdout, child.stderr]) {
