@@ -126,7 +126,9 @@ export function viemDirectImportsPlugin(root) {
   return {
     name: 'viem-direct-imports',
     setup(build) {
-      build.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, (args) => {
+      const sources = join(root, 'src')
+      build.onLoad({ filter: /\.ts$/ }, (args) => {
+        if (!args.path.startsWith(sources)) return undefined
         const source = readFileSync(args.path, 'utf8')
         if (!source.includes("from 'viem'")) return undefined
         const contents = source.replace(/import\s*\{([^}]*)\}\s*from\s*'viem'/g, (_, list) => {
@@ -235,9 +237,12 @@ function asciiOnly(text, file) {
   return escaped
 }
 
-/** What the loader compiles a run module in (src/entries/run-modules.ts HEAD and TAIL). */
-const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) {'
-const WRAP_TAIL = '\n})'
+/**
+ * The CommonJS function a bundle is compiled in, by the loader (src/entries/run-modules.ts HEAD
+ * and TAIL, which test/ship/direct-path.test.ts holds these to) and the executable's loader.
+ */
+export const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) {'
+export const WRAP_TAIL = '\n})'
 
 /**
  * A run module as the loader compiles it: wrapped in its CommonJS function at build time, so the

@@ -35,6 +35,8 @@ import {
   cjsBundleOptions,
   oclifLazyRequirePlugin,
   vendorPlugin,
+  WRAP_HEAD,
+  WRAP_TAIL,
   wrapForLoader,
 } from './direct-bundles.mjs'
 
@@ -139,11 +141,7 @@ const index = { key: `${pjson.version}-${keyHash.digest('hex').slice(0, 16)}`, f
 // require() (which answers only built-in modules).
 const REQUIRE_WRAPPER = `((embedded) => { const { isBuiltin } = embedded('node:module'); const notFound = (id) => Object.assign(new Error("Cannot find module '" + id + "' (tnv single executable: built-in modules only)"), { code: 'MODULE_NOT_FOUND' }); const r = (id) => { if (isBuiltin(id)) return embedded(id); throw notFound(id) }; r.resolve = (id) => { if (isBuiltin(id)) return id; throw notFound(id) }; r.cache = Object.create(null); return r })`
 // the text around the bundle when it is compiled: identical at training and at run time
-const WRAPPER = {
-  head: '(function (exports, require, module, __filename, __dirname) {',
-  tail: '\n})',
-  filename: 'tnv-bundle.cjs',
-}
+const WRAPPER = { head: WRAP_HEAD, tail: WRAP_TAIL, filename: 'tnv-bundle.cjs' }
 const common = {
   ...cjsBundleOptions(root, !args.includes('--no-minify')),
   // ws's optional native helpers are absent (ws falls back to JavaScript)
