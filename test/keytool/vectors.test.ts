@@ -26,13 +26,6 @@ import {
   sealBlsSecret,
 } from '../../src/lib/keys/bls-kw.js'
 import {
-  FROBENIUS_V1,
-  FROBENIUS_V2,
-  FROBENIUS_W,
-  finalExponentiationCubed,
-  frobeniusFp12,
-} from '../../src/lib/keys/final-exponentiation.js'
-import {
   decodeNetworkKey,
   encodeNetworkKey,
   peerIdFromNetworkKey,
@@ -177,35 +170,6 @@ describe('proof of possession', () => {
       assert.equal(blsVerify(sig, pk, msg), true)
       const s = bls12_381.shortSignatures
       assert.equal(s.verify(sig, s.hash(msg, BLS_DST), pk), true)
-    }
-  })
-})
-
-describe('final exponentiation with precomputed Frobenius constants', () => {
-  const { Fp, Fp2, Fp12 } = fields
-  const xi = Fp2.create({ c0: 1n, c1: 1n })
-
-  it('constants equal ξ^((p^k - 1)/3), ξ^(2(p^k - 1)/3) and ξ^((p^k - 1)/6), computed directly', () => {
-    const e = (k: number) => Fp.ORDER ** BigInt(k) - 1n
-    for (const [i, v] of FROBENIUS_V1.entries()) assert.ok(Fp2.eql(v, Fp2.pow(xi, e(i + 1) / 3n)), `V1[${i + 1}]`)
-    for (const [i, v] of FROBENIUS_V2.entries())
-      assert.ok(Fp2.eql(v, Fp2.pow(xi, (2n * e(i + 1)) / 3n)), `V2[${i + 1}]`)
-    for (const [i, v] of FROBENIUS_W.entries()) assert.ok(Fp2.eql(v, Fp2.pow(xi, e(i + 1) / 6n)), `W[${i + 1}]`)
-  })
-
-  it("the Frobenius maps agree with noble's Fp12.frobeniusMap", () => {
-    const a = bls12_381.pairing(G1.Point.BASE.multiply(11n), G2.Point.BASE.multiply(13n), false)
-    for (const k of [1, 2, 3] as const) assert.ok(Fp12.eql(frobeniusFp12(a, k), Fp12.frobeniusMap(a, k)), `p^${k}`)
-  })
-
-  it("equals noble's finalExponentiate on Miller loop outputs", () => {
-    for (const [a, b] of [
-      [3n, 5n],
-      [123456789n, 987654321n],
-      [2n ** 200n + 1n, 2n ** 100n + 7n],
-    ] as const) {
-      const f = bls12_381.pairing(G1.Point.BASE.multiply(a), G2.Point.BASE.multiply(b), false)
-      assert.ok(Fp12.eql(finalExponentiationCubed(f), Fp12.finalExponentiate(f)))
     }
   })
 })

@@ -3,20 +3,19 @@
  * on G2 (96 bytes compressed), signatures on G1 (48 bytes compressed, ZCash encoding), every
  * signature over hash_to_curve(msg) with the DST below (RFC 9380, suite
  * BLS12381G1_XMD:SHA-256_SSWU_RO_). Verification is core verify with subgroup checks on both
- * points (draft-irtf-cfrg-bls-signature-05 §2.7, §2.5 KeyValidate).
+ * points (draft-irtf-cfrg-bls-signature-05 §2.7, §2.5 KeyValidate). The curve arithmetic is
+ * blst's, in WebAssembly (blst.ts); the tests hold it to @noble/curves.
  */
 import { createHash, hkdfSync } from 'node:crypto'
-import { bls12_381 } from '@noble/curves/bls12-381.js'
-import { isPairingOne } from './final-exponentiation.js'
+import { blstPublicKey, blstSign, blstVerify } from './blst.js'
 
 export const BLS_DST = 'BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_'
 export const BLS_SECRET_LENGTH = 32
 export const BLS_PUBLIC_KEY_LENGTH = 96
 export const BLS_SIGNATURE_LENGTH = 48
 
-const { G1, G2, fields } = bls12_381
 /** The order r of G1 and G2: a secret key is an integer in [1, r). */
-export const BLS_CURVE_ORDER = fields.Fr.ORDER
+export const BLS_CURVE_ORDER = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n
 
 /**
  * IETF BLS KeyGen (draft-irtf-cfrg-bls-signature-05 §2.3; blst `key_gen(ikm, info)`): HKDF-SHA256
@@ -51,54 +50,24 @@ export function assertBlsSecret(secret: Uint8Array): void {
   if (n === 0n || n >= BLS_CURVE_ORDER) throw new RangeError('BLS secret key: not in the range [1, r)')
 }
 
-/**
- * The compressed G2 public key (96 bytes) of a secret key. The generator is multiplied as a
- * fresh copy: noble's constant-time multiply then skips building the generator's window
- * table, which costs a fresh process ~150 ms and pays off only after many multiplications.
- */
+/** The compressed G2 public key (96 bytes) of a secret key. */
 export function blsPublicKey(secret: Uint8Array): Uint8Array {
   assertBlsSecret(secret)
-  const g2 = G2.Point.fromAffine(G2.Point.BASE.toAffine())
-  return g2.multiply(fields.Fr.fromBytes(secret)).toBytes(true)
+  return blstPublicKey(secret)
 }
 
 /** Signs `message` (any bytes) with the DST above: compressed G1 signature, 48 bytes. Deterministic. */
 export function blsSign(secret: Uint8Array, message: Uint8Array): Uint8Array {
   assertBlsSecret(secret)
-  const h = G1.hashToCurve(message, { DST: BLS_DST })
-  return h.multiply(fields.Fr.fromBytes(secret)).toBytes(true)
+  return blstSign(secret, message)
 }
-
-/** Negated G2 generator, prepared for the Miller loop once per process. */
-let negG2Precomputes: ReturnType<typeof bls12_381.utils.calcPairingPrecomputes> | undefined
 
 /**
  * Core verify: decodes both points with on-curve and subgroup checks, rejects the identity,
- * and checks e(sig, -g2) · e(H(msg), pk) = 1 with one shared Miller loop and one final
- * exponentiation (final-exponentiation.ts). Written with the curve's primitives rather than
- * `shortSignatures.verify`, which costs a fresh process ~170 ms of generator-table and
- * Frobenius-table precomputation that one check does not need (bench/keytool.bench.ts).
- * Malformed input gives false, never an exception.
+ * and checks e(sig, g2) = e(H(msg), pk). Malformed input gives false, never an exception.
  */
 export function blsVerify(signature: Uint8Array, publicKey: Uint8Array, message: Uint8Array): boolean {
-  if (signature.length !== BLS_SIGNATURE_LENGTH || publicKey.length !== BLS_PUBLIC_KEY_LENGTH) return false
-  let sig: InstanceType<typeof G1.Point>
-  let pk: InstanceType<typeof G2.Point>
-  try {
-    sig = G1.Point.fromBytes(signature) // assertValidity: on curve and in the prime-order subgroup
-    pk = G2.Point.fromBytes(publicKey)
-  } catch {
-    return false
-  }
-  if (sig.is0() || pk.is0()) return false
-  const h = G1.hashToCurve(message, { DST: BLS_DST }).toAffine()
-  const s = sig.toAffine()
-  negG2Precomputes ??= bls12_381.utils.calcPairingPrecomputes(G2.Point.BASE.negate())
-  const f = bls12_381.millerLoopBatch([
-    [negG2Precomputes, s.x, s.y],
-    [bls12_381.utils.calcPairingPrecomputes(pk), h.x, h.y],
-  ])
-  return isPairingOne(f)
+  return blstVerify(signature, publicKey, message)
 }
 
 function bigintTo32(n: bigint): Uint8Array {

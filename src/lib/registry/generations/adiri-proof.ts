@@ -3,17 +3,15 @@
  * BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_) over the 218-byte message
  *   00 00 00 d5 01 ‖ 192-byte uncompressed G2 public key ‖ 14 ‖ 20-byte validator address
  * sent as (bytes uncompressedPubkey, bytes uncompressedSignature): the key in blst/ZCash order
- * x.c1‖x.c0‖y.c1‖y.c0 (noble's `toBytes(false)`), the signature as a 96-byte uncompressed G1 point.
+ * x.c1‖x.c0‖y.c1‖y.c0 (blst's `serialize`), the signature as a 96-byte uncompressed G1 point.
  * node-info.yaml holds only the 119-byte-message proof, so this one is signed with the BLS key.
  * The contract checks the proof against the uncompressed key only, never against the compressed
  * `blsPubkey` it registers: tnv derives the uncompressed key from the compressed one and checks
  * the signature against it, so the two are the same key.
  */
-import { bls12_381 } from '@noble/curves/bls12-381.js'
 import type { Address, Hex } from 'viem'
 import { blsSign, blsVerify } from '../../keys/bls.js'
-
-const { G1, G2 } = bls12_381
+import { g1Forms, g2Uncompressed } from '../../keys/blst.js'
 
 export const ADIRI_POP_MESSAGE_LENGTH = 218
 export const UNCOMPRESSED_PUBKEY_BYTES = 192
@@ -24,11 +22,17 @@ const MESSAGE_HEAD = Uint8Array.of(0x00, 0x00, 0x00, 0xd5, 0x01)
 const ADDRESS_PREFIX = 0x14
 
 const hex = (b: Uint8Array): Hex => `0x${Buffer.from(b).toString('hex')}`
-const bytes = (h: Hex): Uint8Array => Uint8Array.from(Buffer.from(h.slice(2), 'hex'))
+const bytes = (h: Hex): Uint8Array => {
+  if (!/^0x(?:[0-9a-fA-F]{2})*$/.test(h))
+    throw new RangeError(`not a 0x-prefixed even-length hex string: ${h.slice(0, 20)}`)
+  return Uint8Array.from(Buffer.from(h.slice(2), 'hex'))
+}
 
 /** The 192-byte uncompressed form of a 96-byte compressed G2 key; throws on an invalid point. */
 export function uncompressedPubkey(blsPubkey: Hex): Hex {
-  return hex(G2.Point.fromBytes(bytes(blsPubkey)).toBytes(false))
+  const raw = g2Uncompressed(bytes(blsPubkey))
+  if (!raw) throw new RangeError('blsPubkey: not a valid compressed BLS12-381 G2 public key')
+  return hex(raw)
 }
 
 /** The 218-byte message the adiri registry verifies. */
@@ -46,8 +50,9 @@ export type AdiriProof = { uncompressedPubkey: Hex; uncompressedSignature: Hex }
 /** Signs the adiri proof for `validator` with the BLS secret whose compressed public key is `blsPubkey`. */
 export function signAdiriProof(secret: Uint8Array, blsPubkey: Hex, validator: Address): AdiriProof {
   const pk = uncompressedPubkey(blsPubkey)
-  const signature = blsSign(secret, adiriPopMessage(pk, validator))
-  return { uncompressedPubkey: pk, uncompressedSignature: hex(G1.Point.fromBytes(signature).toBytes(false)) }
+  const forms = g1Forms(blsSign(secret, adiriPopMessage(pk, validator)))
+  if (!forms) throw new Error('blst: a fresh signature did not decode')
+  return { uncompressedPubkey: pk, uncompressedSignature: hex(forms.uncompressed) }
 }
 
 /**
@@ -56,15 +61,16 @@ export function signAdiriProof(secret: Uint8Array, blsPubkey: Hex, validator: Ad
  */
 export function adiriProofFromSignature(blsPubkey: Hex, signature: Hex, validator: Address): AdiriProof | null {
   let pk: Hex
-  let compressed: Uint8Array
+  let forms: ReturnType<typeof g1Forms>
   try {
     pk = uncompressedPubkey(blsPubkey)
-    compressed = G1.Point.fromBytes(bytes(signature)).toBytes(true)
+    forms = g1Forms(bytes(signature))
   } catch {
     return null
   }
-  if (!blsVerify(compressed, bytes(blsPubkey), adiriPopMessage(pk, validator))) return null
-  return { uncompressedPubkey: pk, uncompressedSignature: hex(G1.Point.fromBytes(compressed).toBytes(false)) }
+  if (!forms) return null
+  if (!blsVerify(forms.compressed, bytes(blsPubkey), adiriPopMessage(pk, validator))) return null
+  return { uncompressedPubkey: pk, uncompressedSignature: hex(forms.uncompressed) }
 }
 
 /**
