@@ -1,6 +1,6 @@
 /**
  * Helper of keytool.bench.ts: in a fresh process, verifies the PoP of <datadir>/node-info.yaml
- * once with tnv's pairing check (`tnv`), with noble's shortSignatures.verify (`noble`), or only
+ * once with tnv's check, blst in WebAssembly (`tnv`), with noble's shortSignatures.verify (`noble`), or only
  * loads everything (`none`), so the bench can tell the cost of the first verification.
  */
 import { bls12_381 } from '@noble/curves/bls12-381.js'

@@ -7,7 +7,7 @@
  * The verdict uses the median of the per-round ratios (command / its baseline run right next
  * to it), which cancels most of the load other work puts on this shared 2-core machine; the
  * medians and minimums of the raw times are printed too. Also reported: a fresh process's
- * first PoP verification, tnv's pairing check against noble's shortSignatures.verify.
+ * first PoP verification, tnv's check (blst in WebAssembly) against noble's shortSignatures.verify.
  * Run: npm run bench keytool (builds first).
  */
 import { spawnSync } from 'node:child_process'
@@ -102,7 +102,7 @@ try {
       ],
     },
     {
-      name: 'fresh process: first PoP verify, tnv blsVerify (pairing)',
+      name: 'fresh process: first PoP verify, tnv blsVerify (blst, WebAssembly)',
       argv: () => ['--import', 'tsx', join(ROOT, 'bench', 'keytool-verify-once.ts'), datadir, 'tnv'],
     },
     {
@@ -129,7 +129,7 @@ try {
   console.log(row('tnv keytool export-staking-args --calldata', summary(exportCd), expRatio))
   const loading = summary(raw('fresh process: tsx loader, no verify'))
   for (const name of [
-    'fresh process: first PoP verify, tnv blsVerify (pairing)',
+    'fresh process: first PoP verify, tnv blsVerify (blst, WebAssembly)',
     'fresh process: first PoP verify, noble shortSignatures.verify',
   ]) {
     const r = summary(raw(name))

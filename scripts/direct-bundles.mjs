@@ -35,15 +35,6 @@ export const VENDORED = [
   'lilconfig',
   'semver',
 ]
-/**
- * tnv's own modules bundled once, like the packages above, under the name on the left: the
- * embedded blst WebAssembly module is 160 KB of base64 that two dozen command bundles would
- * otherwise each carry.
- */
-export const VENDORED_LOCAL = { 'tnv-blst-wasm': 'src/lib/keys/blst-wasm.generated.ts' }
-const LOCAL_BY_BASENAME = new Map(
-  Object.entries(VENDORED_LOCAL).map(([name, path]) => [path.split('/').pop().replace(/\.ts$/, '.js'), name]),
-)
 const vendorFile = (pkg) => `${pkg.replaceAll('@', '').replaceAll('/', '-').replace(/\.js$/, '')}.cjs`
 
 /** package.json settings that Config.load would act on and the direct path does not (command-index.ts). */
@@ -200,10 +191,6 @@ export function vendorPlugin(prefix = './vendor/') {
       build.onResolve({ filter: /^[@a-z]/ }, (args) =>
         names.has(args.path) ? { path: args.path, namespace: 'tnv-vendor-stub' } : undefined,
       )
-      build.onResolve({ filter: /^\.\.?\// }, (args) => {
-        const name = LOCAL_BY_BASENAME.get(args.path.split('/').pop())
-        return name ? { path: name, namespace: 'tnv-vendor-stub' } : undefined
-      })
       // an ES module re-exporting the file: `import ora from 'ora'` gets ora's default export
       // and `import { select } from '@inquirer/prompts'` its named ones, as from the package
       build.onLoad({ filter: /.*/, namespace: 'tnv-vendor-stub' }, (args) => {
@@ -343,10 +330,7 @@ export async function buildDirect({
   })
   await esbuild.build({
     ...common,
-    entryPoints: [...VENDORED, ...Object.keys(VENDORED_LOCAL)].map((pkg) => ({
-      in: `tnv-vendor:${pkg}`,
-      out: vendorFile(pkg).replace(/\.cjs$/, ''),
-    })),
+    entryPoints: VENDORED.map((pkg) => ({ in: `tnv-vendor:${pkg}`, out: vendorFile(pkg).replace(/\.cjs$/, '') })),
     outdir: join(out, 'vendor'),
     outExtension: { '.js': '.cjs' },
     external,
@@ -359,7 +343,7 @@ export async function buildDirect({
             namespace: 'tnv-vendor',
           }))
           build.onLoad({ filter: /.*/, namespace: 'tnv-vendor' }, (args) => ({
-            contents: `module.exports = require(${JSON.stringify(VENDORED_LOCAL[args.path] ? `./${VENDORED_LOCAL[args.path]}` : args.path)})`,
+            contents: `module.exports = require(${JSON.stringify(args.path)})`,
             resolveDir: root,
             loader: 'js',
           }))

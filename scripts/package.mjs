@@ -102,6 +102,8 @@ delete seaPjson.oclif.plugins
 addFile('package.json', Buffer.from(JSON.stringify(seaPjson, null, 2)))
 addFile('oclif.manifest.json', readFileSync(join(root, 'oclif.manifest.json')))
 for (const f of walk(join(root, 'networks'))) addFile(relative(root, f), readFileSync(f))
+// the BLS module (src/lib/keys/blst.ts finds it as a package file)
+addFile('wasm/blst/tnv-blst.wasm', readFileSync(join(root, 'wasm/blst/tnv-blst.wasm')))
 for (const name of ['BlsVerifier.json', 'build-info.json'])
   addFile(`contracts/out/${name}`, readFileSync(join(root, 'contracts/out', name)))
 // the paths the library finds bin/run.js and bin/tnv-node.js at: the executable recognises

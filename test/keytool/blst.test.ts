@@ -6,11 +6,22 @@
  */
 import assert from 'node:assert/strict'
 import { createHash, randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { describe, it } from 'node:test'
 import { bls12_381 } from '@noble/curves/bls12-381.js'
 import { BLS_CURVE_ORDER, BLS_DST, blsKeyGen } from '../../src/lib/keys/bls.js'
-import { blstMemory, blstPublicKey, blstSign, blstVerify, g1Forms, g2Uncompressed } from '../../src/lib/keys/blst.js'
-import { BLST_WASM_BASE64, BLST_WASM_SHA256 } from '../../src/lib/keys/blst-wasm.generated.js'
+import {
+  blstMemory,
+  blstPublicKey,
+  blstSign,
+  blstVerify,
+  blstWasmBytes,
+  g1Forms,
+  g2Uncompressed,
+} from '../../src/lib/keys/blst.js'
+import { BLST_WASM_FILE, BLST_WASM_SHA256 } from '../../src/lib/keys/blst-wasm.generated.js'
+import { findPackageFile } from '../../src/lib/package-file.js'
 import { FIXED, hex, unhex } from './fixtures.js'
 
 const { G1, G2, fields } = bls12_381
@@ -64,10 +75,15 @@ function g1OutsideSubgroup(): Uint8Array {
 }
 
 describe('BLS on blst (WebAssembly) against @noble/curves', () => {
-  it('the embedded module is the one its SHA-256 records, and imports nothing', () => {
-    const bytes = Buffer.from(BLST_WASM_BASE64, 'base64')
+  it('the module is the one its SHA-256 records, imports nothing, and ships in the npm package', () => {
+    const path = findPackageFile(BLST_WASM_FILE)
+    assert.ok(path)
+    const bytes = readFileSync(path)
     assert.equal(createHash('sha256').update(bytes).digest('hex'), BLST_WASM_SHA256)
+    assert.deepEqual(blstWasmBytes(), bytes)
     assert.deepEqual(WebAssembly.Module.imports(new WebAssembly.Module(bytes)), [])
+    const pjson = JSON.parse(readFileSync(join(dirname(path), '../../package.json'), 'utf8')) as { files: string[] }
+    assert.ok(pjson.files.includes(BLST_WASM_FILE))
   })
 
   it('public keys and signatures equal noble’s for random keys and messages', () => {

@@ -1,16 +1,19 @@
 /**
  * BLS12-381 on blst compiled to WebAssembly (wasm/blst/tnv-blst.c, built by
- * scripts/build-blst-wasm.mjs; docs/decisions.md "BLS on blst in WebAssembly"). One module
- * instance per process, made on first use: compiling it takes a few milliseconds, and a proof
- * of possession check then takes about 15 ms in a fresh process where @noble/curves took about
- * 60 ms of CPU and 20 MB of heap.
+ * scripts/build-blst-wasm.mjs into the package file wasm/blst/tnv-blst.wasm; docs/decisions.md
+ * "BLS on blst in WebAssembly"). One module instance per process, made on first use: reading
+ * and compiling it takes a few milliseconds, and a proof of possession check then takes about
+ * 15 ms in a fresh process where @noble/curves took about 60 ms of CPU and 20 MB of heap.
  *
  * Inputs are copied into the module's I/O buffer at the offsets below (the C file's OFF_*), the
  * operation runs, and results are copied out. After an operation on a secret key the secret's
  * slot and the module's whole stack are zeroed.
  */
 import { createHash } from 'node:crypto'
-import { BLST_WASM_BASE64, BLST_WASM_SHA256 } from './blst-wasm.generated.js'
+import { readFileSync } from 'node:fs'
+import { TnvError } from '../errors.js'
+import { findPackageFile } from '../package-file.js'
+import { BLST_WASM_FILE, BLST_WASM_SHA256 } from './blst-wasm.generated.js'
 
 const OFF_SK = 0
 const OFF_PK = 32
@@ -40,14 +43,24 @@ let instance: { x: Exports; io: Uint8Array; msgMax: number } | undefined
 
 function blst(): NonNullable<typeof instance> {
   if (instance) return instance
-  const bytes = Buffer.from(BLST_WASM_BASE64, 'base64')
-  if (createHash('sha256').update(bytes).digest('hex') !== BLST_WASM_SHA256)
-    throw new Error('the embedded blst WebAssembly module does not match its recorded SHA-256; reinstall tnv')
+  const bytes = blstWasmBytes()
   const x = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports as unknown as Exports
   const base = x.tnv_io()
   const msgMax = x.tnv_msg_max()
   instance = { x, io: new Uint8Array(x.memory.buffer, base, OFF_MSG + msgMax), msgMax }
   return instance
+}
+
+/** The module's bytes, checked against the SHA-256 recorded at its build. */
+export function blstWasmBytes(): Buffer {
+  const path = findPackageFile(BLST_WASM_FILE)
+  const bytes = path === null ? undefined : readFileSync(path)
+  if (bytes === undefined || createHash('sha256').update(bytes).digest('hex') !== BLST_WASM_SHA256)
+    throw new TnvError(
+      `tnv's BLS module (${BLST_WASM_FILE}) is ${bytes === undefined ? 'missing' : 'damaged: its SHA-256 is not the one recorded at its build'}, so no BLS key can be made, used or checked.`,
+      { fix: 'Reinstall tnv (or, in a clone, `git checkout wasm/blst`), then run the command again.' },
+    )
+  return bytes
 }
 
 /** Zeroes the secret's slot and the module's stack (between the static data and the heap base). */
