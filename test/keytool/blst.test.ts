@@ -6,12 +6,14 @@
  */
 import assert from 'node:assert/strict'
 import { createHash, randomBytes } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { describe, it } from 'node:test'
 import { bls12_381 } from '@noble/curves/bls12-381.js'
 import { BLS_CURVE_ORDER, BLS_DST, blsKeyGen } from '../../src/lib/keys/bls.js'
 import {
+  BlsModuleUnavailableError,
   blstMemory,
   blstPublicKey,
   blstSign,
@@ -84,6 +86,27 @@ describe('BLS on blst (WebAssembly) against @noble/curves', () => {
     assert.deepEqual(WebAssembly.Module.imports(new WebAssembly.Module(bytes)), [])
     const pjson = JSON.parse(readFileSync(join(dirname(path), '../../package.json'), 'utf8')) as { files: string[] }
     assert.ok(pjson.files.includes(BLST_WASM_FILE))
+  })
+
+  it('a missing or damaged module is one error naming the file, with its own code', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tnv-blst-'))
+    try {
+      const damaged = join(dir, 'tnv-blst.wasm')
+      const good = blstWasmBytes()
+      writeFileSync(damaged, Buffer.concat([good, Buffer.of(0)]))
+      assert.throws(
+        () => blstWasmBytes(damaged),
+        (e: unknown) =>
+          e instanceof BlsModuleUnavailableError && e.code === 'BlsModuleUnavailable' && /damaged/.test(e.message),
+      )
+      for (const missing of [null, join(dir, 'none.wasm')])
+        assert.throws(
+          () => blstWasmBytes(missing),
+          (e: unknown) => e instanceof BlsModuleUnavailableError && /tnv-blst\.wasm\) is missing/.test(e.message),
+        )
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('public keys and signatures equal noble’s for random keys and messages', () => {

@@ -51,16 +51,28 @@ function blst(): NonNullable<typeof instance> {
   return instance
 }
 
-/** The module's bytes, checked against the SHA-256 recorded at its build. */
-export function blstWasmBytes(): Buffer {
-  const path = findPackageFile(BLST_WASM_FILE)
-  const bytes = path === null ? undefined : readFileSync(path)
+/** The module's bytes (the package file, or `path`), checked against the SHA-256 recorded at its build. */
+export function blstWasmBytes(path: string | null = findPackageFile(BLST_WASM_FILE)): Buffer {
+  let bytes: Buffer | undefined
+  try {
+    bytes = path === null ? undefined : readFileSync(path)
+  } catch {
+    bytes = undefined
+  }
   if (bytes === undefined || createHash('sha256').update(bytes).digest('hex') !== BLST_WASM_SHA256)
-    throw new TnvError(
-      `tnv's BLS module (${BLST_WASM_FILE}) is ${bytes === undefined ? 'missing' : 'damaged: its SHA-256 is not the one recorded at its build'}, so no BLS key can be made, used or checked.`,
+    throw new BlsModuleUnavailableError(bytes === undefined ? 'missing' : 'damaged')
+  return bytes
+}
+
+/** wasm/blst/tnv-blst.wasm is missing from the installation, or is not the file its build recorded. */
+export class BlsModuleUnavailableError extends TnvError {
+  override readonly code: string = 'BlsModuleUnavailable'
+  constructor(state: 'missing' | 'damaged') {
+    super(
+      `tnv's BLS module (${BLST_WASM_FILE}) is ${state === 'missing' ? 'missing' : 'damaged: its SHA-256 is not the one recorded at its build'}, so no BLS key can be made, used or checked.`,
       { fix: 'Reinstall tnv (or, in a clone, `git checkout wasm/blst`), then run the command again.' },
     )
-  return bytes
+  }
 }
 
 /** Zeroes the secret's slot and the module's stack (between the static data and the heap base). */
