@@ -7,7 +7,6 @@
  * blst's, in WebAssembly (blst.ts); the tests hold it to @noble/curves.
  */
 import { createHash, hkdfSync } from 'node:crypto'
-import { blstPublicKey, blstSign, blstVerify } from './blst.js'
 
 export const BLS_DST = 'BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_'
 export const BLS_SECRET_LENGTH = 32
@@ -50,23 +49,16 @@ export function assertBlsSecret(secret: Uint8Array): void {
   if (n === 0n || n >= BLS_CURVE_ORDER) throw new RangeError('BLS secret key: not in the range [1, r)')
 }
 
-/** The compressed G2 public key (96 bytes) of a secret key; throws as `assertBlsSecret` does (blst checks the range). */
-export function blsPublicKey(secret: Uint8Array): Uint8Array {
-  return blstPublicKey(secret)
-}
-
-/** Signs `message` (any bytes) with the DST above: compressed G1 signature, 48 bytes. Deterministic. */
-export function blsSign(secret: Uint8Array, message: Uint8Array): Uint8Array {
-  return blstSign(secret, message)
-}
-
 /**
- * Core verify: decodes both points with on-curve and subgroup checks, rejects the identity,
- * and checks e(sig, g2) = e(H(msg), pk). Malformed input gives false, never an exception.
+ * The curve operations, blst's (blst.ts):
+ * - `blsPublicKey(secret)`: the compressed G2 public key (96 bytes); throws as `assertBlsSecret` does;
+ * - `blsSign(secret, message)`: the compressed G1 signature (48 bytes) over any bytes, with the
+ *   DST above; deterministic;
+ * - `blsVerify(signature, publicKey, message)`: core verify, both points decoded with on-curve,
+ *   subgroup and identity checks, then e(sig, g2) = e(H(msg), pk); malformed input gives false,
+ *   never an exception.
  */
-export function blsVerify(signature: Uint8Array, publicKey: Uint8Array, message: Uint8Array): boolean {
-  return blstVerify(signature, publicKey, message)
-}
+export { blstPublicKey as blsPublicKey, blstSign as blsSign, blstVerify as blsVerify } from './blst.js'
 
 function bigintTo32(n: bigint): Uint8Array {
   return Uint8Array.from(Buffer.from(n.toString(16).padStart(64, '0'), 'hex'))
