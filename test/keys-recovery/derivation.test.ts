@@ -146,10 +146,14 @@ describe('recovery phrase checks', () => {
   })
 
   it('a wrong checksum (two words swapped) and a wrong length', () => {
-    const swapped = [...words]
-    let i = 0
-    while (swapped[i] === swapped[i + 1]) i++
-    ;[swapped[i], swapped[i + 1]] = [swapped[i + 1] as string, swapped[i] as string]
+    // a fixed phrase (BIP-39's 7f7f… vector): a swap in a random one keeps a valid 8-bit
+    // checksum once in 256 runs, which made this test fail now and then
+    const vector =
+      'legal winner thank year wave sausage worth useful legal winner thank year wave sausage worth useful legal winner thank year wave sausage worth title'.split(
+        ' ',
+      )
+    parseMnemonic(vector.join(' '))
+    const swapped = [vector[1], vector[0], ...vector.slice(2)]
     assert.throws(() => parseMnemonic(swapped.join(' ')), MnemonicChecksumError)
     assert.throws(() => parseMnemonic(words.slice(0, 23).join(' ')), MnemonicLengthError)
     assert.throws(() => parseMnemonic(''), MnemonicLengthError)
