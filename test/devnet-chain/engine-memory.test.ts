@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test'
 import { createWalletClient, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { ENGINE_MEMORY_ARGS, ENGINE_STATE_HISTORY } from '../../src/devnet/chain/engine-memory.js'
+import { engineReceipt } from '../../src/devnet/chain/receipt.js'
 import { engineClient, engineTransportOf, startTestDevnet, type TestDevnet } from './helpers.js'
 
 /** Every file under `dir` (the engine's directory: socket, temporary files). */
@@ -52,7 +53,7 @@ describe('the engine keeps a bounded history', { timeout: 120_000 }, () => {
       to: '0x000000000000000000000000000000000000bEEF',
       value: parseEther('1'),
     })
-    const receipt = await client.waitForTransactionReceipt({ hash })
+    const receipt = await engineReceipt(client, hash)
     // the registry client's replay right after a receipt: the block before and the block itself
     await client.getBalance({ address: account.address, blockNumber: receipt.blockNumber - 1n })
     await client.getBalance({ address: account.address, blockNumber: receipt.blockNumber })

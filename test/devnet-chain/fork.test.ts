@@ -24,6 +24,7 @@ import {
   redactUrl,
 } from '../../src/devnet/chain/fork.js'
 import { type GenesisEngine, startGenesisEngine } from '../../src/devnet/chain/genesis-engine.js'
+import { engineReceipt } from '../../src/devnet/chain/receipt.js'
 import { startDevnetChain } from '../../src/devnet/chain/start.js'
 import { BLS_VERIFIER_ADDRESS, type DevnetChain, REGISTRY_ADDRESS } from '../../src/devnet/chain/types.js'
 import { ExitCode } from '../../src/lib/errors.js'
@@ -118,7 +119,7 @@ for (const generation of ['next', 'adiri'] as const) {
         data: stakeCalldata(generation, keys, v.address),
         value: STAKE,
       })
-      assert.equal((await client.waitForTransactionReceipt({ hash })).status, 'success')
+      assert.equal((await engineReceipt(client, hash)).status, 'success')
       const r = await fork.advanceEpoch()
       assert.equal(r.epoch, 1)
       const info = (await client.readContract({

@@ -13,6 +13,7 @@ import { type Address, encodeFunctionData, type Hex, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { hardforkOf, InvalidGenesisError, loadGenesis } from '../../src/devnet/chain/genesis.js'
 import { type GenesisEngine, startGenesisEngine } from '../../src/devnet/chain/genesis-engine.js'
+import { engineReceipt } from '../../src/devnet/chain/receipt.js'
 import { chooseCommittee } from '../../src/devnet/chain/system-calls.js'
 import { BLS_PRECOMPILE_ADDRESS, DEVNET_CHAIN_ID, REGISTRY_ADDRESS } from '../../src/lib/chain/addresses.js'
 import { blsKeyGen, blsPublicKey } from '../../src/lib/keys/bls.js'
@@ -129,7 +130,7 @@ for (const generation of ['next', 'adiri'] as const) {
       })
       const send = async (d: Hex, value = 0n) => {
         const hash = await wallet.sendTransaction({ chain: null, to: REGISTRY_ADDRESS, data: d, value })
-        const r = await engine.client.waitForTransactionReceipt({ hash })
+        const r = await engineReceipt(engine.client, hash)
         assert.equal(r.status, 'success')
       }
       await send(data, parseEther('1000000'))

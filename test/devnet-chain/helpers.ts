@@ -22,6 +22,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { adiriProofOfPossession } from '../../src/devnet/chain/adiri-pop.js'
 import { EngineRpc, engineTransport } from '../../src/devnet/chain/engine-rpc.js'
+import { engineReceipt } from '../../src/devnet/chain/receipt.js'
 import { startDevnetChain } from '../../src/devnet/chain/start.js'
 import type { DevnetAccount, DevnetChain, StartDevnetChainParameters } from '../../src/devnet/chain/types.js'
 import { devnetViemChain } from '../../src/devnet/chain/viem-chain.js'
@@ -107,7 +108,7 @@ export async function startTestDevnet(params: Partial<StartDevnetChainParameters
       // simulate first so a revert names the registry's error
       await client.call({ account: account.address, to: chain.registry, data, value })
       const hash = await wallet.sendTransaction({ to: chain.registry, data, value })
-      const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+      const receipt = await engineReceipt(client, hash)
       assert.equal(receipt.status, 'success', 'reverted on chain')
       return receipt
     },

@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { createWalletClient, decodeFunctionData, encodeFunctionData, type Hex, http, parseAbi, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { engineReceipt } from '../../src/devnet/chain/receipt.js'
 import { REGISTRY_ADDRESS } from '../../src/lib/chain/addresses.js'
 import { registryAbis } from '../../src/lib/registry/generations/detect.js'
 import { parseJson, runCli, tempDir } from '../helpers/cli.js'
@@ -209,7 +210,7 @@ describe('keytool export-staking-args for the adiri registry (real code)', { tim
       data: calldata,
       value: parseEther('1000000'),
     })
-    assert.equal((await t.engine.client.waitForTransactionReceipt({ hash })).status, 'success')
+    assert.equal((await engineReceipt(t.engine.client, hash)).status, 'success')
     const json = await runCli(
       ['keytool', 'export-staking-args', '--node-info', v0, '--registry-generation', 'adiri', '--json'],
       {

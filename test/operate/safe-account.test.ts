@@ -36,6 +36,7 @@ import {
 } from 'viem'
 import { privateKeyToAccount, sign } from 'viem/accounts'
 import { engineCallOnce } from '../../src/devnet/chain/engine-rpc.js'
+import { engineReceipt } from '../../src/devnet/chain/receipt.js'
 import { createChainClient } from '../../src/lib/chain/client.js'
 import { readAccountKind } from '../../src/lib/safe/account-kind.js'
 import { generateKeysArgs, parseJson, runCli, tempDir } from '../helpers/cli.js'
@@ -74,7 +75,7 @@ describe('a validator address that is a real Safe (safe-smart-account artifacts 
   const wallet = () => createWalletClient({ account: deployer, transport: http(rpcUrl) })
   async function deploy(a: Artifact): Promise<Address> {
     const hash = await wallet().deployContract({ abi: a.abi, bytecode: a.bytecode, chain: null })
-    const receipt = await client().waitForTransactionReceipt({ hash })
+    const receipt = await engineReceipt(client(), hash)
     assert.equal(receipt.status, 'success')
     return receipt.contractAddress as Address
   }
@@ -92,7 +93,7 @@ describe('a validator address that is a real Safe (safe-smart-account artifacts 
       args: [deployed.singleton, initializer, saltNonce],
       chain: null,
     })
-    const receipt = await client().waitForTransactionReceipt({ hash })
+    const receipt = await engineReceipt(client(), hash)
     assert.equal(receipt.status, 'success')
     const [created] = parseEventLogs({
       abi: FACTORY.abi,
@@ -195,7 +196,7 @@ describe('a validator address that is a real Safe (safe-smart-account artifacts 
       args: [...safeTx, signatures],
       chain: null,
     })
-    const receipt = await c.waitForTransactionReceipt({ hash: exec })
+    const receipt = await engineReceipt(c, exec)
     assert.equal(receipt.status, 'success')
     const events = parseEventLogs({ abi: SAFE.abi, logs: receipt.logs }).map((e) => e.eventName)
     assert.ok(events.includes('ExecutionSuccess'), `the Safe executed the batch (events: ${events.join(', ')})`)

@@ -25,6 +25,7 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { engineCallOnce } from '../../src/devnet/chain/engine-rpc.js'
+import { engineReceipt } from '../../src/devnet/chain/receipt.js'
 import { createChainClient } from '../../src/lib/chain/client.js'
 import { readAccountKind } from '../../src/lib/safe/account-kind.js'
 import { serializeForChecksum } from '../../src/lib/safe/checksum.js'
@@ -285,7 +286,7 @@ describe('tnv … --unsigned --format safe on the devnet (real next-generation r
         value: BigInt(t.value),
         chain: undefined,
       })
-      assert.equal((await client.waitForTransactionReceipt({ hash })).status, 'success')
+      assert.equal((await engineReceipt(client, hash)).status, 'success')
     }
     const after = parseJson<{ status: string }>(await cli(['validator', 'status', '--address', validator, '--json']))
     assert.equal(after.status, 'PendingActivation')

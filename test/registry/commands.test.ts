@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { createWalletClient, decodeFunctionData, type Hex, http, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { engineReceipt } from '../../src/devnet/chain/receipt.js'
 import { REGISTRY_ADDRESS } from '../../src/lib/chain/addresses.js'
 import { ExitCode } from '../../src/lib/errors.js'
 import { stakingArgs } from '../../src/lib/keys/staking-args.js'
@@ -215,7 +216,7 @@ for (const generation of GENERATIONS) {
         gas: BigInt(u.gas),
         nonce: u.nonce,
       })
-      assert.equal((await t.engine.client.waitForTransactionReceipt({ hash })).status, 'success')
+      assert.equal((await engineReceipt(t.engine.client, hash)).status, 'success')
       assert.equal(await onChainStatus(0), 1)
     })
 

@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { type Address, decodeFunctionData, encodeFunctionData, parseEther } from 'viem'
+import { engineReceipt } from '../../src/devnet/chain/receipt.js'
 import { ISSUANCE_ADDRESS, REGISTRY_ADDRESS, SYSTEM_ADDRESS } from '../../src/lib/chain/addresses.js'
 import { createChainClient } from '../../src/lib/chain/client.js'
 import { WrongChainError } from '../../src/lib/chain/errors.js'
@@ -438,7 +439,7 @@ for (const generation of GENERATIONS) {
         value: BigInt(r.unsigned.value),
         gas: BigInt(r.unsigned.gas),
       })
-      assert.equal((await t.engine.client.waitForTransactionReceipt({ hash })).status, 'success')
+      assert.equal((await engineReceipt(t.engine.client, hash)).status, 'success')
       assert.equal((await onChain(c.address)).currentStatus, 1)
     })
 

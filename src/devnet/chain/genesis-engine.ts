@@ -53,6 +53,7 @@ import { DevnetTransactionError } from './errors.js'
 import { type ForkProxy, ForkRegistryError, redactUrl, startForkProxy } from './fork.js'
 import { freeLoopbackPort } from './free-port.js'
 import { anvilInitGenesis, type LoadedGenesis, loadGenesis, type ShippedGenesisName } from './genesis.js'
+import { engineReceipt } from './receipt.js'
 import { describeRevert } from './revert.js'
 import { AnvilPortInUseError, type AnvilProcess, spawnAnvil } from './spawn-anvil.js'
 import { type CloseEpochParameters, type CloseEpochReturnType, closeEpoch } from './system-calls.js'
@@ -306,7 +307,7 @@ export async function startEngine(params: StartEngineParameters): Promise<Rehear
           method: 'eth_sendTransaction',
           params: [{ from: current, to, data, value: toHex(value) }],
         })) as Hex
-        const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+        const receipt = await engineReceipt(client, hash)
         if (receipt.status !== 'success')
           throw new DevnetTransactionError(`${what} as ${current}`, { details: [`reverted: ${hash}`] })
         return receipt

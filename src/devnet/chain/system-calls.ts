@@ -30,6 +30,7 @@ import { REGISTRY_ADDRESS, SYSTEM_ADDRESS } from '../../lib/chain/addresses.js'
 import { type RegistryGeneration, registryAbis } from '../../lib/registry/generations/detect.js'
 import { headerCounts, type RewardInfo } from './consensus.js'
 import { DevnetTransactionError } from './errors.js'
+import { engineReceipt } from './receipt.js'
 
 export type { RewardInfo } from './consensus.js'
 
@@ -132,7 +133,7 @@ export async function closeEpoch(client: PublicClient, params: CloseEpochParamet
   }
   let blockNumber = 0n
   for (const [i, hash] of hashes.entries()) {
-    const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+    const receipt = await engineReceipt(client, hash)
     if (i > 0 && receipt.blockNumber !== blockNumber)
       throw new DevnetTransactionError(`system calls of epoch ${info.epochId}`, {
         details: [`they landed in blocks ${blockNumber} and ${receipt.blockNumber}; the node makes them in one block`],
