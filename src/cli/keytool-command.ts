@@ -36,7 +36,8 @@ export abstract class KeytoolCommand extends BaseCommand {
    * Takes the data directory's lock for this run (a second tnv command waits briefly, then is
    * told who holds it) and finishes or undoes a key commit a killed command left half-done.
    */
-  protected async lockDatadir(datadir: string, { create = false }: { create?: boolean } = {}): Promise<void> {
+  /** @returns true when opening it finished or undid an interrupted key write (files read before may be stale) */
+  protected async lockDatadir(datadir: string, { create = false }: { create?: boolean } = {}): Promise<boolean> {
     const dir = await this.session.openDatadir(datadir, { create })
     if (dir.recovered.action === 'rolled-forward')
       this.warnLine(
@@ -44,6 +45,7 @@ export abstract class KeytoolCommand extends BaseCommand {
       )
     else if (dir.recovered.action === 'rolled-back')
       this.warnLine(`an interrupted key write in ${dir.datadir} was undone; the directory is as it was before it.`)
+    return dir.recovered.action !== 'none'
   }
 
   /**

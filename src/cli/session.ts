@@ -24,11 +24,28 @@ import { createPrompter } from './prompter.js'
 
 export type OutputMode = 'human' | 'json' | 'json-lines'
 
+/**
+ * The process's own streams, each made only when asked for: Node builds a stream object on first
+ * access (a socket for a pipe, which loads its network stack), and a run whose stdout is not a
+ * terminal never needs to look at stdin.
+ */
+const processStreams = {
+  get stdin() {
+    return process.stdin
+  },
+  get stdout() {
+    return process.stdout
+  },
+  get stderr() {
+    return process.stderr
+  },
+}
+
 /** The one "may we prompt?" predicate. */
 export function isInteractive({
   nonInteractive = false,
   env = process.env,
-  streams = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
+  streams = processStreams,
 }: {
   nonInteractive?: boolean
   env?: NodeJS.ProcessEnv
@@ -36,7 +53,8 @@ export function isInteractive({
 } = {}): boolean {
   const envSays = env.TN_NON_INTERACTIVE !== undefined && !['', '0', 'false'].includes(env.TN_NON_INTERACTIVE)
   if (nonInteractive || envSays) return false
-  return Boolean(streams.stdin.isTTY && streams.stdout.isTTY && streams.stderr.isTTY)
+  // stdout first: the command writes its result there anyway
+  return Boolean(streams.stdout.isTTY && streams.stderr.isTTY && streams.stdin.isTTY)
 }
 
 export type SessionParameters = {

@@ -104,15 +104,17 @@ The adiri registry (the test network's) takes another proof: the uncompressed ke
     }
 
     // the key on disk (when there is one) must be the key node-info.yaml records
+    const [{ readNodeInfo }, { checkKeyOnDisk }, { KeyOnDiskMismatchError }] = await Promise.all([
+      import('../../lib/nodeinfo/read.js'),
+      import('../../lib/keys/key-binding.js'),
+      import('../../lib/keys/errors.js'),
+    ])
+    // read once, and again only when opening the data directory repaired an interrupted key write
+    let read = await readNodeInfo(nodeInfoPath)
+    if (await this.lockDatadir(dirname(read.path))) read = await readNodeInfo(nodeInfoPath)
     {
-      const [{ readNodeInfo }, { checkKeyOnDisk }, { KeyOnDiskMismatchError }] = await Promise.all([
-        import('../../lib/nodeinfo/read.js'),
-        import('../../lib/keys/key-binding.js'),
-        import('../../lib/keys/errors.js'),
-      ])
-      const { path, info } = await readNodeInfo(nodeInfoPath)
+      const { path, info } = read
       const keyDir = dirname(path)
-      await this.lockDatadir(keyDir)
       const check = await checkKeyOnDisk(keyDir, info.blsPublicKey)
       if (check.status === 'mismatch')
         throw new KeyOnDiskMismatchError({
@@ -132,7 +134,7 @@ The adiri registry (the test network's) takes another proof: the uncompressed ke
       // reads node-info.yaml only: no passphrase source is demanded (issue 16 item 1; the
       // real keytool's demand for one protects nothing here)
       const { exportStakingArgs } = await import('../../lib/keys/export-staking-args.js')
-      const r = await exportStakingArgs({ nodeInfo: nodeInfoPath })
+      const r = await exportStakingArgs({ nodeInfo: read })
       say(
         `${generationFrom === 'default' ? 'For the next-generation registry (the default; the adiri registry of the test network takes another form: --registry-generation adiri)' : 'For the next-generation registry'}: stake(bytes,(bytes)), selector 0x2fb0d025. The proof of possession in ${r.nodeInfo} verifies for ${r.executionAddress}.`,
       )

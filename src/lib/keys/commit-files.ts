@@ -9,17 +9,25 @@
  * A KILL (no exception, no undo) at any point is repaired by the next command that opens the
  * data directory (`recoverCommit`, called by ./datadir-lock.ts under the directory's lock),
  * from the intent record `<datadir>/tnv-commit.json`, written (atomically, fsynced) once every
- * entry is staged and rewritten when the backup is complete:
+ * entry is staged and durable, and rewritten when the backup is complete:
  * - no record: killed while staging; the staged leftovers are removed (rolled back);
  * - phase `backup`: killed while copying the old files; the staged entries and the backup
  *   are removed (rolled back: nothing was replaced yet);
  * - phase `swap`: killed among the renames; the remaining renames are done (rolled forward:
  *   the new files are complete and belong together, the old ones are in the backup).
+ * When nothing is replaced (a first `keytool generate`), there is nothing to back up and the
+ * record is written once, in phase `swap`.
  * So the data directory never keeps new keys beside an old node-info.yaml, and never loses
  * node-keys/. `killPoint` names each step so tests can kill the process there.
+ *
+ * Staged entries are written under their final staged names (`.<name>.tnv-stage-<hex>`, or
+ * inside a staged directory) with no temporary name of their own: until the intent record
+ * exists nothing reads them, and a kill leaves only leftovers that recovery removes by name.
+ * Each staged file is fsynced when written; `commitFiles` fsyncs the staged directories and
+ * their parents once, before it writes the record that makes them the new state.
  */
 import { randomBytes } from 'node:crypto'
-import { promises as fs } from 'node:fs'
+import { constants, promises as fs } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { BadInputError, TnvError } from '../errors.js'
 import { ensureDir, faultPoint, fileTimestamp, fsyncDir, killPoint, pathExists, writeFileAtomic } from '../fs/atomic.js'
@@ -51,18 +59,19 @@ export type CommitFilesReturnType = {
  * const { backupDir } = await commitFiles({ datadir, replacements: [{ kind: 'file', target: infoPath, staged }] })
  */
 export async function commitFiles({ datadir, replacements }: CommitFilesParameters): Promise<CommitFilesReturnType> {
+  // what is at each target now (the lock keeps it so until the swap): one lstat each
+  let existing: ExistingTarget[]
   try {
-    await assertNoSymlinks(replacements)
+    existing = await inspectTargets(replacements)
+    // the staged entries must be durable before the record that makes them the new state
+    await fsyncStaged(replacements)
   } catch (err) {
     for (const r of replacements) if (r.kind !== 'remove') await fs.rm(r.staged, { recursive: true, force: true })
     throw err
   }
   const undo: (() => Promise<void>)[] = []
   let backupDir: string | undefined
-  const needsBackup = await Promise.all(
-    replacements.map(async (r) => (await pathExists(r.target)) && (r.kind !== 'dir' || !(await isEmptyDir(r.target)))),
-  )
-  if (needsBackup.some(Boolean)) backupDir = await createBackupDir(datadir)
+  if (existing.some((e) => e.keep)) backupDir = await createBackupDir(datadir)
   const intent: CommitIntent = {
     version: 1,
     startedAt: new Date().toISOString(),
@@ -73,21 +82,30 @@ export async function commitFiles({ datadir, replacements }: CommitFilesParamete
     ),
   }
   try {
-    await writeIntent(datadir, intent)
-    killPoint('commit:intent')
-    // 1. Copy every file that will be replaced or removed into the backup first.
-    for (const r of replacements) {
-      if (r.kind === 'dir' || !(await pathExists(r.target))) continue
-      await copyFileDurable(r.target, join(backupDir as string, basename(r.target)))
+    if (backupDir === undefined) {
+      // nothing is replaced: no backup phase, the record says swap from the start
+      await writeIntent(datadir, { ...intent, phase: 'swap' })
+      killPoint('commit:intent')
+      faultPoint('commit:backup')
+      killPoint('commit:backup')
+    } else {
+      await writeIntent(datadir, intent)
+      killPoint('commit:intent')
+      // 1. Copy every file that will be replaced or removed into the backup first.
+      for (const [i, r] of replacements.entries()) {
+        if (r.kind === 'dir' || !existing[i]?.exists) continue
+        await copyFileDurable(r.target, join(backupDir, basename(r.target)))
+      }
+      faultPoint('commit:backup')
+      await writeIntent(datadir, { ...intent, phase: 'swap' })
+      killPoint('commit:backup')
     }
-    faultPoint('commit:backup')
-    await writeIntent(datadir, { ...intent, phase: 'swap' })
-    killPoint('commit:backup')
     // 2. Swap in the staged entries.
-    for (const r of replacements) {
+    for (const [i, r] of replacements.entries()) {
+      const exists = existing[i]?.exists === true
       if (r.kind === 'dir') {
-        if (await pathExists(r.target)) {
-          if (await isEmptyDir(r.target)) {
+        if (exists) {
+          if (!existing[i]?.keep) {
             const { mode } = await fs.stat(r.target)
             await fs.rmdir(r.target)
             undo.push(() => ensureDir(r.target, mode & 0o777))
@@ -101,14 +119,13 @@ export async function commitFiles({ datadir, replacements }: CommitFilesParamete
         await fs.rename(r.staged, r.target)
         undo.push(() => fs.rename(r.target, r.staged))
       } else if (r.kind === 'remove') {
-        if (await pathExists(r.target)) {
+        if (exists) {
           const copy = join(backupDir as string, basename(r.target))
           await fs.rm(r.target)
           undo.push(() => copyFileDurable(copy, r.target))
         }
       } else {
-        const existed = await pathExists(r.target)
-        const copy = existed ? join(backupDir as string, basename(r.target)) : undefined
+        const copy = exists ? join(backupDir as string, basename(r.target)) : undefined
         await fs.rename(r.staged, r.target)
         undo.push(copy ? () => copyFileDurable(copy, r.target) : () => fs.rm(r.target, { force: true }))
       }
@@ -148,20 +165,47 @@ export async function commitFiles({ datadir, replacements }: CommitFilesParamete
  * would hold the link, not the key. So the command stops before anything is written, naming the
  * link and its target. Reading through links is fine (the node follows them too).
  */
-async function assertNoSymlinks(replacements: FileReplacement[]): Promise<void> {
+type ExistingTarget = {
+  exists: boolean
+  /** What is there goes into the backup: a file, or a directory that is not empty. */
+  keep: boolean
+}
+
+/**
+ * What is at each target (one lstat, and a directory's entries), refusing symbolic links (the
+ * symlink policy above).
+ */
+async function inspectTargets(replacements: FileReplacement[]): Promise<ExistingTarget[]> {
+  const found: ExistingTarget[] = []
   for (const r of replacements) {
     const links: string[] = []
     const stat = await fs.lstat(r.target).catch(() => undefined)
+    let keep = stat !== undefined
     if (stat?.isSymbolicLink()) links.push(r.target)
-    else if (stat?.isDirectory() && r.kind === 'dir')
-      for (const entry of await fs.readdir(r.target, { withFileTypes: true }))
-        if (entry.isSymbolicLink()) links.push(join(r.target, entry.name))
+    else if (stat?.isDirectory() && r.kind === 'dir') {
+      const entries = await fs.readdir(r.target, { withFileTypes: true })
+      keep = entries.length > 0
+      for (const entry of entries) if (entry.isSymbolicLink()) links.push(join(r.target, entry.name))
+    }
     if (links.length > 0) {
       const first = links[0] as string
       const target = await fs.readlink(first).catch(() => '?')
       throw new SymlinkRefusedError(first, resolve(dirname(first), target))
     }
+    found.push({ exists: stat !== undefined, keep })
   }
+  return found
+}
+
+/** fsyncs each staged directory (its files' names) and every directory holding a staged entry. */
+async function fsyncStaged(replacements: FileReplacement[]): Promise<void> {
+  const dirs = new Set<string>()
+  for (const r of replacements) {
+    if (r.kind === 'remove') continue
+    if (r.kind === 'dir') dirs.add(r.staged)
+    dirs.add(dirname(r.staged))
+  }
+  for (const dir of dirs) await fsyncDir(dir)
 }
 
 /** A file tnv would replace is a symbolic link: tnv writes no key or node-info.yaml through a link. */
@@ -280,8 +324,29 @@ function isDeadWritersTemp(name: string): boolean {
  */
 export async function stageFile(target: string, data: string | Uint8Array, mode = 0o644): Promise<string> {
   const staged = join(dirname(target), `.${basename(target)}.tnv-stage-${randomBytes(4).toString('hex')}`)
-  await writeFileAtomic(staged, data, { mode })
+  await writeStagedFile(staged, data, mode)
   return staged
+}
+
+/**
+ * Writes a new file of a staged entry (a staged file, or a file inside a staged directory):
+ * created exclusively, written, mode set exactly, fsynced. No temporary name: nothing reads a
+ * staged entry before the intent record names it, and `commitFiles` fsyncs its directory first.
+ * @example await writeStagedFile(join(stagedKeys, 'bls.kw'), text, 0o600)
+ */
+export async function writeStagedFile(path: string, data: string | Uint8Array, mode: number): Promise<void> {
+  const fh = await fs.open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode)
+  try {
+    faultPoint('write', path)
+    await fh.writeFile(data)
+    await fh.chmod(mode) // umask may have narrowed it; make the mode exact
+    await fh.sync()
+  } catch (err) {
+    await fh.close().catch(() => {})
+    await fs.rm(path, { force: true })
+    throw err
+  }
+  await fh.close()
 }
 
 /**
@@ -297,8 +362,7 @@ export async function stageDir(
   try {
     await fs.mkdir(staged, { mode })
     await fs.chmod(staged, mode)
-    await Promise.all(files.map((f) => writeFileAtomic(join(staged, f.name), f.data, { mode: f.mode })))
-    await fsyncDir(staged)
+    await Promise.all(files.map((f) => writeStagedFile(join(staged, f.name), f.data, f.mode)))
   } catch (err) {
     await fs.rm(staged, { recursive: true, force: true })
     throw err

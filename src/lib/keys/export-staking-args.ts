@@ -22,11 +22,15 @@ export type ExportStakingArgsReturnType = StakingArgs & {
 }
 
 /**
- * @param nodeInfo node-info.yaml or the directory that holds it
+ * @param nodeInfo node-info.yaml or the directory that holds it, or the file already read
  * @throws InvalidProofOfPossessionError when the PoP does not verify
  */
-export async function exportStakingArgs({ nodeInfo }: { nodeInfo: string }): Promise<ExportStakingArgsReturnType> {
-  const { path, info } = await readNodeInfo(nodeInfo)
+export async function exportStakingArgs({
+  nodeInfo,
+}: {
+  nodeInfo: string | { path: string; info: NodeInfo }
+}): Promise<ExportStakingArgsReturnType> {
+  const { path, info } = typeof nodeInfo === 'string' ? await readNodeInfo(nodeInfo) : nodeInfo
   if (
     !verifyProofOfPossession({
       publicKey: info.blsPublicKey,

@@ -22,6 +22,33 @@ export function deriveWrappingKey(
   })
 }
 
+/** A new bls.kw's parameters and its wrapping key, being derived on the thread pool. */
+export type WrappingKeyDerivation = {
+  salt: Uint8Array
+  nonce: Uint8Array
+  /** The wrapping key; whoever awaits it zeroes it after use. */
+  key: Promise<Uint8Array>
+}
+
+/**
+ * Starts deriving the wrapping key of a new bls.kw (fresh salt and nonce) and returns at once.
+ * @example const d = startWrappingKey(passphrase); … const key = await d.key
+ */
+export function startWrappingKey(passphrase: string): WrappingKeyDerivation {
+  const { salt, nonce } = freshKwParameters()
+  const key = deriveWrappingKey(passphrase, salt, KW_ITERATIONS)
+  key.catch(() => {}) // awaited by the user; keep an early failure from being reported as unhandled
+  return { salt, nonce, key }
+}
+
+/** Zeroes a derivation's key once it is done: for one that will not be used. */
+export function discardWrappingKey(derivation: WrappingKeyDerivation): void {
+  derivation.key.then(
+    (k) => k.fill(0),
+    () => {},
+  )
+}
+
 /** Fresh random salt and nonce for a new bls.kw. */
 export function freshKwParameters(): { salt: Uint8Array; nonce: Uint8Array } {
   return { salt: randomBytes(KW_SALT_LENGTH), nonce: randomBytes(KW_NONCE_LENGTH) }
