@@ -23,18 +23,7 @@ export async function writeFileAtomic(
 ): Promise<void> {
   const dir = dirname(path)
   const tmp = join(dir, `.${basename(path)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`)
-  const fh = await fs.open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode)
-  try {
-    faultPoint('write', path)
-    await fh.writeFile(data)
-    await fh.chmod(mode) // umask may have narrowed or widened nothing; make the mode exact
-    await fh.sync()
-  } catch (err) {
-    await fh.close().catch(() => {})
-    await fs.rm(tmp, { force: true })
-    throw err
-  }
-  await fh.close()
+  await writeFileDurable(tmp, data, mode, path)
   try {
     await fs.rename(tmp, path)
   } catch (err) {
@@ -42,6 +31,33 @@ export async function writeFileAtomic(
     throw err
   }
   await fsyncDir(dir)
+}
+
+/**
+ * Creates `path` (it must not exist), writes `data`, makes the mode exact and fsyncs the file; a
+ * failure removes it. No rename and no fsync of the directory: the caller makes the name durable
+ * (writeFileAtomic renames it; a staged entry's directory is fsynced by commitFiles).
+ * @example await writeFileDurable(join(stagedKeys, 'bls.kw'), text, 0o600)
+ */
+export async function writeFileDurable(
+  path: string,
+  data: string | Uint8Array,
+  mode: number,
+  /** The file the write is for, as fault injection names it (writeFileAtomic: its target). */
+  target: string = path,
+): Promise<void> {
+  const fh = await fs.open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode)
+  try {
+    faultPoint('write', target)
+    await fh.writeFile(data)
+    await fh.chmod(mode) // umask may have narrowed it; make the mode exact
+    await fh.sync()
+  } catch (err) {
+    await fh.close().catch(() => {})
+    await fs.rm(path, { force: true })
+    throw err
+  }
+  await fh.close()
 }
 
 /** fsync a directory so a rename in it survives a crash. Best effort where unsupported. */

@@ -27,10 +27,19 @@
  * their parents once, before it writes the record that makes them the new state.
  */
 import { randomBytes } from 'node:crypto'
-import { constants, promises as fs } from 'node:fs'
+import { promises as fs } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { BadInputError, TnvError } from '../errors.js'
-import { ensureDir, faultPoint, fileTimestamp, fsyncDir, killPoint, pathExists, writeFileAtomic } from '../fs/atomic.js'
+import {
+  ensureDir,
+  faultPoint,
+  fileTimestamp,
+  fsyncDir,
+  killPoint,
+  pathExists,
+  writeFileAtomic,
+  writeFileDurable,
+} from '../fs/atomic.js'
 import { isProcessAlive } from '../os/process-alive.js'
 
 export type FileReplacement =
@@ -324,29 +333,8 @@ function isDeadWritersTemp(name: string): boolean {
  */
 export async function stageFile(target: string, data: string | Uint8Array, mode = 0o644): Promise<string> {
   const staged = join(dirname(target), `.${basename(target)}.tnv-stage-${randomBytes(4).toString('hex')}`)
-  await writeStagedFile(staged, data, mode)
+  await writeFileDurable(staged, data, mode)
   return staged
-}
-
-/**
- * Writes a new file of a staged entry (a staged file, or a file inside a staged directory):
- * created exclusively, written, mode set exactly, fsynced. No temporary name: nothing reads a
- * staged entry before the intent record names it, and `commitFiles` fsyncs its directory first.
- * @example await writeStagedFile(join(stagedKeys, 'bls.kw'), text, 0o600)
- */
-export async function writeStagedFile(path: string, data: string | Uint8Array, mode: number): Promise<void> {
-  const fh = await fs.open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode)
-  try {
-    faultPoint('write', path)
-    await fh.writeFile(data)
-    await fh.chmod(mode) // umask may have narrowed it; make the mode exact
-    await fh.sync()
-  } catch (err) {
-    await fh.close().catch(() => {})
-    await fs.rm(path, { force: true })
-    throw err
-  }
-  await fh.close()
 }
 
 /**
@@ -362,7 +350,7 @@ export async function stageDir(
   try {
     await fs.mkdir(staged, { mode })
     await fs.chmod(staged, mode)
-    await Promise.all(files.map((f) => writeStagedFile(join(staged, f.name), f.data, f.mode)))
+    await Promise.all(files.map((f) => writeFileDurable(join(staged, f.name), f.data, f.mode)))
   } catch (err) {
     await fs.rm(staged, { recursive: true, force: true })
     throw err

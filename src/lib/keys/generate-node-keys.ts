@@ -10,12 +10,12 @@ import { randomBytes } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { BadInputError, TnvError, UsageError } from '../errors.js'
-import { ensureDir, killPoint, pathExists } from '../fs/atomic.js'
+import { ensureDir, killPoint, pathExists, writeFileDurable } from '../fs/atomic.js'
 import { assertDatadirPlace } from '../fs/fs-errors.js'
 import { InvalidMultiaddrError } from '../nodeinfo/errors.js'
 import { parseP2pAddress, withPeerId } from '../nodeinfo/multiaddr.js'
 import type { Hex, NodeInfo, NodeInfoForm, RpcEndpoints, WorkerInfo } from '../nodeinfo/types.js'
-import { commitFiles, stageDir, stageFile, writeStagedFile } from './commit-files.js'
+import { commitFiles, stageDir, stageFile } from './commit-files.js'
 import { BLS_KEY_FILE, BLS_KW_FILE, type DatadirPaths, datadirPaths, KEY_DIR_MODE, KEY_FILE_MODE } from './datadir.js'
 import { DatadirNotADirectoryError, DatadirNotCreatableError, NodeKeysExistError } from './errors.js'
 import { KEY_BINDING_FILE, keyBindingText } from './key-binding.js'
@@ -262,7 +262,7 @@ export async function generateNodeKeys({
           stagedInfo = await stageFile(paths.nodeInfo, formatNodeInfo(info), 0o644)
           const text = await keyFileText()
           // fsynced now; commitFiles fsyncs the staged directory before its record names it
-          await writeStagedFile(join(stagedKeys, keyFile), text, KEY_FILE_MODE)
+          await writeFileDurable(join(stagedKeys, keyFile), text, KEY_FILE_MODE)
           // which public key this key file holds, so later commands check it without the passphrase
           stagedBinding = await stageFile(bindingPath, keyBindingText(publicKey, keyFile, text), KEY_FILE_MODE)
         } catch (err) {
