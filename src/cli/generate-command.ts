@@ -56,7 +56,7 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
       { generateNodeKeys },
       { identityView, formatIdentity },
       { weakPassphraseWarning },
-      { startWrappingKey },
+      { startWrappingKey, discardWrappingKey },
     ] = await Promise.all([
       import('../lib/nodeinfo/address.js'),
       import('../lib/nodeinfo/rpc-url.js'),
@@ -149,6 +149,7 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
       },
     })
       .catch(async (err: unknown) => {
+        if (started) discardWrappingKey(started.derivation)
         await phrasePlan?.undo()
         throw err
       })

@@ -39,9 +39,12 @@ type Exports = {
   tnv_g1_forms(uncompressed: number): number
 }
 
-let instance: { x: Exports; io: Uint8Array; msgMax: number } | undefined
+/** The instantiated module and its I/O buffer. */
+type Blst = { x: Exports; io: Uint8Array; msgMax: number }
 
-function blst(): NonNullable<typeof instance> {
+let instance: Blst | undefined
+
+function blst(): Blst {
   if (instance) return instance
   const bytes = blstWasmBytes()
   const x = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports as unknown as Exports
@@ -76,17 +79,17 @@ export class BlsModuleUnavailableError extends TnvError {
 }
 
 /** Zeroes the secret's slot and the module's stack (between the static data and the heap base). */
-function wipeSecret(b: NonNullable<typeof instance>): void {
+function wipeSecret(b: Blst): void {
   b.io.fill(0, OFF_SK, OFF_SK + 32)
   new Uint8Array(b.x.memory.buffer).fill(0, b.x.__data_end.value as number, b.x.__heap_base.value as number)
 }
 
-function putMessage(b: NonNullable<typeof instance>, message: Uint8Array): void {
+function putMessage(b: Blst, message: Uint8Array): void {
   if (message.length > b.msgMax) throw new RangeError(`BLS message: at most ${b.msgMax} bytes, got ${message.length}`)
   b.io.set(message, OFF_MSG)
 }
 
-function withSecret(secret: Uint8Array, op: (b: NonNullable<typeof instance>) => number): NonNullable<typeof instance> {
+function withSecret(secret: Uint8Array, op: (b: Blst) => number): Blst {
   if (secret.length !== 32) throw new RangeError(`BLS secret key: expected 32 bytes, got ${secret.length}`)
   const b = blst()
   b.io.set(secret, OFF_SK)

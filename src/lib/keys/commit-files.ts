@@ -166,6 +166,12 @@ export async function commitFiles({ datadir, replacements }: CommitFilesParamete
   }
 }
 
+type ExistingTarget = {
+  exists: boolean
+  /** What is there goes into the backup: a file, or a directory that is not empty. */
+  keep: boolean
+}
+
 /**
  * The symlink policy (docs/decisions.md "Hardening"): tnv never replaces a symbolic link among
  * the files it commits (node-info.yaml, node-keys/ and the files in it). A rename over a link
@@ -174,16 +180,7 @@ export async function commitFiles({ datadir, replacements }: CommitFilesParamete
  * would hold the link, not the key. So the command stops before anything is written, naming the
  * link and its target. Reading through links is fine (the node follows them too).
  */
-type ExistingTarget = {
-  exists: boolean
-  /** What is there goes into the backup: a file, or a directory that is not empty. */
-  keep: boolean
-}
-
-/**
- * What is at each target (one lstat, and a directory's entries), refusing symbolic links (the
- * symlink policy above).
- */
+/** What is at each target (one lstat, and a directory's entries), under the symlink policy. */
 async function inspectTargets(replacements: FileReplacement[]): Promise<ExistingTarget[]> {
   const found: ExistingTarget[] = []
   for (const r of replacements) {

@@ -7,7 +7,7 @@
  * to be the proof of node-info's public key.
  */
 import type { Address } from 'viem'
-import { readNodeInfo } from '../nodeinfo/read.js'
+import { type ReadNodeInfoReturnType, readNodeInfo } from '../nodeinfo/read.js'
 import type { Hex, NodeInfo } from '../nodeinfo/types.js'
 import { InvalidProofOfPossessionError } from './errors.js'
 import { verifyProofOfPossession } from './pop.js'
@@ -28,7 +28,7 @@ export type ExportStakingArgsReturnType = StakingArgs & {
 export async function exportStakingArgs({
   nodeInfo,
 }: {
-  nodeInfo: string | { path: string; info: NodeInfo }
+  nodeInfo: string | Pick<ReadNodeInfoReturnType, 'path' | 'info'>
 }): Promise<ExportStakingArgsReturnType> {
   const { path, info } = typeof nodeInfo === 'string' ? await readNodeInfo(nodeInfo) : nodeInfo
   if (

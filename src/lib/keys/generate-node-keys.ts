@@ -51,8 +51,9 @@ export type GenerateNodeKeysParameters = {
   passphrase: () => Promise<string | undefined>
   /**
    * A derivation the caller started before the checks, from a passphrase it could read without
-   * asking anyone (an environment variable, a line of standard input): used when `passphrase()`
-   * returns that passphrase, so PBKDF2 runs while the checks do. Zeroed when not used.
+   * asking anyone (an environment variable): used when `passphrase()` returns that passphrase,
+   * so PBKDF2 runs while the checks do. The caller zeroes it (discardWrappingKey) when this
+   * throws before using it.
    */
   started?: { passphrase: string; derivation: WrappingKeyDerivation }
   /**
@@ -103,204 +104,199 @@ export async function generateNodeKeys({
   ikm,
   secret: givenSecret,
 }: GenerateNodeKeysParameters): Promise<GenerateNodeKeysReturnType> {
-  let startedUsed = false
-  try {
-    return await generate()
-  } finally {
-    if (started && !startedUsed) discardWrappingKey(started.derivation)
-  }
-
-  async function generate(): Promise<GenerateNodeKeysReturnType> {
-    // 1. Every check that needs no secret, before asking for the passphrase.
-    if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS)
+  // 1. Every check that needs no secret, before asking for the passphrase.
+  if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS)
+    throw new UsageError(
+      `--workers ${workers} is out of range: tnv writes 1 to ${MAX_WORKERS} workers (the reference node runs 1).`,
+      { fix: 'Pass --workers 1.' },
+    )
+  if (form === 'worker' && workers !== 1)
+    throw new UsageError(
+      `--node-info-form worker holds exactly one worker, and --workers is ${workers}. Nothing was written.`,
+      {
+        fix: 'Pass --workers 1 for the released node (it runs one worker: "Only supports a single worker at this time!"), or --node-info-form workers for the specification\'s list.',
+      },
+    )
+  if (name !== undefined) assertNodeName(name)
+  if (externalPrimaryAddr !== undefined) assertNoPeerId(externalPrimaryAddr, '--external-primary-addr', 'Primary')
+  let ignoredWorkerAddrs: string[] = []
+  if (externalWorkerAddrs !== undefined) {
+    if (externalWorkerAddrs.length < workers)
       throw new UsageError(
-        `--workers ${workers} is out of range: tnv writes 1 to ${MAX_WORKERS} workers (the reference node runs 1).`,
-        { fix: 'Pass --workers 1.' },
-      )
-    if (form === 'worker' && workers !== 1)
-      throw new UsageError(
-        `--node-info-form worker holds exactly one worker, and --workers is ${workers}. Nothing was written.`,
+        `--external-worker-addrs gives ${externalWorkerAddrs.length} address${externalWorkerAddrs.length === 1 ? '' : 'es'} for ${workers} worker${workers === 1 ? '' : 's'}.`,
         {
-          fix: 'Pass --workers 1 for the released node (it runs one worker: "Only supports a single worker at this time!"), or --node-info-form workers for the specification\'s list.',
+          fix: 'Give one comma-separated address per worker, in worker order (or change --workers).',
         },
       )
-    if (name !== undefined) assertNodeName(name)
-    if (externalPrimaryAddr !== undefined) assertNoPeerId(externalPrimaryAddr, '--external-primary-addr', 'Primary')
-    let ignoredWorkerAddrs: string[] = []
-    if (externalWorkerAddrs !== undefined) {
-      if (externalWorkerAddrs.length < workers)
-        throw new UsageError(
-          `--external-worker-addrs gives ${externalWorkerAddrs.length} address${externalWorkerAddrs.length === 1 ? '' : 'es'} for ${workers} worker${workers === 1 ? '' : 's'}.`,
-          {
-            fix: 'Give one comma-separated address per worker, in worker order (or change --workers).',
-          },
-        )
-      ignoredWorkerAddrs = externalWorkerAddrs.slice(workers)
-      for (const [i, a] of externalWorkerAddrs.slice(0, workers).entries())
-        assertNoPeerId(a, `--external-worker-addrs[${i}]`, 'worker')
-    }
-    const paths = datadirPaths(datadir)
-    await assertDatadirPlace(paths.datadir)
-    if ((await fs.stat(paths.datadir).catch(() => undefined))?.isDirectory() === false)
-      throw new DatadirNotADirectoryError(paths.datadir)
-    const keysPresent = (await fs.readdir(paths.nodeKeys).catch((): string[] => [])).length > 0
-    if (keysPresent && !force) throw new NodeKeysExistError(paths.nodeKeys)
-    if (keysPresent && assertKeyReplaceable) {
-      const { readNodeInfo } = await import('../nodeinfo/read.js')
-      const old = await readNodeInfo(paths.nodeInfo).catch(() => undefined)
-      if (old) await assertKeyReplaceable(old.info.blsPublicKey)
-    }
+    ignoredWorkerAddrs = externalWorkerAddrs.slice(workers)
+    for (const [i, a] of externalWorkerAddrs.slice(0, workers).entries())
+      assertNoPeerId(a, `--external-worker-addrs[${i}]`, 'worker')
+  }
+  const paths = datadirPaths(datadir)
+  await assertDatadirPlace(paths.datadir)
+  if ((await fs.stat(paths.datadir).catch(() => undefined))?.isDirectory() === false)
+    throw new DatadirNotADirectoryError(paths.datadir)
+  const keysPresent = (await fs.readdir(paths.nodeKeys).catch((): string[] => [])).length > 0
+  if (keysPresent && !force) throw new NodeKeysExistError(paths.nodeKeys)
+  if (keysPresent && assertKeyReplaceable) {
+    const { readNodeInfo } = await import('../nodeinfo/read.js')
+    const old = await readNodeInfo(paths.nodeInfo).catch(() => undefined)
+    if (old) await assertKeyReplaceable(old.info.blsPublicKey)
+  }
 
-    // 2. The passphrase, then PBKDF2 in the background (unless the caller started it already)
-    // while the BLS work runs.
-    const passphrase = await getPassphrase()
-    let derivation: WrappingKeyDerivation | undefined
-    if (passphrase !== undefined && started?.passphrase === passphrase) {
-      derivation = started.derivation
-      startedUsed = true
-    } else if (passphrase !== undefined) derivation = startWrappingKey(passphrase)
-    const wrapping = derivation?.key
-    // a data directory this run creates is removed again when the run fails (it is then empty:
-    // everything else is staged and committed as one step), so a failure leaves nothing behind
-    const created = !(await pathExists(paths.datadir))
-    if (created)
-      // an existing one keeps its owner's mode
-      await ensureDir(paths.datadir, 0o700).catch((err: unknown) => {
-        throw err instanceof TnvError ? err : new DatadirNotCreatableError(paths.datadir, err)
-      })
+  // 2. The passphrase, then PBKDF2 in the background (unless the caller started it already)
+  // while the BLS work runs.
+  const passphrase = await getPassphrase()
+  if (started && started.passphrase !== passphrase) discardWrappingKey(started.derivation)
+  const derivation =
+    passphrase === undefined
+      ? undefined
+      : started?.passphrase === passphrase
+        ? started.derivation
+        : startWrappingKey(passphrase)
+  const wrapping = derivation?.key
+  // a data directory this run creates is removed again when the run fails (it is then empty:
+  // everything else is staged and committed as one step), so a failure leaves nothing behind
+  const created = !(await pathExists(paths.datadir))
+  if (created)
+    // an existing one keeps its owner's mode
+    await ensureDir(paths.datadir, 0o700).catch((err: unknown) => {
+      throw err instanceof TnvError ? err : new DatadirNotCreatableError(paths.datadir, err)
+    })
+  try {
+    // The curve and cipher code load only now, while PBKDF2 runs.
+    const [
+      { blsKeyGen, blsPublicKey },
+      { signProofOfPossession },
+      { deriveNetworkKeypair },
+      kw,
+      { formatBlsKey },
+      { formatNodeInfo },
+      { encodeBase58 },
+    ] = await Promise.all([
+      import('./bls.js'),
+      import('./pop.js'),
+      import('./network-key.js'),
+      import('./bls-kw.js'),
+      import('./bls-key.js'),
+      import('../nodeinfo/serialize.js'),
+      import('../nodeinfo/base58.js'),
+    ])
+
+    let secret: Uint8Array
+    if (givenSecret) secret = Uint8Array.from(givenSecret)
+    else {
+      const material = ikm ?? randomBytes(32)
+      secret = blsKeyGen(material)
+      if (!ikm) material.fill(0)
+    }
     try {
-      // The curve and cipher code load only now, while PBKDF2 runs.
-      const [
-        { blsKeyGen, blsPublicKey },
-        { signProofOfPossession },
-        { deriveNetworkKeypair },
-        kw,
-        { formatBlsKey },
-        { formatNodeInfo },
-        { encodeBase58 },
-      ] = await Promise.all([
-        import('./bls.js'),
-        import('./pop.js'),
-        import('./network-key.js'),
-        import('./bls-kw.js'),
-        import('./bls-key.js'),
-        import('../nodeinfo/serialize.js'),
-        import('../nodeinfo/base58.js'),
-      ])
+      const publicKey = blsPublicKey(secret)
+      const proofOfPossession = signProofOfPossession(secret, address, publicKey)
+      const primaryKeys = deriveNetworkKeypair(secret, Buffer.from(PRIMARY_SEED_TEXT))
+      const workerKeys = Array.from({ length: workers }, (_, i) =>
+        deriveNetworkKeypair(secret, Buffer.from(workerSeed(i).text)),
+      )
+      for (const k of [primaryKeys, ...workerKeys]) k.secretKey.fill(0)
 
-      let secret: Uint8Array
-      if (givenSecret) secret = Uint8Array.from(givenSecret)
-      else {
-        const material = ikm ?? randomBytes(32)
-        secret = blsKeyGen(material)
-        if (!ikm) material.fill(0)
+      let localAddresses = false
+      const addressFor = async (external: string | undefined, peerId: string, label: string) => {
+        if (external !== undefined) return withPeerId(external, peerId, label)
+        localAddresses = true
+        return withPeerId(`/ip4/127.0.0.1/udp/${await freeUdpPort()}/quic-v1`, peerId, label)
       }
-      try {
-        const publicKey = blsPublicKey(secret)
-        const proofOfPossession = signProofOfPossession(secret, address, publicKey)
-        const primaryKeys = deriveNetworkKeypair(secret, Buffer.from(PRIMARY_SEED_TEXT))
-        const workerKeys = Array.from({ length: workers }, (_, i) =>
-          deriveNetworkKeypair(secret, Buffer.from(workerSeed(i).text)),
-        )
-        for (const k of [primaryKeys, ...workerKeys]) k.secretKey.fill(0)
-
-        let localAddresses = false
-        const addressFor = async (external: string | undefined, peerId: string, label: string) => {
-          if (external !== undefined) return withPeerId(external, peerId, label)
-          localAddresses = true
-          return withPeerId(`/ip4/127.0.0.1/udp/${await freeUdpPort()}/quic-v1`, peerId, label)
-        }
-        const primary = {
-          networkAddress: await addressFor(externalPrimaryAddr, primaryKeys.peerId, '--external-primary-addr'),
-          networkKey: primaryKeys.networkKey,
-        }
-        const workerInfos: WorkerInfo[] = []
-        for (const [i, k] of workerKeys.entries()) {
-          workerInfos.push({
-            networkAddress: await addressFor(externalWorkerAddrs?.[i], k.peerId, `--external-worker-addrs[${i}]`),
-            networkKey: k.networkKey,
-            ...(i === 0 && rpc ? { rpc } : {}),
-          })
-        }
-        /** The key file's text: sealed under the wrapping key (checked to open again), or plain. */
-        const keyFileText = async (): Promise<string> => {
-          if (!wrapping) return formatBlsKey(secret)
-          const wrappingKey = await wrapping
-          try {
-            const { salt, nonce } = derivation as WrappingKeyDerivation
-            const text = kw.sealBlsSecret({ secret, wrappingKey, salt, nonce })
-            const parts = kw.parseBlsKw(text)
-            const back = 'salt' in parts ? kw.unsealBlsSecret(parts, wrappingKey) : undefined
-            if (!back || Buffer.compare(back, secret) !== 0) throw new Error('the sealed key does not open again') // a bug, never expected
-            back.fill(0)
-            return text
-          } finally {
-            wrappingKey.fill(0)
-          }
-        }
-        const info: NodeInfo = {
-          name: name ?? `node-${encodeBase58(publicKey.slice(0, 8))}`,
-          blsPublicKey: publicKey,
-          proofOfPossession,
-          executionAddress: address,
-          primary,
-          workers: workerInfos,
-          form,
-        }
-
-        // 3. Stage the seeds and node-info.yaml while PBKDF2 may still run; then the key file.
-        const keyFile = wrapping ? BLS_KW_FILE : BLS_KEY_FILE
-        const seeds = [
-          { name: PRIMARY_SEED_FILE, data: PRIMARY_SEED_TEXT, mode: KEY_FILE_MODE },
-          ...workerInfos.map((_, i) => ({ name: workerSeed(i).file, data: workerSeed(i).text, mode: KEY_FILE_MODE })),
-        ]
-        const stagedKeys = await stageDir(paths.nodeKeys, seeds, KEY_DIR_MODE)
-        let stagedInfo: string | undefined
-        let stagedBinding: string | undefined
-        const bindingPath = join(paths.datadir, KEY_BINDING_FILE)
-        try {
-          stagedInfo = await stageFile(paths.nodeInfo, formatNodeInfo(info), 0o644)
-          const text = await keyFileText()
-          // fsynced now; commitFiles fsyncs the staged directory before its record names it
-          await writeFileDurable(join(stagedKeys, keyFile), text, KEY_FILE_MODE)
-          // which public key this key file holds, so later commands check it without the passphrase
-          stagedBinding = await stageFile(bindingPath, keyBindingText(publicKey, keyFile, text), KEY_FILE_MODE)
-        } catch (err) {
-          await fs.rm(stagedKeys, { recursive: true, force: true })
-          if (stagedInfo) await fs.rm(stagedInfo, { force: true })
-          if (stagedBinding) await fs.rm(stagedBinding, { force: true })
-          throw err
-        }
-
-        killPoint('generate:staged')
-        // 4. Swap it all in (with a backup of what was there); a kill on the way is finished or
-        // undone by the next command that opens the data directory (commit-files.ts).
-        const { backupDir } = await commitFiles({
-          datadir: paths.datadir,
-          replacements: [
-            { kind: 'dir', target: paths.nodeKeys, staged: stagedKeys },
-            { kind: 'file', target: paths.nodeInfo, staged: stagedInfo },
-            { kind: 'file', target: bindingPath, staged: stagedBinding },
-          ],
+      const primary = {
+        networkAddress: await addressFor(externalPrimaryAddr, primaryKeys.peerId, '--external-primary-addr'),
+        networkKey: primaryKeys.networkKey,
+      }
+      const workerInfos: WorkerInfo[] = []
+      for (const [i, k] of workerKeys.entries()) {
+        workerInfos.push({
+          networkAddress: await addressFor(externalWorkerAddrs?.[i], k.peerId, `--external-worker-addrs[${i}]`),
+          networkKey: k.networkKey,
+          ...(i === 0 && rpc ? { rpc } : {}),
         })
-        return {
-          info,
-          paths,
-          keyFile: wrapping ? paths.blsKw : paths.blsKey,
-          encrypted: wrapping !== undefined,
-          peerIds: { primary: primaryKeys.peerId, workers: workerKeys.map((k) => k.peerId) },
-          localAddresses,
-          replacedKeys: keysPresent,
-          ignoredWorkerAddrs,
-          ...(backupDir ? { backupDir } : {}),
-        }
-      } finally {
-        secret.fill(0)
       }
-    } catch (err) {
-      if (created) await fs.rmdir(paths.datadir).catch(() => {})
-      throw err
+      /** The key file's text: sealed under the wrapping key (checked to open again), or plain. */
+      const keyFileText = async (): Promise<string> => {
+        if (!wrapping) return formatBlsKey(secret)
+        const wrappingKey = await wrapping
+        try {
+          const { salt, nonce } = derivation as WrappingKeyDerivation
+          const text = kw.sealBlsSecret({ secret, wrappingKey, salt, nonce })
+          const parts = kw.parseBlsKw(text)
+          const back = 'salt' in parts ? kw.unsealBlsSecret(parts, wrappingKey) : undefined
+          if (!back || Buffer.compare(back, secret) !== 0) throw new Error('the sealed key does not open again') // a bug, never expected
+          back.fill(0)
+          return text
+        } finally {
+          wrappingKey.fill(0)
+        }
+      }
+      const info: NodeInfo = {
+        name: name ?? `node-${encodeBase58(publicKey.slice(0, 8))}`,
+        blsPublicKey: publicKey,
+        proofOfPossession,
+        executionAddress: address,
+        primary,
+        workers: workerInfos,
+        form,
+      }
+
+      // 3. Stage the seeds and node-info.yaml while PBKDF2 may still run; then the key file.
+      const keyFile = wrapping ? BLS_KW_FILE : BLS_KEY_FILE
+      const seeds = [
+        { name: PRIMARY_SEED_FILE, data: PRIMARY_SEED_TEXT, mode: KEY_FILE_MODE },
+        ...workerInfos.map((_, i) => ({ name: workerSeed(i).file, data: workerSeed(i).text, mode: KEY_FILE_MODE })),
+      ]
+      const stagedKeys = await stageDir(paths.nodeKeys, seeds, KEY_DIR_MODE)
+      let stagedInfo: string | undefined
+      let stagedBinding: string | undefined
+      const bindingPath = join(paths.datadir, KEY_BINDING_FILE)
+      try {
+        stagedInfo = await stageFile(paths.nodeInfo, formatNodeInfo(info), 0o644)
+        const text = await keyFileText()
+        // fsynced now; commitFiles fsyncs the staged directory before its record names it
+        await writeFileDurable(join(stagedKeys, keyFile), text, KEY_FILE_MODE)
+        // which public key this key file holds, so later commands check it without the passphrase
+        stagedBinding = await stageFile(bindingPath, keyBindingText(publicKey, keyFile, text), KEY_FILE_MODE)
+      } catch (err) {
+        await fs.rm(stagedKeys, { recursive: true, force: true })
+        if (stagedInfo) await fs.rm(stagedInfo, { force: true })
+        if (stagedBinding) await fs.rm(stagedBinding, { force: true })
+        throw err
+      }
+
+      killPoint('generate:staged')
+      // 4. Swap it all in (with a backup of what was there); a kill on the way is finished or
+      // undone by the next command that opens the data directory (commit-files.ts).
+      const { backupDir } = await commitFiles({
+        datadir: paths.datadir,
+        replacements: [
+          { kind: 'dir', target: paths.nodeKeys, staged: stagedKeys },
+          { kind: 'file', target: paths.nodeInfo, staged: stagedInfo },
+          { kind: 'file', target: bindingPath, staged: stagedBinding },
+        ],
+      })
+      return {
+        info,
+        paths,
+        keyFile: wrapping ? paths.blsKw : paths.blsKey,
+        encrypted: wrapping !== undefined,
+        peerIds: { primary: primaryKeys.peerId, workers: workerKeys.map((k) => k.peerId) },
+        localAddresses,
+        replacedKeys: keysPresent,
+        ignoredWorkerAddrs,
+        ...(backupDir ? { backupDir } : {}),
+      }
+    } finally {
+      secret.fill(0)
     }
+  } catch (err) {
+    // a key derived but not used (zeroed after use otherwise)
+    if (derivation) discardWrappingKey(derivation)
+    if (created) await fs.rmdir(paths.datadir).catch(() => {})
+    throw err
   }
 }
 
