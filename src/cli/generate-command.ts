@@ -56,7 +56,6 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
       { generateNodeKeys },
       { identityView, formatIdentity },
       { weakPassphraseWarning },
-      { startWrappingKey, discardWrappingKey },
     ] = await Promise.all([
       import('../lib/nodeinfo/address.js'),
       import('../lib/nodeinfo/rpc-url.js'),
@@ -64,7 +63,6 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
       import('../lib/keys/generate-node-keys.js'),
       import('../lib/keys/identity.js'),
       import('../lib/passphrase/strength.js'),
-      import('../lib/keys/wrapping-key.js'),
     ])
     const address = parseExecutionAddress(flags.address, '--address')
     const rpc = checkRpcEndpoints(
@@ -74,20 +72,6 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
     const workerAddrs = workerAddrsOf(flags['external-worker-addrs'])
     const form = flags['node-info-form'] ?? (flags.workers > 1 ? 'workers' : 'worker')
     const stdin = source === 'stdin' ? await this.stdin() : undefined
-    // A passphrase from the environment needs nobody at a prompt: it is read now and PBKDF2 (the
-    // cost of this command) starts before the lock is taken and the checks run. What reading it
-    // raises is reported where it was before: once the checks have passed.
-    const fromEnv =
-      source === 'env' && !flags.mnemonic
-        ? await readPassphrase({ source, purpose: 'create', io: this.passphraseIo }).then(
-            (passphrase) => ({ passphrase }),
-            (error: unknown) => ({ error }),
-          )
-        : undefined
-    const started =
-      fromEnv && 'passphrase' in fromEnv && fromEnv.passphrase !== undefined
-        ? { passphrase: fromEnv.passphrase, derivation: startWrappingKey(fromEnv.passphrase) }
-        : undefined
     // Spec, key-management rule 1: never replace the keys of a validator that has staked.
     // The configured network, else the default (devnet), unless the operator skips the check.
     let checkedOn: string | null = null
@@ -127,18 +111,14 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
       ...(flags['external-primary-addr'] !== undefined ? { externalPrimaryAddr: flags['external-primary-addr'] } : {}),
       ...(workerAddrs !== undefined ? { externalWorkerAddrs: workerAddrs } : {}),
       ...(rpc ? { rpc } : {}),
-      ...(started ? { started } : {}),
       passphrase: async () => {
         if (phrasePlan) delivered = await phrasePlan.deliver()
-        if (fromEnv && 'error' in fromEnv) throw fromEnv.error
-        const passphrase = fromEnv
-          ? fromEnv.passphrase
-          : await readPassphrase({
-              source,
-              purpose: 'create',
-              ...(stdin ? { stdin } : {}),
-              io: this.passphraseIo,
-            })
+        const passphrase = await readPassphrase({
+          source,
+          purpose: 'create',
+          ...(stdin ? { stdin } : {}),
+          io: this.passphraseIo,
+        })
         const weak = weakPassphraseWarning(passphrase)
         if (weak) this.warnLine(weak)
         if (passphrase !== undefined && /\p{White_Space}$/u.test(passphrase))
@@ -149,7 +129,6 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
       },
     })
       .catch(async (err: unknown) => {
-        if (started) discardWrappingKey(started.derivation)
         await phrasePlan?.undo()
         throw err
       })

@@ -19,6 +19,7 @@ import { join } from 'node:path'
 // export would bring the whole help renderer): the same function oclif's `run` calls.
 import { normalizeArgv } from '../../node_modules/@oclif/core/lib/help/util.js'
 import { type CommandIndex, DirectConfig } from './command-index.js'
+import { startEarlyWork } from './early-work.js'
 import { isVersionRequest, printVersion, type VersionInfo } from './version.js'
 
 /** A command's bundle (dist/run/<id>.cjs): runs the command like oclif's `run` would. */
@@ -90,6 +91,7 @@ export async function launch(argv: string[], host: LaunchHost): Promise<void> {
     const index = host.index()
     const config = new DirectConfig(index, host.root())
     const target = directTarget(argv, config)
+    if (target) await startEarlyWork(target.id, target.argv)
     if (target) await host.loadCommand(target.file, config, index).runDirect(target.id, target.argv, config)
     else await host.runFull(argv)
   } finally {

@@ -211,7 +211,7 @@ async function fsyncStaged(replacements: FileReplacement[]): Promise<void> {
     if (r.kind === 'dir') dirs.add(r.staged)
     dirs.add(dirname(r.staged))
   }
-  for (const dir of dirs) await fsyncDir(dir)
+  await Promise.all([...dirs].map(fsyncDir))
 }
 
 /** A file tnv would replace is a symbolic link: tnv writes no key or node-info.yaml through a link. */

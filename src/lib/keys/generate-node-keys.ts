@@ -20,6 +20,7 @@ import { BLS_KEY_FILE, BLS_KW_FILE, type DatadirPaths, datadirPaths, KEY_DIR_MOD
 import { DatadirNotADirectoryError, DatadirNotCreatableError, NodeKeysExistError } from './errors.js'
 import { KEY_BINDING_FILE, keyBindingText } from './key-binding.js'
 import { freeUdpPort } from './local-port.js'
+import { takeWrappingKey } from './offered-wrapping-key.js'
 import { PRIMARY_SEED_FILE, PRIMARY_SEED_TEXT, workerSeed } from './seeds.js'
 import { discardWrappingKey, startWrappingKey, type WrappingKeyDerivation } from './wrapping-key.js'
 
@@ -49,13 +50,6 @@ export type GenerateNodeKeysParameters = {
   force?: boolean
   /** Called once every check passed and before any work: the passphrase, or undefined for an unencrypted bls.key. */
   passphrase: () => Promise<string | undefined>
-  /**
-   * A derivation the caller started before the checks, from a passphrase it could read without
-   * asking anyone (an environment variable): used when `passphrase()` returns that passphrase,
-   * so PBKDF2 runs while the checks do. The caller zeroes it (discardWrappingKey) when this
-   * throws before using it.
-   */
-  started?: { passphrase: string; derivation: WrappingKeyDerivation }
   /**
    * With `force` over existing keys: called with the old public key before anything is
    * replaced; throws to refuse (e.g. when the registry already holds that key).
@@ -99,7 +93,6 @@ export async function generateNodeKeys({
   form = workers > 1 ? 'workers' : 'worker',
   force = false,
   passphrase: getPassphrase,
-  started,
   assertKeyReplaceable,
   ikm,
   secret: givenSecret,
@@ -144,16 +137,11 @@ export async function generateNodeKeys({
     if (old) await assertKeyReplaceable(old.info.blsPublicKey)
   }
 
-  // 2. The passphrase, then PBKDF2 in the background (unless the caller started it already)
-  // while the BLS work runs.
+  // 2. The passphrase, then PBKDF2 in the background while the BLS work runs (the launcher may
+  // have started it for this passphrase already: offered-wrapping-key.ts).
   const passphrase = await getPassphrase()
-  if (started && started.passphrase !== passphrase) discardWrappingKey(started.derivation)
-  const derivation =
-    passphrase === undefined
-      ? undefined
-      : started?.passphrase === passphrase
-        ? started.derivation
-        : startWrappingKey(passphrase)
+  const offered = takeWrappingKey(passphrase)
+  const derivation = passphrase === undefined ? undefined : (offered ?? startWrappingKey(passphrase))
   const wrapping = derivation?.key
   // a data directory this run creates is removed again when the run fails (it is then empty:
   // everything else is staged and committed as one step), so a failure leaves nothing behind
@@ -256,10 +244,20 @@ export async function generateNodeKeys({
       try {
         stagedInfo = await stageFile(paths.nodeInfo, formatNodeInfo(info), 0o644)
         const text = await keyFileText()
-        // fsynced now; commitFiles fsyncs the staged directory before its record names it
-        await writeFileDurable(join(stagedKeys, keyFile), text, KEY_FILE_MODE)
-        // which public key this key file holds, so later commands check it without the passphrase
-        stagedBinding = await stageFile(bindingPath, keyBindingText(publicKey, keyFile, text), KEY_FILE_MODE)
+        // The key file and the record of which public key it holds (so later commands check it
+        // without the passphrase), written and fsynced side by side: after PBKDF2 every
+        // millisecond is the operator's. commitFiles fsyncs the staged directory before its
+        // record names it. Both settle before anything is cleaned up.
+        const [key, binding] = await Promise.allSettled([
+          writeFileDurable(join(stagedKeys, keyFile), text, KEY_FILE_MODE),
+          stageFile(bindingPath, keyBindingText(publicKey, keyFile, text), KEY_FILE_MODE),
+        ])
+        if (key.status === 'rejected') {
+          if (binding.status === 'fulfilled') await fs.rm(binding.value, { force: true })
+          throw key.reason
+        }
+        if (binding.status === 'rejected') throw binding.reason
+        stagedBinding = binding.value
       } catch (err) {
         await fs.rm(stagedKeys, { recursive: true, force: true })
         if (stagedInfo) await fs.rm(stagedInfo, { force: true })

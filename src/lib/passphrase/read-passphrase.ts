@@ -18,6 +18,7 @@
  * command-line value.
  */
 import type { PassphraseSource } from '../options.js'
+import { PASSPHRASE_ENV } from './env-var.js'
 import {
   assertUtf8Secret,
   NoPassphraseOnStdinError,
@@ -28,7 +29,7 @@ import {
 } from './errors.js'
 import type { StdinLines } from './stdin-lines.js'
 
-export const PASSPHRASE_ENV = 'TN_BLS_PASSPHRASE'
+export { PASSPHRASE_ENV }
 export const PASSPHRASE_FLAG = '--bls-passphrase-source'
 /** How often `ask` repeats the two prompts of a new passphrase when they differ. */
 export const ASK_ATTEMPTS = 3
