@@ -4,7 +4,7 @@
  * `/p2p/<peer id>`. The form is this narrow on purpose (the node listens on QUIC over UDP
  * only), so it is checked here directly rather than through a general multiaddr parser.
  */
-import { isIPv4, isIPv6 } from 'node:net'
+import { ipFamily } from '../net/ip-literal.js'
 import { InvalidMultiaddrError } from './errors.js'
 
 export type P2pAddress = {
@@ -35,8 +35,8 @@ export function parseP2pAddress(value: string, label: string): P2pAddress {
   const proto = protocol as P2pAddress['protocol']
   if (!host) fail('has no host')
   const h = host as string
-  if (proto === 'ip4' && !isIPv4(h)) fail(`has "${h}", which is not an IPv4 address`)
-  if (proto === 'ip6' && !isIPv6(h)) fail(`has "${h}", which is not an IPv6 address`)
+  if (proto === 'ip4' && ipFamily(h) !== 4) fail(`has "${h}", which is not an IPv4 address`)
+  if (proto === 'ip6' && ipFamily(h) !== 6) fail(`has "${h}", which is not an IPv6 address`)
   if ((proto === 'dns4' || proto === 'dns6') && !DNS_NAME.test(h)) fail(`has "${h}", which is not a DNS name`)
   if (transport !== 'udp') fail(`uses /${transport ?? ''}; the node speaks QUIC, so it must be /udp/<port>/quic-v1`)
   if (!portText || !/^[1-9][0-9]{0,4}$/.test(portText) || Number(portText) > 65535)

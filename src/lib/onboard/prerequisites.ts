@@ -4,8 +4,9 @@
  * (49590 and 49594 by convention; tnv cannot see a firewall, so it names them to open), the
  * node binary, and whether the wallet covers the stake.
  */
-import { isIPv4 } from 'node:net'
+
 import { formatTelAndWei } from '../chain/units.js'
+import { ipFamily } from '../net/ip-literal.js'
 import { parseP2pAddress } from '../nodeinfo/multiaddr.js'
 import type { NodeInfo } from '../nodeinfo/types.js'
 
@@ -67,7 +68,7 @@ export function checkPrerequisites({
 
 function isLocalHost(host: string): boolean {
   if (host === 'localhost' || host === '::1') return true
-  if (!isIPv4(host)) return false
+  if (ipFamily(host) !== 4) return false
   const [a = 0, b = 0] = host.split('.').map(Number)
   return a === 127 || a === 10 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31) || a === 0
 }

@@ -5,7 +5,7 @@
  * listen on every interface) and any other host name (tnv cannot know where it resolves;
  * `tnv rpc check` resolves names before it decides). Pure.
  */
-import { isIP } from 'node:net'
+import { ipFamily } from '../net/ip-literal.js'
 
 /** Strips the brackets of a URL-style IPv6 literal (`[::1]` → `::1`) and lowercases. */
 function bare(address: string): string {
@@ -16,7 +16,7 @@ function bare(address: string): string {
 export function isLoopbackAddress(address: string): boolean {
   const a = bare(address)
   if (a === 'localhost') return true
-  const family = isIP(a)
+  const family = ipFamily(a)
   if (family === 4) return a.startsWith('127.')
   if (family === 6) {
     const canonical = canonicalIp(a)
@@ -29,14 +29,14 @@ export function isLoopbackAddress(address: string): boolean {
 /** 0.0.0.0 or :: : the server listens on every interface of the host. */
 export function isWildcardAddress(address: string): boolean {
   const a = bare(address)
-  if (isIP(a) === 4) return a === '0.0.0.0'
-  if (isIP(a) === 6) return canonicalIp(a) === '::'
+  if (ipFamily(a) === 4) return a === '0.0.0.0'
+  if (ipFamily(a) === 6) return canonicalIp(a) === '::'
   return false
 }
 
 /** The canonical text of an IP address (IPv6 compressed and lowercase; IPv4 unchanged). Other text is returned as is. */
 export function canonicalIp(address: string): string {
   const a = bare(address)
-  if (isIP(a) !== 6) return a
+  if (ipFamily(a) !== 6) return a
   return new URL(`http://[${a}]/`).hostname.slice(1, -1)
 }

@@ -3,7 +3,7 @@
  * decimal digits only (leading zeros allowed, no sign, no `0x`, no `_`, no fraction), within
  * the flag's range. Pure; a bad value gives an error string that says what to write.
  */
-import { isIP } from 'node:net'
+import { ipFamily } from '../net/ip-literal.js'
 import { canonicalIp } from './loopback.js'
 
 export type Checked<T> = { value: T; error: null } | { value: null; error: string }
@@ -45,7 +45,7 @@ export function parsePort(flag: string, raw: string): Checked<number> {
 /** A listen address: an IPv4 or IPv6 literal without brackets (the node takes an IP address, not a host name). */
 export function parseListenAddress(flag: string, raw: string): Checked<string> {
   const text = raw.trim()
-  if (isIP(text) !== 0 && !text.includes('%')) return { value: canonicalIp(text), error: null }
+  if (ipFamily(text) !== 0) return { value: canonicalIp(text), error: null }
   const hint =
     text.startsWith('[') && text.endsWith(']')
       ? ` Write the IPv6 address without brackets: ${flag} ${text.slice(1, -1)}.`
