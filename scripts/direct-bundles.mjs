@@ -37,6 +37,25 @@ export const VENDORED = [
 ]
 const vendorFile = (pkg) => `${pkg.replaceAll('@', '').replaceAll('/', '-').replace(/\.js$/, '')}.cjs`
 
+/**
+ * proper-lockfile's graceful-fs as plain node:fs. graceful-fs patches the process's own fs (close,
+ * closeSync) and wraps every call to queue and retry on EMFILE, for programs that open thousands
+ * of files at once; initialising it cost every command that locks a data directory 3 to 7 ms
+ * (docs/benchmarks.md, Start-up), and a command holds one lock file. The full oclif path keeps it.
+ */
+function plainFsPlugin() {
+  return {
+    name: 'tnv-plain-fs',
+    setup(build) {
+      build.onResolve({ filter: /^graceful-fs$/ }, () => ({ path: 'graceful-fs', namespace: 'tnv-plain-fs' }))
+      build.onLoad({ filter: /.*/, namespace: 'tnv-plain-fs' }, () => ({
+        contents: "module.exports = require('node:fs')",
+        loader: 'js',
+      }))
+    },
+  }
+}
+
 /** package.json settings that Config.load would act on and the direct path does not (command-index.ts). */
 export function checkDirectPathAllowed(pjson) {
   const o = pjson.oclif ?? {}
@@ -335,6 +354,7 @@ export async function buildDirect({
     outExtension: { '.js': '.cjs' },
     external,
     plugins: [
+      plainFsPlugin(),
       {
         name: 'tnv-vendor-entry',
         setup(build) {
