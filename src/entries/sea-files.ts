@@ -4,12 +4,10 @@
  * and checked against the SHA-256 recorded at packaging (see ./sea.ts). Used by the executable's
  * loader (./sea-loader.ts) and its main bundle (./sea.ts); built-in modules only.
  */
-import { createHash } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { gunzipSync } from 'node:zlib'
 
 /** One extracted file, as scripts/package.mjs recorded it. */
 export type SeaFile = { path: string; asset: string; sha256: string; mode: number; gzip: boolean }
@@ -35,6 +33,10 @@ export function seaCacheDir(index: SeaIndex, env: NodeJS.ProcessEnv = process.en
 export function ensureExtracted(index: SeaIndex, getAsset: (key: string) => ArrayBuffer): string {
   const dir = seaCacheDir(index)
   if (existsSync(join(dir, COMPLETE))) return dir
+  // only a first run extracts: every other run starts without loading these two (node:crypto and
+  // node:zlib with its streams are about 10 ms of a run that needs neither: docs/benchmarks.md)
+  const { createHash } = require('node:crypto') as typeof import('node:crypto')
+  const { gunzipSync } = require('node:zlib') as typeof import('node:zlib')
   const parent = dirname(dir)
   let tmp: string
   try {
