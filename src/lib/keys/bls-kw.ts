@@ -5,9 +5,9 @@
  * PBKDF2-HMAC-SHA256(passphrase as UTF-8, salt, iterations, 32 bytes). The iteration count is
  * not stored: a reader tries 1 (written by weak builds) and then 1,000,000.
  */
-import { gcmsiv } from '@noble/ciphers/aes.js'
 import bs58 from 'bs58'
 import { maxBase58Length } from '../nodeinfo/base58.js'
+import { gcmSivOpen, gcmSivSeal } from './aes-gcm-siv.js'
 import { deriveWrappingKey, freshKwParameters, KW_ITERATIONS, KW_NONCE_LENGTH, KW_SALT_LENGTH } from './wrapping-key.js'
 
 export { deriveWrappingKey, freshKwParameters, KW_ITERATIONS, KW_NONCE_LENGTH, KW_SALT_LENGTH }
@@ -32,17 +32,13 @@ export function sealBlsSecret({
   nonce: Uint8Array
 }): string {
   if (secret.length !== 32) throw new RangeError(`BLS secret key: expected 32 bytes, got ${secret.length}`)
-  const ciphertext = gcmsiv(wrappingKey, nonce).encrypt(secret)
+  const ciphertext = gcmSivSeal(wrappingKey, nonce, secret)
   return formatBlsKw({ salt, nonce, ciphertext })
 }
 
 /** Decrypts with a derived wrapping key; undefined when authentication fails (wrong key or tampered file). */
 export function unsealBlsSecret({ ciphertext, nonce }: BlsKwParts, wrappingKey: Uint8Array): Uint8Array | undefined {
-  try {
-    return gcmsiv(wrappingKey, nonce).decrypt(ciphertext)
-  } catch {
-    return undefined
-  }
+  return gcmSivOpen(wrappingKey, nonce, ciphertext)
 }
 
 /**
