@@ -14,13 +14,30 @@ import { PASSPHRASE_ENV } from '../lib/passphrase/env-var.js'
 
 const GENERATE = new Set(['keytool:generate:validator', 'keytool:generate:observer'])
 
-export async function startEarlyWork(id: string, argv: readonly string[]): Promise<void> {
-  if (!GENERATE.has(id)) return
+export type EarlyWork = {
+  /**
+   * Called when the command has ended: work it never took (it stopped before it needed the key:
+   * a usage error, keys already there) would keep the process alive until PBKDF2 completes, as
+   * Node cannot cancel it, so the process ends now, with the command's exit code, once what it
+   * wrote to stdout and stderr has been handed on. The derivation dies with the process.
+   */
+  endIfUnused: () => void
+}
+
+export async function startEarlyWork(id: string, argv: readonly string[]): Promise<EarlyWork | undefined> {
+  if (!GENERATE.has(id)) return undefined
   const passphrase = process.env[PASSPHRASE_ENV]
-  if (!passphrase || !envSourceLikely(argv)) return
+  if (!passphrase || !envSourceLikely(argv)) return undefined
   // loaded only here, so no other command loads node:crypto for it
-  const { offerWrappingKey } = await import('../lib/keys/offered-wrapping-key.js')
+  const { offerWrappingKey, takeWrappingKey, wrappingKeyOffered } = await import('../lib/keys/offered-wrapping-key.js')
   offerWrappingKey(passphrase)
+  return {
+    endIfUnused: () => {
+      if (!wrappingKeyOffered()) return
+      takeWrappingKey(undefined) // refused: zeroed should it still complete
+      process.stdout.write('', () => process.stderr.write('', () => process.exit()))
+    },
+  }
 }
 
 /**

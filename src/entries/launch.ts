@@ -91,9 +91,11 @@ export async function launch(argv: string[], host: LaunchHost): Promise<void> {
     const index = host.index()
     const config = new DirectConfig(index, host.root())
     const target = directTarget(argv, config)
-    if (target) await startEarlyWork(target.id, target.argv)
-    if (target) await host.loadCommand(target.file, config, index).runDirect(target.id, target.argv, config)
-    else await host.runFull(argv)
+    if (target) {
+      const early = await startEarlyWork(target.id, target.argv)
+      await host.loadCommand(target.file, config, index).runDirect(target.id, target.argv, config)
+      early?.endIfUnused()
+    } else await host.runFull(argv)
   } finally {
     settled = true
     process.removeListener('beforeExit', guard)

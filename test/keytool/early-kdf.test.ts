@@ -4,7 +4,7 @@
  * never derived twice when it is, never started for another passphrase source.
  */
 import assert from 'node:assert/strict'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { decryptBlsKw } from '../../src/lib/keys/bls-kw.js'
@@ -56,7 +56,12 @@ describe('keytool generate: the launcher starts PBKDF2 for TN_BLS_PASSPHRASE', (
     writeFileSync(
       hook,
       `const c = require('node:crypto'); const o = c.pbkdf2; const fs = require('node:fs')
-c.pbkdf2 = function (...a) { fs.appendFileSync(process.env.PBKDF2_LOG, (new Error().stack.includes('launch.cjs') ? 'launcher' : 'command') + '\\n'); return o.apply(this, a) }\n`,
+c.pbkdf2 = function (...a) {
+  fs.appendFileSync(process.env.PBKDF2_LOG, (new Error().stack.includes('launch.cjs') ? 'launcher' : 'command') + '\\n')
+  // a derivation that never ends: what keeps a process alive that waits for one
+  if (process.env.PBKDF2_STALL) return void setTimeout(() => a[a.length - 1](null, Buffer.alloc(32)), 600000)
+  return o.apply(this, a)
+}\n`,
     )
   })
   after(() => cleanup())
@@ -98,6 +103,29 @@ c.pbkdf2 = function (...a) { fs.appendFileSync(process.env.PBKDF2_LOG, (new Erro
     const kw = readFileSync(join(datadir, 'node-keys', 'bls.kw'), 'utf8')
     assert.equal((await decryptBlsKw(kw, 'the line on stdin')).ok, true)
     assert.equal((await decryptBlsKw(kw, 'the variable, not used')).ok, false)
+  })
+
+  it('a command that stops before it needs the key does not wait for the derivation started for it', async () => {
+    // existing keys, no --force: refused after the launcher started PBKDF2 (here one that never
+    // ends, so a process that waited for it would run into the timeout)
+    const datadir = join(dir, 'exists')
+    mkdirSync(join(datadir, 'node-keys'), { recursive: true })
+    writeFileSync(join(datadir, 'node-keys', 'bls.kw'), 'not touched')
+    const log = join(dir, 'exists.log')
+    writeFileSync(log, '')
+    const r = await runCli(['keytool', 'generate', 'validator', '--datadir', datadir, '--address', ADDRESS], {
+      env: {
+        TN_BLS_PASSPHRASE: 'correct horse',
+        NODE_OPTIONS: `--require ${hook}`,
+        PBKDF2_LOG: log,
+        PBKDF2_STALL: '1',
+      },
+      timeoutMs: 60_000,
+    })
+    assert.equal(r.code, 2, r.stderr)
+    assert.match(r.stderr, /cannot overwrite node keys without passing --force/)
+    assert.deepEqual(readFileSync(log, 'utf8').split('\n').filter(Boolean), ['launcher'])
+    assert.equal(readFileSync(join(datadir, 'node-keys', 'bls.kw'), 'utf8'), 'not touched')
   })
 
   it('no-passphrase with TN_BLS_PASSPHRASE set: no derivation at all, an unencrypted bls.key', async () => {

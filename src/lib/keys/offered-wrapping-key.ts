@@ -35,3 +35,8 @@ export function takeWrappingKey(passphrase: string | undefined): WrappingKeyDeri
   discardWrappingKey(offer.derivation)
   return undefined
 }
+
+/** Whether an offer is still waiting to be taken. */
+export function wrappingKeyOffered(): boolean {
+  return slot[SLOT] !== undefined
+}
