@@ -33,7 +33,9 @@ async function fromProc(procRoot: string): Promise<number | undefined> {
   const low = Number(m[1])
   const high = Number(m[2])
   if (!(low >= 1 && low <= high && high <= 65535)) return undefined
-  const unavailable = (p: number) => bound.has(p) || handedOut.has(p) || isReserved(p, reserved)
+  const reservedRanges = parseReserved(reserved)
+  const unavailable = (p: number) =>
+    bound.has(p) || handedOut.has(p) || reservedRanges.some(([a, b]) => p >= a && p <= b)
   // from a random start, the first available port going up (and round): as bind(0) scans
   const span = high - low + 1
   const start = Math.floor(Math.random() * span)
@@ -44,13 +46,14 @@ async function fromProc(procRoot: string): Promise<number | undefined> {
   return undefined
 }
 
-/** ip_local_reserved_ports: `8080,9000-9010` (empty when none). */
-function isReserved(port: number, reserved: string): boolean {
-  for (const part of reserved.trim().split(',')) {
-    const [a, b = a] = part.split('-').map((x) => Number(x.trim()))
-    if (a !== undefined && b !== undefined && port >= a && port <= b) return true
+/** ip_local_reserved_ports (`8080,9000-9010`, empty when none) as [first, last] ranges. */
+function parseReserved(text: string): [number, number][] {
+  const ranges: [number, number][] = []
+  for (const part of text.split(',')) {
+    const m = /^\s*(\d+)(?:\s*-\s*(\d+))?\s*$/.exec(part)
+    if (m) ranges.push([Number(m[1]), Number(m[2] ?? m[1])])
   }
-  return false
+  return ranges
 }
 
 async function fromBind(): Promise<number> {
