@@ -4,8 +4,13 @@
  * owner record (pid, host, command, since) says who holds it, so a second command can wait
  * briefly and then name the holder. A holder that died on this host (its pid is gone) frees the
  * lock at once instead of after `staleMs`.
+ *
+ * Taking and releasing a lock are synchronous file-system calls (proper-lockfile's `lockSync`):
+ * a handful of small calls that a command makes one after another with nothing to overlap them,
+ * where each asynchronous one is a thread-pool round trip (docs/decisions.md, "Start-up, stop 28").
+ * Only the wait for another holder is asynchronous.
  */
-import { promises as fs, readFileSync } from 'node:fs'
+import { lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { dirname } from 'node:path'
 import { ExitCode, TnvError } from '../errors.js'
@@ -73,14 +78,14 @@ export async function acquireLock({
   staleMs = 20_000,
 }: AcquireLockParameters): Promise<ReleaseLock> {
   const { default: lockfile } = await import('proper-lockfile')
-  await fs.mkdir(dirname(lockPath), { recursive: true })
-  await removeLegacyPidFile(lockPath)
+  mkdirSync(dirname(lockPath), { recursive: true })
+  removeLegacyPidFile(lockPath)
   const started = Date.now()
   let compromised: Error | null = null
   for (let attempt = 0; ; attempt++) {
     try {
       // keyed by the lock's own path, so two locks in one directory never share proper-lockfile's entry
-      const release = await lockfile.lock(lockPath, {
+      const release = lockfile.lockSync(lockPath, {
         lockfilePath: lockPath,
         realpath: false,
         stale: staleMs,
@@ -92,14 +97,18 @@ export async function acquireLock({
         },
       })
       const owner: LockOwner = { pid: process.pid, host: hostname(), command, since: new Date().toISOString() }
-      await fs.writeFile(lockOwnerPath(lockPath), `${JSON.stringify(owner)}\n`, { mode: 0o600 })
+      writeFileSync(lockOwnerPath(lockPath), `${JSON.stringify(owner)}\n`, { mode: 0o600 })
       let released = false
       return async () => {
         if (released) return
         released = true
         const current = readLockOwner(lockPath)
-        if (current?.pid === process.pid) await fs.rm(lockOwnerPath(lockPath), { force: true })
-        await release().catch(() => {})
+        if (current?.pid === process.pid) rmSync(lockOwnerPath(lockPath), { force: true })
+        try {
+          release()
+        } catch {
+          // already gone (compromised, or removed by hand): nothing left to release
+        }
         if (compromised) throw compromised
       }
     } catch (err) {
@@ -107,8 +116,8 @@ export async function acquireLock({
       const owner = readLockOwner(lockPath)
       if (deadHereOwner(owner)) {
         // its holder is gone (killed): the lock is stale now, not in staleMs
-        await fs.rm(lockPath, { recursive: true, force: true })
-        await fs.rm(lockOwnerPath(lockPath), { force: true })
+        rmSync(lockPath, { recursive: true, force: true })
+        rmSync(lockOwnerPath(lockPath), { force: true })
         continue
       }
       const waited = Date.now() - started
@@ -123,12 +132,23 @@ export async function acquireLock({
  * process that died (on this host) is removed; one of a live process is left for the lock to
  * report as held.
  */
-async function removeLegacyPidFile(lockPath: string): Promise<void> {
-  const stat = await fs.lstat(lockPath).catch(() => null)
-  if (!stat?.isFile()) return
-  const pid = Number.parseInt(await fs.readFile(lockPath, 'utf8').catch(() => ''), 10)
+function removeLegacyPidFile(lockPath: string): void {
+  let isFile = false
+  try {
+    isFile = lstatSync(lockPath).isFile()
+  } catch {
+    return
+  }
+  if (!isFile) return
+  let text = ''
+  try {
+    text = readFileSync(lockPath, 'utf8')
+  } catch {
+    // unreadable: judged as holding no pid
+  }
+  const pid = Number.parseInt(text, 10)
   if (deadHereOwner({ pid, host: hostname(), command: '', since: '' }) || !Number.isInteger(pid))
-    await fs.rm(lockPath, { force: true })
+    rmSync(lockPath, { force: true })
 }
 
 /** Runs `fn` holding the lock. */

@@ -27,7 +27,7 @@
  * their parents once, before it writes the record that makes them the new state.
  */
 import { randomBytes } from 'node:crypto'
-import { promises as fs } from 'node:fs'
+import { promises as fs, readdirSync, readFileSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { BadInputError, TnvError } from '../errors.js'
 import {
@@ -269,7 +269,9 @@ export async function recoverCommit(datadir: string): Promise<RecoverCommitRetur
   const path = join(datadir, COMMIT_INTENT_FILE)
   let intent: CommitIntent | null = null
   try {
-    intent = JSON.parse(await fs.readFile(path, 'utf8')) as CommitIntent
+    // read synchronously, as every opening of a data directory does (docs/decisions.md, "Start-up,
+    // stop 28"); the repairs below, which are rare, stay asynchronous
+    intent = JSON.parse(readFileSync(path, 'utf8')) as CommitIntent
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') intent = null
   }
@@ -293,7 +295,13 @@ export async function recoverCommit(datadir: string): Promise<RecoverCommitRetur
   // no intent (killed while staging), an unreadable one, or phase backup: nothing was replaced yet
   const removed: string[] = []
   for (const dir of new Set([datadir, join(datadir, 'node-keys')])) {
-    for (const name of await fs.readdir(dir).catch((): string[] => [])) {
+    let names: string[] = []
+    try {
+      names = readdirSync(dir)
+    } catch {
+      // not there (node-keys/ of a new directory) or unreadable: nothing staged in it
+    }
+    for (const name of names) {
       if (!name.startsWith('.') || !(name.includes('.tnv-stage-') || isDeadWritersTemp(name))) continue
       await fs.rm(join(dir, name), { recursive: true, force: true })
       removed.push(join(dir, name))

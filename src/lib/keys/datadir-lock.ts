@@ -5,10 +5,9 @@
  * `recoverCommit`). Every command that writes the data directory, or reads its keys to act on
  * them (stake, delegation sign, export-staking-args), holds the lock while it does.
  */
-import { promises as fs } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { ensureDir } from '../fs/atomic.js'
-import { assertDatadirPlace } from '../fs/fs-errors.js'
+import { assertDatadirPlace, statOrUndefined } from '../fs/fs-errors.js'
 import { acquireLock } from '../fs/lock.js'
 import { type RecoverCommitReturnType, recoverCommit } from './commit-files.js'
 
@@ -41,7 +40,7 @@ export async function openDatadir(
 ): Promise<DatadirHandle> {
   const dir = resolve(datadir)
   await assertDatadirPlace(dir)
-  const stat = await fs.stat(dir).catch(() => undefined)
+  const stat = statOrUndefined(dir)
   if (!stat?.isDirectory()) {
     if (!create || stat) return { datadir: dir, recovered: { action: 'none' }, locked: false, release: async () => {} }
     await ensureDir(dir, 0o700)

@@ -14,7 +14,7 @@
  *   `open`), else the check is `unknown` and the caller refuses with how to record it.
  */
 import { createHash } from 'node:crypto'
-import { promises as fs } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../fs/atomic.js'
 import type { PassphraseSource } from '../options.js'
@@ -57,11 +57,14 @@ export function keyBindingText(publicKey: Uint8Array, keyFile: KeyBinding['keyFi
   return `${JSON.stringify(record, null, 2)}\n`
 }
 
+/** A small file's text, or undefined when it is not there (read synchronously: docs/decisions.md, "Start-up, stop 28"). */
 async function readIfExists(path: string): Promise<string | undefined> {
-  return fs.readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return undefined
+  try {
+    return readFileSync(path, 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw err
-  })
+  }
 }
 
 async function readRecord(datadir: string): Promise<KeyBinding | null> {

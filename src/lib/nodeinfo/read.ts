@@ -1,5 +1,9 @@
-/** Reads node-info.yaml from a file path or from the data directory that holds it. */
-import { promises as fs, type Stats } from 'node:fs'
+/**
+ * Reads node-info.yaml from a file path or from the data directory that holds it. The file is a
+ * few hundred bytes: it is stat'ed and read with synchronous calls, as the other small reads on a
+ * command's way to its work (docs/decisions.md, "Start-up, stop 28").
+ */
+import { closeSync, openSync, readSync, type Stats, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { assertRegularFile } from '../fs/fs-errors.js'
 import { NodeInfoMissingError, NodeInfoSyntaxError } from './errors.js'
@@ -26,11 +30,11 @@ export async function readNodeInfo(
   options: ParseNodeInfoOptions = {},
 ): Promise<ReadNodeInfoReturnType> {
   let path = pathOrDir
-  let stat = await statOrMissing(pathOrDir)
+  let stat = statOrMissing(pathOrDir)
   // a directory named node-info.yaml is the wrong kind of thing, not a data directory
   if (stat.isDirectory() && basename(pathOrDir) !== NODE_INFO_FILE) {
     path = join(pathOrDir, NODE_INFO_FILE)
-    stat = await statOrMissing(path)
+    stat = statOrMissing(path)
   }
   // a device (/dev/zero), FIFO or directory is refused before reading: its read would not end
   assertRegularFile(path, stat, 'node-info.yaml')
@@ -39,15 +43,15 @@ export async function readNodeInfo(
       path,
       `it is ${stat.size} bytes, far larger than any node-info.yaml (at most ${MAX_NODE_INFO_BYTES})`,
     )
-  const text = await readBoundedText(path, MAX_NODE_INFO_BYTES)
+  const text = readBoundedText(path, MAX_NODE_INFO_BYTES)
   if (text === undefined)
     throw new NodeInfoSyntaxError(path, `it grew beyond ${MAX_NODE_INFO_BYTES} bytes while it was read`)
   return { path, info: parseNodeInfo(text, path, options), text }
 }
 
-async function statOrMissing(path: string): Promise<Stats> {
+function statOrMissing(path: string): Stats {
   try {
-    return await fs.stat(path)
+    return statSync(path)
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'ENOTDIR') throw new NodeInfoMissingError(path)
@@ -56,19 +60,19 @@ async function statOrMissing(path: string): Promise<Stats> {
 }
 
 /** Reads at most `max` bytes; undefined when the file holds more (it changed after the size check). */
-async function readBoundedText(path: string, max: number): Promise<string | undefined> {
-  const fh = await fs.open(path, 'r')
+function readBoundedText(path: string, max: number): string | undefined {
+  const fd = openSync(path, 'r')
   try {
     const buffer = Buffer.alloc(max + 1)
     let length = 0
     for (;;) {
-      const { bytesRead } = await fh.read(buffer, length, buffer.length - length, null)
+      const bytesRead = readSync(fd, buffer, length, buffer.length - length, null)
       if (bytesRead === 0) break
       length += bytesRead
       if (length > max) return undefined
     }
     return buffer.subarray(0, length).toString('utf8')
   } finally {
-    await fh.close()
+    closeSync(fd)
   }
 }
