@@ -35,6 +35,55 @@ export const VENDORED = [
   'lilconfig',
   'semver',
 ]
+/**
+ * Commands that also get a lean bundle, `<id>.lean.cjs`, for the runs that name none of
+ * `unlessFlags`: the modules in `without` (reached only through those flags) are left out of it,
+ * each replaced by a module that fails loudly should it ever be reached. The launcher picks the
+ * lean bundle when no argument is one of those flags (src/entries/launch.ts). What a run never
+ * uses is never loaded: `keytool export-staking-args` contacts a registry only with --chain or
+ * --rpc-url, and the registry client is half of its bundle (820 → 440 kB; docs/decisions.md,
+ * "Start-up, stop 28"). The build checks that every flag exists on the command, takes a value,
+ * and has no short form or environment variable that could name it another way.
+ */
+export const LEAN_BUNDLES = {
+  'keytool:export-staking-args': {
+    unlessFlags: ['chain', 'rpc-url'],
+    without: ['src/lib/registry/command-support.ts', 'src/lib/registry/first-batch.ts'],
+  },
+}
+
+/** The manifest's command checked against its LEAN_BUNDLES entry; the flags as the launcher matches them. */
+function leanFlags(id, command, lean) {
+  for (const name of lean.unlessFlags) {
+    const flag = command?.flags?.[name]
+    if (!flag) throw new Error(`build: LEAN_BUNDLES: ${id} has no flag --${name}`)
+    if (flag.char !== undefined || flag.env !== undefined || flag.type !== 'option' || flag.allowNo)
+      throw new Error(
+        `build: LEAN_BUNDLES: --${name} of ${id} can be given in another form (short flag, environment, --no-); the launcher would not see it`,
+      )
+  }
+  return lean.unlessFlags.map((name) => `--${name}`)
+}
+
+/** Each module of `without` as a module that fails when it is first evaluated. */
+function leanStubPlugin(root, id, without) {
+  const paths = new Set(without.map((p) => join(root, p)))
+  for (const p of paths) statSync(p) // a module that moved fails the build
+  return {
+    name: 'tnv-lean-stub',
+    setup(build) {
+      build.onLoad({ filter: /\.ts$/ }, (args) =>
+        paths.has(args.path)
+          ? {
+              contents: `throw new Error(${JSON.stringify(`tnv: internal error: the lean bundle of ${id} reached ${relative(root, args.path)}, which it does not hold (scripts/direct-bundles.mjs LEAN_BUNDLES names the flags that need it). Please report this.`)})`,
+              loader: 'js',
+            }
+          : undefined,
+      )
+    },
+  }
+}
+
 const vendorFile = (pkg) => `${pkg.replaceAll('@', '').replaceAll('/', '-').replace(/\.js$/, '')}.cjs`
 
 /**
@@ -52,6 +101,34 @@ function plainFsPlugin() {
         contents: "module.exports = require('node:fs')",
         loader: 'js',
       }))
+    },
+  }
+}
+
+/**
+ * signal-exit 3 (proper-lockfile's, which removes a lock when the process ends) loads Node's
+ * `assert` for one check, `assert.equal(typeof cb, 'function', message)`; loading that built-in
+ * costs a fresh process about 5 ms (its error classes and comparison code), on every command that
+ * locks a data directory. Here its `assert` is that one loose equality check. Only signal-exit's
+ * import is replaced; a new signal-exit that uses more of assert fails the build.
+ */
+function signalExitAssertPlugin() {
+  return {
+    name: 'tnv-signal-exit-assert',
+    setup(build) {
+      build.onResolve({ filter: /^assert$/ }, (args) =>
+        /[\\/]signal-exit[\\/]/.test(args.importer) ? { path: args.importer, namespace: 'tnv-signal-exit-assert' } : undefined,
+      )
+      build.onLoad({ filter: /.*/, namespace: 'tnv-signal-exit-assert' }, (args) => {
+        const uses = [...readFileSync(args.path, 'utf8').matchAll(/\bassert\.(\w+)/g)].map((m) => m[1])
+        if (uses.some((u) => u !== 'equal'))
+          throw new Error(`build: ${args.path} uses assert.${uses.find((u) => u !== 'equal')}; update signalExitAssertPlugin`)
+        return {
+          contents:
+            'module.exports = { equal(actual, expected, message) { if (actual != expected) throw new Error(message) } }',
+          loader: 'js',
+        }
+      })
     },
   }
 }
@@ -315,38 +392,50 @@ export async function buildDirect({
   }
   const common = { ...cjsBundleOptions(root, minify), legalComments: 'none' }
   const runner = join(root, 'src/entries/direct-command.ts')
-  await esbuild.build({
-    ...common,
-    entryPoints: Object.keys(sources).map((id) => ({
-      in: `${COMMAND_NS}:${id}`,
-      out: fileOf(id).replace(/\.cjs$/, ''),
-    })),
-    outdir: out,
-    outExtension: { '.js': '.cjs' },
-    external,
-    ...metaUrl,
-    define: { ...define, ...metaUrl.define },
-    plugins: [
-      {
-        name: COMMAND_NS,
-        setup(build) {
-          build.onResolve({ filter: new RegExp(`^${COMMAND_NS}:`) }, (args) => ({
-            path: args.path.slice(COMMAND_NS.length + 1),
-            namespace: COMMAND_NS,
-          }))
-          build.onLoad({ filter: /.*/, namespace: COMMAND_NS }, (args) => ({
-            contents: `import Cmd from ${JSON.stringify(sources[args.path])}\nimport { runCommandDirect } from ${JSON.stringify(runner)}\nexport const runDirect = (id, argv, config) => runCommandDirect(Cmd, id, argv, config)\n`,
-            resolveDir: root,
-            loader: 'js',
-          }))
+  const commandBundles = (ids, suffix, extraPlugins) =>
+    esbuild.build({
+      ...common,
+      entryPoints: ids.map((id) => ({
+        in: `${COMMAND_NS}:${id}`,
+        out: `${fileOf(id).replace(/\.cjs$/, '')}${suffix}`,
+      })),
+      outdir: out,
+      outExtension: { '.js': '.cjs' },
+      external,
+      ...metaUrl,
+      define: { ...define, ...metaUrl.define },
+      plugins: [
+        ...extraPlugins,
+        {
+          name: COMMAND_NS,
+          setup(build) {
+            build.onResolve({ filter: new RegExp(`^${COMMAND_NS}:`) }, (args) => ({
+              path: args.path.slice(COMMAND_NS.length + 1),
+              namespace: COMMAND_NS,
+            }))
+            build.onLoad({ filter: /.*/, namespace: COMMAND_NS }, (args) => ({
+              contents: `import Cmd from ${JSON.stringify(sources[args.path])}\nimport { runCommandDirect } from ${JSON.stringify(runner)}\nexport const runDirect = (id, argv, config) => runCommandDirect(Cmd, id, argv, config)\n`,
+              resolveDir: root,
+              loader: 'js',
+            }))
+          },
         },
-      },
-      oclifCommandOnlyPlugin(),
-      vendorPlugin(),
-      oclifLazyRequirePlugin(),
-      viemDirectImportsPlugin(root),
-    ],
-  })
+        oclifCommandOnlyPlugin(),
+        vendorPlugin(),
+        oclifLazyRequirePlugin(),
+        viemDirectImportsPlugin(root),
+      ],
+    })
+  await commandBundles(Object.keys(sources), '', [])
+  const lean = {}
+  for (const [id, spec] of Object.entries(LEAN_BUNDLES)) {
+    if (!sources[id]) throw new Error(`build: LEAN_BUNDLES names ${id}, which is not a command of src/commands`)
+    lean[id] = {
+      file: fileOf(id).replace(/\.cjs$/, '.lean.cjs'),
+      unlessFlags: leanFlags(id, manifest.commands[id], spec),
+    }
+    await commandBundles([id], '.lean', [leanStubPlugin(root, id, spec.without)])
+  }
   await esbuild.build({
     ...common,
     entryPoints: VENDORED.map((pkg) => ({ in: `tnv-vendor:${pkg}`, out: vendorFile(pkg).replace(/\.cjs$/, '') })),
@@ -355,6 +444,7 @@ export async function buildDirect({
     external,
     plugins: [
       plainFsPlugin(),
+      signalExitAssertPlugin(),
       {
         name: 'tnv-vendor-entry',
         setup(build) {
@@ -398,7 +488,7 @@ export async function buildDirect({
   }
   for (const [id, c] of Object.entries(manifest.commands)) {
     const entry = { strict: c.strict !== false, args: Object.keys(c.args ?? {}) }
-    index.commands[id] = sources[id] ? { ...entry, file: fileOf(id) } : entry
+    index.commands[id] = sources[id] ? { ...entry, file: fileOf(id), ...(lean[id] ? { lean: lean[id] } : {}) } : entry
     for (const alias of [...(c.aliases ?? []), ...(c.hiddenAliases ?? [])]) index.commands[alias] ??= entry
   }
   writeFileSync(join(out, 'index.json'), `${JSON.stringify(index)}\n`)

@@ -13,8 +13,17 @@
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 
-/** One command as oclif's id resolution sees it; `file` (the command's bundle) when it runs directly. */
-export type IndexedCommand = { strict: boolean; args: string[]; file?: string }
+/**
+ * One command as oclif's id resolution sees it; `file` (the command's bundle) when it runs
+ * directly, and `lean` when it also has a bundle without the code only `unlessFlags` reach
+ * (scripts/direct-bundles.mjs LEAN_BUNDLES).
+ */
+export type IndexedCommand = {
+  strict: boolean
+  args: string[]
+  file?: string
+  lean?: { file: string; unlessFlags: string[] }
+}
 
 export type CommandIndex = {
   /** A hash of the command bundles of this build (names their code cache: ./run-modules.ts). */

@@ -18,7 +18,7 @@ import { join } from 'node:path'
 // oclif's own id resolution, from the one small module that has it (the package's `help`
 // export would bring the whole help renderer): the same function oclif's `run` calls.
 import { normalizeArgv } from '../../node_modules/@oclif/core/lib/help/util.js'
-import { type CommandIndex, DirectConfig } from './command-index.js'
+import { type CommandIndex, DirectConfig, type IndexedCommand } from './command-index.js'
 import { startEarlyWork } from './early-work.js'
 import { isVersionRequest, printVersion, type VersionInfo } from './version.js'
 
@@ -58,7 +58,17 @@ export function directTarget(
   const [id, ...rest] = normalizeArgv(config as never, [...argv])
   const command = id === undefined ? undefined : config.findCommand(id)
   if (!command?.file) return null
-  return { id: id as string, argv: rest, file: command.file }
+  return { id: id as string, argv: rest, file: bundleFor(command.file, command.lean, rest) }
+}
+
+/**
+ * The command's lean bundle when no argument names one of the flags whose code it leaves out
+ * (`--flag value` or `--flag=value`; any argument is looked at, so at worst the full bundle runs).
+ */
+function bundleFor(file: string, lean: IndexedCommand['lean'], argv: string[]): string {
+  if (!lean) return file
+  const named = argv.some((arg) => lean.unlessFlags.some((f) => arg === f || arg.startsWith(`${f}=`)))
+  return named ? file : lean.file
 }
 
 /**

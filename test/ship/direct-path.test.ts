@@ -109,6 +109,27 @@ describe('the direct path config', () => {
     assert.equal(target(['rpc', 'plan'], { ...env, XDG_CONFIG_HOME: themed }), null, 'a user theme')
     assert.equal(target(['rpc', 'plan'], { ...env, XDG_CONFIG_HOME: themed, TNV_DISABLE_THEME: '1' }), 'rpc:plan')
   })
+
+  it('runs export-staking-args from its lean bundle unless a flag that contacts a registry is given', () => {
+    const file = (argv: string[]) => directTarget(argv, new DirectConfig(index(), ROOT, { ...process.env, ...env }))?.file
+    const base = ['keytool', 'export-staking-args', '--node-info', 'x', '--calldata']
+    assert.equal(file(base), 'keytool.export-staking-args.lean.cjs')
+    assert.equal(file([...base, '--registry-generation', 'adiri']), 'keytool.export-staking-args.lean.cjs')
+    for (const online of [
+      ['--rpc-url', 'http://127.0.0.1:8545'],
+      ['--rpc-url=http://127.0.0.1:8545'],
+      ['--chain', 'testnet'],
+      ['--chain=testnet'],
+    ])
+      assert.equal(file([...base, ...online]), 'keytool.export-staking-args.cjs', online.join(' '))
+    // the lean bundle leaves the registry client out, each of its modules replaced by one that
+    // says so should it ever be reached; the full bundle has no such stand-in
+    const lean = readFileSync(join(ROOT, 'dist', 'run', 'keytool.export-staking-args.lean.cjs'), 'utf8')
+    const full = readFileSync(join(ROOT, 'dist', 'run', 'keytool.export-staking-args.cjs'), 'utf8')
+    assert.match(lean, /the lean bundle of keytool:export-staking-args reached src\/lib\/registry\/command-support\.ts/)
+    assert.doesNotMatch(full, /the lean bundle of/)
+    assert.ok(lean.length < full.length * 0.7, `${lean.length} against ${full.length}`)
+  })
 })
 
 describe('the same command line through the direct path and through oclif', () => {
