@@ -14,8 +14,8 @@
  * node reports and what the registry credits agree, on the devnet and in any node that joins it.
  */
 import { blake3 } from '@noble/hashes/blake3.js'
-import bs58 from 'bs58'
 import type { Address } from 'viem'
+import { base58Encode } from '../../lib/io/base58.js'
 
 export type RewardInfo = { validatorAddress: Address; consensusHeaderCount: bigint }
 
@@ -78,5 +78,5 @@ export function headerCounts(committee: readonly Address[], epochStart: bigint, 
  */
 export function authorityId(blsPublicKey: Uint8Array): string {
   if (blsPublicKey.length !== 96) throw new RangeError(`bls_public_key: expected 96 bytes, got ${blsPublicKey.length}`)
-  return bs58.encode(blake3(blsPublicKey))
+  return base58Encode(blake3(blsPublicKey))
 }

@@ -7,8 +7,8 @@
  * `AuthorityIdentifier`; tn_info.authority_id reports the same).
  */
 import { blake3 } from '@noble/hashes/blake3.js'
-import bs58 from 'bs58'
 import { type Address, hexToBytes } from 'viem'
+import { base58Encode } from '../io/base58.js'
 import { sharedRegistryAbi } from '../registry/generations/shared-abi.js'
 import { readValidatorStatus, type ValidatorStatus } from '../registry/read-validator-status.js'
 import { orNullOnRevert } from '../registry/reads.js'
@@ -57,5 +57,5 @@ export async function readValidatorHealth(
 export function authorityIdOf(blsPublicKey: `0x${string}` | Uint8Array): string {
   const bytes = typeof blsPublicKey === 'string' ? hexToBytes(blsPublicKey) : blsPublicKey
   if (bytes.length !== 96) throw new RangeError(`bls public key: expected 96 bytes, got ${bytes.length}`)
-  return bs58.encode(blake3(bytes))
+  return base58Encode(blake3(bytes))
 }

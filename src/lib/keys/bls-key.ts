@@ -1,12 +1,12 @@
 /** The unencrypted key file `bls.key` (only with no-passphrase): base58 of the 32-byte secret. */
-import bs58 from 'bs58'
+import { base58Decode, base58Encode } from '../io/base58.js'
 import { maxBase58Length } from '../nodeinfo/base58.js'
 import { BLS_SECRET_LENGTH } from './bls.js'
 
 export function formatBlsKey(secret: Uint8Array): string {
   if (secret.length !== BLS_SECRET_LENGTH)
     throw new RangeError(`BLS secret key: expected 32 bytes, got ${secret.length}`)
-  return bs58.encode(secret)
+  return base58Encode(secret)
 }
 
 /** The secret in bls.key text, or the reason it is unreadable. */
@@ -16,7 +16,7 @@ export function parseBlsKey(text: string): { ok: true; secret: Uint8Array } | { 
     return { ok: false, reason: `it is ${trimmed.length} characters long, too long for 32 bytes in base58` }
   let bytes: Uint8Array
   try {
-    bytes = bs58.decode(trimmed)
+    bytes = base58Decode(trimmed)
   } catch {
     return { ok: false, reason: 'it is not base58' }
   }

@@ -5,7 +5,7 @@
  * PBKDF2-HMAC-SHA256(passphrase as UTF-8, salt, iterations, 32 bytes). The iteration count is
  * not stored: a reader tries 1 (written by weak builds) and then 1,000,000.
  */
-import bs58 from 'bs58'
+import { base58Decode, base58Encode } from '../io/base58.js'
 import { maxBase58Length } from '../nodeinfo/base58.js'
 import { gcmSivOpen, gcmSivSeal } from './aes-gcm-siv.js'
 import { deriveWrappingKey, freshKwParameters, KW_ITERATIONS, KW_NONCE_LENGTH, KW_SALT_LENGTH } from './wrapping-key.js'
@@ -89,7 +89,7 @@ export function parseBlsKw(text: string): BlsKwParts | { reason: 'not-base58' } 
     return { reason: 'length', length: Math.floor(trimmed.length / 1.37) }
   let bytes: Uint8Array
   try {
-    bytes = bs58.decode(trimmed)
+    bytes = base58Decode(trimmed)
   } catch {
     return { reason: 'not-base58' }
   }
@@ -108,5 +108,5 @@ export function formatBlsKw({ salt, nonce, ciphertext }: BlsKwParts): string {
   bytes.set(salt, 0)
   bytes.set(nonce, KW_SALT_LENGTH)
   bytes.set(ciphertext, KW_SALT_LENGTH + KW_NONCE_LENGTH)
-  return bs58.encode(bytes)
+  return base58Encode(bytes)
 }

@@ -2,8 +2,9 @@
  * Errors about validator keys and data directories. Key problems exit with ExitCode.BadKeys
  * (4); a missing data directory is bad input (3). No error ever carries a secret.
  */
-import bs58 from 'bs58'
+
 import { BadInputError, ExitCode, TnvError, type TnvErrorOptions, UsageError } from '../errors.js'
+import { base58Encode } from '../io/base58.js'
 
 const LOST_PASSPHRASE =
   'A lost passphrase cannot be recovered: before staking, generate new keys; after staking, exit and unstake from the validator address, then onboard a new validator address with new keys.'
@@ -86,7 +87,7 @@ export class WrongPassphraseError extends KeyError {
 export class KeyMismatchError extends KeyError {
   override readonly code: string = 'KeyMismatch'
   constructor(nodeKeysDir: string, nodeInfoPath: string, recorded?: Uint8Array, loaded?: Uint8Array) {
-    const b58 = (k: Uint8Array) => bs58.encode(k)
+    const b58 = (k: Uint8Array) => base58Encode(k)
     super(
       recorded && loaded
         ? `BLS key mismatch: node-info.yaml records public key ${b58(recorded)} but the keys loaded from disk are ${b58(loaded)}; the keys in this datadir do not match node-info.yaml (${nodeInfoPath}, ${nodeKeysDir}).`
@@ -152,7 +153,7 @@ export class KeyOnDiskMismatchError extends KeyError {
   override readonly code: string = 'KeyOnDiskMismatch'
   constructor(params: { datadir: string; nodeInfoKey: Uint8Array; onDisk: Uint8Array; keyFile: string }) {
     super(
-      `node-info.yaml in ${params.datadir} records BLS public key ${bs58.encode(params.nodeInfoKey)}, but ${params.keyFile} holds the key of ${bs58.encode(params.onDisk)}: the two are from different \`keytool generate\` runs, and staking them would register a key whose secret is not the one in node-keys/. tnv does not use them (nothing was sent or printed).`,
+      `node-info.yaml in ${params.datadir} records BLS public key ${base58Encode(params.nodeInfoKey)}, but ${params.keyFile} holds the key of ${base58Encode(params.onDisk)}: the two are from different \`keytool generate\` runs, and staking them would register a key whose secret is not the one in node-keys/. tnv does not use them (nothing was sent or printed).`,
       {
         fix: `Put back the pair that belongs together: every file tnv replaced is kept in a backup-<time>/ directory in ${params.datadir} (node-info.yaml and node-keys/ of the same time), then check it with \`tnv keytool verify --datadir ${params.datadir}\` and run the command again.`,
       },

@@ -6,7 +6,7 @@
  *   (the text starts `12D3KooW`).
  */
 
-import bs58 from 'bs58'
+import { base58Decode, base58Encode } from '../io/base58.js'
 import { maxBase58Length } from '../nodeinfo/base58.js'
 
 /** protobuf field 1 (KeyType) = 1 (Ed25519), field 2 (Data) of length 32. */
@@ -31,7 +31,7 @@ export function protobufPublicKey(publicKey: Uint8Array): Uint8Array {
  * @example encodeNetworkKey(pub) // '4XTTM…'
  */
 export function encodeNetworkKey(publicKey: Uint8Array): string {
-  return bs58.encode(protobufPublicKey(publicKey))
+  return base58Encode(protobufPublicKey(publicKey))
 }
 
 /** The ed25519 public key inside a `network_key` text, or undefined when the text is not one. */
@@ -39,7 +39,7 @@ export function decodeNetworkKey(text: string): Uint8Array | undefined {
   if (text.length > maxBase58Length(36)) return undefined
   let bytes: Uint8Array
   try {
-    bytes = bs58.decode(text)
+    bytes = base58Decode(text)
   } catch {
     return undefined
   }
@@ -55,7 +55,7 @@ export function peerIdFromPublicKey(publicKey: Uint8Array): string {
   const out = new Uint8Array(38)
   out.set(IDENTITY_MULTIHASH_PREFIX, 0)
   out.set(protobufPublicKey(publicKey), 2)
-  return bs58.encode(out)
+  return base58Encode(out)
 }
 
 /** The ed25519 public key inside a peer id text, or undefined when it is not an ed25519 identity peer id. */
@@ -63,7 +63,7 @@ export function publicKeyFromPeerId(text: string): Uint8Array | undefined {
   if (text.length > maxBase58Length(38)) return undefined
   let bytes: Uint8Array
   try {
-    bytes = bs58.decode(text)
+    bytes = base58Decode(text)
   } catch {
     return undefined
   }

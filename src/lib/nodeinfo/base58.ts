@@ -1,10 +1,10 @@
 /** Base58 (Bitcoin alphabet) fields of node-info.yaml, decoded with labeled length checks. */
-import bs58 from 'bs58'
+import { base58Decode, base58Encode } from '../io/base58.js'
 import { NodeInfoFieldError, type NodeInfoRepair } from './errors.js'
 import type { NodeInfoForm } from './types.js'
 
 export function encodeBase58(bytes: Uint8Array): string {
-  return bs58.encode(bytes)
+  return base58Encode(bytes)
 }
 
 /**
@@ -19,7 +19,7 @@ export function maxBase58Length(bytes: number): number {
 /** Decodes base58 text; `undefined` when it is not base58. */
 export function tryDecodeBase58(text: string): Uint8Array | undefined {
   try {
-    return bs58.decode(text)
+    return base58Decode(text)
   } catch {
     return undefined
   }
