@@ -43,11 +43,40 @@ type Exports = {
 type Blst = { x: Exports; io: Uint8Array; msgMax: number }
 
 let instance: Blst | undefined
+/** The module compiled off the main thread by `prepareBlst`, once that compilation has finished. */
+let compiled: WebAssembly.Module | undefined
+let compiling = false
+
+/**
+ * Starts compiling the module on V8's background threads, for a command that will need BLS after
+ * other work (reading files, taking a lock): decoding and validating it is then off its way
+ * (about 3 ms). The first operation uses that module when it is ready and otherwise compiles its
+ * own; a module that cannot be read is reported by that operation, not here.
+ */
+export function prepareBlst(): void {
+  if (instance || compiling) return
+  compiling = true
+  let bytes: Buffer
+  try {
+    bytes = blstWasmBytes()
+  } catch {
+    return
+  }
+  // WebAssembly.compile is V8's (Node's type declarations leave it out)
+  const { compile } = WebAssembly as unknown as { compile(bytes: Uint8Array): Promise<WebAssembly.Module> }
+  compile(bytes).then(
+    (m) => {
+      compiled = m
+    },
+    () => {},
+  )
+}
 
 function blst(): Blst {
   if (instance) return instance
-  const bytes = blstWasmBytes()
-  const x = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports as unknown as Exports
+  const module = compiled ?? new WebAssembly.Module(blstWasmBytes())
+  compiled = undefined
+  const x = new WebAssembly.Instance(module, {}).exports as unknown as Exports
   const base = x.tnv_io()
   const msgMax = x.tnv_msg_max()
   instance = { x, io: new Uint8Array(x.memory.buffer, base, OFF_MSG + msgMax), msgMax }
