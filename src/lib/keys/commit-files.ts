@@ -268,12 +268,14 @@ export type RecoverCommitReturnType =
 export async function recoverCommit(datadir: string): Promise<RecoverCommitReturnType> {
   const path = join(datadir, COMMIT_INTENT_FILE)
   let intent: CommitIntent | null = null
+  let intentMissing = false
   try {
     // read synchronously, as every opening of a data directory does (docs/decisions.md, "Start-up,
     // stop 28"); the repairs below, which are rare, stay asynchronous
     intent = JSON.parse(readFileSync(path, 'utf8')) as CommitIntent
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') intent = null
+    // an unreadable or damaged record is removed below, like a finished one
+    intentMissing = (err as NodeJS.ErrnoException).code === 'ENOENT'
   }
   if (intent && intent.phase === 'swap') {
     for (const r of intent.replacements) {
@@ -311,7 +313,7 @@ export async function recoverCommit(datadir: string): Promise<RecoverCommitRetur
     await fs.rm(intent.backupDir, { recursive: true, force: true })
     removed.push(intent.backupDir)
   }
-  if (intent || (await pathExists(path))) {
+  if (intent || (!intentMissing && (await pathExists(path)))) {
     await fs.rm(path, { force: true })
     removed.push(path)
   }

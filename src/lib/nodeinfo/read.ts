@@ -7,7 +7,8 @@ import { closeSync, openSync, readSync, type Stats, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { assertRegularFile } from '../fs/fs-errors.js'
 import { NodeInfoMissingError, NodeInfoSyntaxError } from './errors.js'
-import { type ParseNodeInfoOptions, parseNodeInfo } from './parse.js'
+import { nodeInfoFromDoc, type ParseNodeInfoOptions } from './from-doc.js'
+import { readCanonicalNodeInfo } from './read-canonical.js'
 import { NODE_INFO_FILE, type NodeInfo } from './types.js'
 
 /** node-info.yaml is a few hundred bytes; anything this large is not one (and is not parsed). */
@@ -46,7 +47,13 @@ export async function readNodeInfo(
   const text = readBoundedText(path, MAX_NODE_INFO_BYTES)
   if (text === undefined)
     throw new NodeInfoSyntaxError(path, `it grew beyond ${MAX_NODE_INFO_BYTES} bytes while it was read`)
-  return { path, info: parseNodeInfo(text, path, options), text }
+  // the node's own layout without the YAML library; any other text through it (./read-canonical.ts)
+  const doc = readCanonicalNodeInfo(text)
+  const info =
+    doc !== undefined
+      ? nodeInfoFromDoc(doc, path, options)
+      : (await import('./parse.js')).parseNodeInfo(text, path, options)
+  return { path, info, text }
 }
 
 function statOrMissing(path: string): Stats {

@@ -23,6 +23,25 @@
 import { encodeBase58 } from './base58.js'
 import type { NodeInfo, NodeInfoForm, PeerInfo } from './types.js'
 
+/** A P2pNode as the file's text holds it: text, `null` where the file has `~`. */
+export type PeerDoc = {
+  network_address: string | null
+  network_key: string | null
+  rpc: { http: string | null; ws: string | null } | null
+}
+
+/**
+ * node-info.yaml as the file's text holds it, in the node's field order: what the YAML library
+ * reads from a file in the node's own layout (text values; `null` for `~`).
+ */
+export type NodeInfoDoc = {
+  name: string | null
+  bls_public_key: string | null
+  p2p_info: { primary: PeerDoc; worker: PeerDoc } | { primary: PeerDoc; workers: PeerDoc[] }
+  execution_address: string | null
+  proof_of_possession: string | null
+}
+
 /**
  * @param form defaults to `info.form`; `worker` needs exactly one worker
  * @example await writeFile(p, formatNodeInfo(info))
@@ -30,22 +49,42 @@ import type { NodeInfo, NodeInfoForm, PeerInfo } from './types.js'
 export function formatNodeInfo(info: NodeInfo, form: NodeInfoForm = formOf(info)): string {
   if (form === 'worker' && info.workers.length !== 1)
     throw new RangeError(`node-info.yaml with ${info.workers.length} workers cannot be written as one worker: map`)
+  const peer = (p: PeerInfo): PeerDoc => ({
+    network_address: p.networkAddress,
+    network_key: p.networkKey,
+    rpc: p.rpc ? { http: p.rpc.http, ws: p.rpc.ws ?? null } : null,
+  })
+  const primary = peer(info.primary)
+  return renderNodeInfoDoc({
+    name: info.name,
+    bls_public_key: encodeBase58(info.blsPublicKey),
+    p2p_info:
+      form === 'worker'
+        ? { primary, worker: peer(info.workers[0] as PeerInfo) }
+        : { primary, workers: info.workers.map(peer) },
+    execution_address: info.executionAddress.toLowerCase(),
+    proof_of_possession: encodeBase58(info.proofOfPossession),
+  })
+}
+
+/** The text the node writes for `doc` (the layout of this file's header). */
+export function renderNodeInfoDoc(doc: NodeInfoDoc): string {
   const lines = [
     '---',
-    `name: ${scalar(info.name)}`,
-    `bls_public_key: ${scalar(encodeBase58(info.blsPublicKey))}`,
+    `name: ${value(doc.name)}`,
+    `bls_public_key: ${value(doc.bls_public_key)}`,
     'p2p_info:',
     '  primary:',
-    ...p2pNode(info.primary, '    ', '    '),
+    ...p2pNode(doc.p2p_info.primary, '    ', '    '),
   ]
-  if (form === 'worker') lines.push('  worker:', ...p2pNode(info.workers[0] as PeerInfo, '    ', '    '))
+  if ('worker' in doc.p2p_info) lines.push('  worker:', ...p2pNode(doc.p2p_info.worker, '    ', '    '))
   else {
     lines.push('  workers:')
-    for (const w of info.workers) lines.push(...p2pNode(w, '    - ', '      '))
+    for (const w of doc.p2p_info.workers) lines.push(...p2pNode(w, '    - ', '      '))
   }
   lines.push(
-    `execution_address: ${scalar(info.executionAddress.toLowerCase())}`,
-    `proof_of_possession: ${scalar(encodeBase58(info.proofOfPossession))}`,
+    `execution_address: ${value(doc.execution_address)}`,
+    `proof_of_possession: ${value(doc.proof_of_possession)}`,
   )
   return `${lines.join('\n')}\n`
 }
@@ -56,19 +95,19 @@ export function formOf(info: NodeInfo): NodeInfoForm {
 }
 
 /** One P2pNode: `first` prefixes its first line (indent, or `- ` of a list item), `indent` the others. */
-function p2pNode(p: PeerInfo, first: string, indent: string): string[] {
+function p2pNode(p: PeerDoc, first: string, indent: string): string[] {
   const lines = [
-    `${first}network_address: ${scalar(p.networkAddress)}`,
-    `${indent}network_key: ${scalar(p.networkKey)}`,
+    `${first}network_address: ${value(p.network_address)}`,
+    `${indent}network_key: ${value(p.network_key)}`,
   ]
-  if (!p.rpc) lines.push(`${indent}rpc: ~`)
-  else
-    lines.push(
-      `${indent}rpc:`,
-      `${indent}  http: ${scalar(p.rpc.http)}`,
-      `${indent}  ws: ${p.rpc.ws === undefined ? '~' : scalar(p.rpc.ws)}`,
-    )
+  if (p.rpc === null) lines.push(`${indent}rpc: ~`)
+  else lines.push(`${indent}rpc:`, `${indent}  http: ${value(p.rpc.http)}`, `${indent}  ws: ${value(p.rpc.ws)}`)
   return lines
+}
+
+/** A value as serde_yaml writes it: `~` for none, else the string scalar. */
+function value(v: string | null): string {
+  return v === null ? '~' : scalar(v)
 }
 
 /** YAML 1.1 words yaml-rust quotes (bool and null); `y`/`n` deliberately stay plain, as in yaml-rust. */

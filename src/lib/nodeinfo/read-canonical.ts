@@ -1,0 +1,95 @@
+/**
+ * node-info.yaml in the node's own layout, read without the YAML library. The node writes the
+ * file with serde_yaml (and tnv writes it the same way, ./serialize.ts), so almost every file a
+ * command reads is in that layout; the YAML library (about 120 kB of code to load and compile,
+ * then its parser: about 10 ms of `keytool export-staking-args`, docs/decisions.md "Start-up,
+ * stop 28") is then needed only for a file someone edited by hand.
+ *
+ * The reading is accepted only when writing what was read gives back the very same text
+ * (`renderNodeInfoDoc(doc) === text`): the text is then exactly what ./serialize.ts writes for
+ * `doc`, which the YAML library reads as `doc` (test/keytool/nodeinfo-canonical.test.ts holds the
+ * two readers to each other, on written files and on random values of every kind). Anything
+ * else (comments, other spacing or quoting, CRLF, another order, escapes, text outside printable
+ * ASCII) gives undefined, and the caller reads the file with the library, which also reports
+ * what is wrong with it.
+ */
+import { type NodeInfoDoc, type PeerDoc, renderNodeInfoDoc } from './serialize.js'
+
+/** A line this reader does not take (the library reads the file instead). */
+const NO = Symbol('not the node layout')
+/** `key:` with nothing after it: a nested map follows. */
+const NESTED = Symbol('nested')
+
+/** A value as written in the node layout: `~`, a bare word, or a double-quoted string without escapes. */
+function scalarValue(text: string): string | null | typeof NO {
+  if (text === '~') return null
+  if (/^[A-Za-z0-9/._-]+$/.test(text)) return text
+  if (/^"[\x20-\x21\x23-\x5b\x5d-\x7e]*"$/.test(text)) return text.slice(1, -1)
+  return NO
+}
+
+/** The document of `text` when the text is exactly the node's layout of it, else undefined. */
+export function readCanonicalNodeInfo(text: string): NodeInfoDoc | undefined {
+  if (!text.startsWith('---\n') || !text.endsWith('\n')) return undefined
+  const lines = text.slice(4, -1).split('\n')
+  let i = 0
+  const entry = (prefix: string, key: string): string | null | typeof NO | typeof NESTED => {
+    const line = lines[i]
+    const head = `${prefix}${key}:`
+    if (line === undefined || !line.startsWith(head)) return NO
+    i++
+    if (line.length === head.length) return NESTED
+    return line[head.length] === ' ' ? scalarValue(line.slice(head.length + 1)) : NO
+  }
+  const text_ = (prefix: string, key: string): string | null | typeof NO => {
+    const v = entry(prefix, key)
+    return v === NESTED ? NO : v
+  }
+  const peer = (first: string, indent: string): PeerDoc | typeof NO => {
+    const address = text_(first, 'network_address')
+    const key = text_(indent, 'network_key')
+    const rpc = entry(indent, 'rpc')
+    if (address === NO || key === NO || rpc === NO || (rpc !== null && rpc !== NESTED)) return NO
+    if (rpc === null) return { network_address: address, network_key: key, rpc: null }
+    const http = text_(`${indent}  `, 'http')
+    const ws = text_(`${indent}  `, 'ws')
+    if (http === NO || ws === NO) return NO
+    return { network_address: address, network_key: key, rpc: { http, ws } }
+  }
+
+  const name = text_('', 'name')
+  const bls = text_('', 'bls_public_key')
+  if (name === NO || bls === NO || entry('', 'p2p_info') !== NESTED || entry('  ', 'primary') !== NESTED)
+    return undefined
+  const primary = peer('    ', '    ')
+  if (primary === NO) return undefined
+  let p2p: NodeInfoDoc['p2p_info']
+  if (lines[i] === '  worker:') {
+    i++
+    const worker = peer('    ', '    ')
+    if (worker === NO) return undefined
+    p2p = { primary, worker }
+  } else if (lines[i] === '  workers:') {
+    i++
+    const workers: PeerDoc[] = []
+    while (lines[i]?.startsWith('    - ')) {
+      const w = peer('    - ', '      ')
+      if (w === NO) return undefined
+      workers.push(w)
+    }
+    // `workers:` with no item is read as null, not as an empty list: the library reports it
+    if (workers.length === 0) return undefined
+    p2p = { primary, workers }
+  } else return undefined
+  const address = text_('', 'execution_address')
+  const pop = text_('', 'proof_of_possession')
+  if (address === NO || pop === NO || i !== lines.length) return undefined
+  const doc: NodeInfoDoc = {
+    name,
+    bls_public_key: bls,
+    p2p_info: p2p,
+    execution_address: address,
+    proof_of_possession: pop,
+  }
+  return renderNodeInfoDoc(doc) === text ? doc : undefined
+}
