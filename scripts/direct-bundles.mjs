@@ -117,12 +117,16 @@ function signalExitAssertPlugin() {
     name: 'tnv-signal-exit-assert',
     setup(build) {
       build.onResolve({ filter: /^assert$/ }, (args) =>
-        /[\\/]signal-exit[\\/]/.test(args.importer) ? { path: args.importer, namespace: 'tnv-signal-exit-assert' } : undefined,
+        /[\\/]signal-exit[\\/]/.test(args.importer)
+          ? { path: args.importer, namespace: 'tnv-signal-exit-assert' }
+          : undefined,
       )
       build.onLoad({ filter: /.*/, namespace: 'tnv-signal-exit-assert' }, (args) => {
         const uses = [...readFileSync(args.path, 'utf8').matchAll(/\bassert\.(\w+)/g)].map((m) => m[1])
         if (uses.some((u) => u !== 'equal'))
-          throw new Error(`build: ${args.path} uses assert.${uses.find((u) => u !== 'equal')}; update signalExitAssertPlugin`)
+          throw new Error(
+            `build: ${args.path} uses assert.${uses.find((u) => u !== 'equal')}; update signalExitAssertPlugin`,
+          )
         return {
           contents:
             'module.exports = { equal(actual, expected, message) { if (actual != expected) throw new Error(message) } }',

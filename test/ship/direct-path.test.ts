@@ -111,7 +111,8 @@ describe('the direct path config', () => {
   })
 
   it('runs export-staking-args from its lean bundle unless a flag that contacts a registry is given', () => {
-    const file = (argv: string[]) => directTarget(argv, new DirectConfig(index(), ROOT, { ...process.env, ...env }))?.file
+    const file = (argv: string[]) =>
+      directTarget(argv, new DirectConfig(index(), ROOT, { ...process.env, ...env }))?.file
     const base = ['keytool', 'export-staking-args', '--node-info', 'x', '--calldata']
     assert.equal(file(base), 'keytool.export-staking-args.lean.cjs')
     assert.equal(file([...base, '--registry-generation', 'adiri']), 'keytool.export-staking-args.lean.cjs')
