@@ -17,8 +17,10 @@
  *
  * The form decides the workers' key: `worker:` (one map, what the released node reads) or
  * `workers:` (the specification's list). The text is built directly, without the YAML library,
- * so `keytool generate` pays no library start-up while PBKDF2 runs; reading goes through the
- * library, and tests read every written file back with it.
+ * so `keytool generate` pays no library start-up while PBKDF2 runs. Reading a file in this
+ * layout needs no library either (./read-canonical.ts, which proves each reading by writing it
+ * back with `renderNodeInfoDoc`); any other text goes through the library, and tests read every
+ * written file back with it.
  */
 import { encodeBase58 } from './base58.js'
 import type { NodeInfo, NodeInfoForm, PeerInfo } from './types.js'
