@@ -53,7 +53,7 @@ export const LEAN_BUNDLES = {
 }
 
 /** The manifest's command checked against its LEAN_BUNDLES entry; the flags as the launcher matches them. */
-function leanFlags(id, command, lean) {
+export function leanFlags(id, command, lean) {
   for (const name of lean.unlessFlags) {
     const flag = command?.flags?.[name]
     if (!flag) throw new Error(`build: LEAN_BUNDLES: ${id} has no flag --${name}`)

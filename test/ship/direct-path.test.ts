@@ -131,6 +131,23 @@ describe('the direct path config', () => {
     assert.doesNotMatch(full, /the lean bundle of/)
     assert.ok(lean.length < full.length * 0.7, `${lean.length} against ${full.length}`)
   })
+
+  it('the build names a lean bundle only for flags the launcher can see in every form', async () => {
+    // @ts-expect-error: a build script in JavaScript, without type declarations
+    const { leanFlags } = (await import('../../scripts/direct-bundles.mjs')) as {
+      leanFlags: (id: string, command: unknown, lean: { unlessFlags: string[] }) => string[]
+    }
+    const option = { type: 'option' }
+    const command = { flags: { 'rpc-url': option, chain: option, c: { ...option, char: 'c' } } }
+    assert.deepEqual(leanFlags('x', command, { unlessFlags: ['rpc-url', 'chain'] }), ['--rpc-url', '--chain'])
+    const refused = (flags: Record<string, unknown>, name: string) =>
+      assert.throws(() => leanFlags('x', { flags }, { unlessFlags: [name] }), /LEAN_BUNDLES/, name)
+    refused({}, 'missing')
+    refused({ c: { ...option, char: 'c' } }, 'c')
+    refused({ e: { ...option, env: 'TN_E' } }, 'e')
+    refused({ b: { type: 'boolean' } }, 'b')
+    refused({ n: { ...option, allowNo: true } }, 'n')
+  })
 })
 
 describe('the same command line through the direct path and through oclif', () => {
