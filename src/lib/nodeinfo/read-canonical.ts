@@ -41,24 +41,24 @@ export function readCanonicalNodeInfo(text: string): NodeInfoDoc | undefined {
     if (line.length === head.length) return NESTED
     return line[head.length] === ' ' ? scalarValue(line.slice(head.length + 1)) : NO
   }
-  const text_ = (prefix: string, key: string): string | null | typeof NO => {
+  const leaf = (prefix: string, key: string): string | null | typeof NO => {
     const v = entry(prefix, key)
     return v === NESTED ? NO : v
   }
   const peer = (first: string, indent: string): PeerDoc | typeof NO => {
-    const address = text_(first, 'network_address')
-    const key = text_(indent, 'network_key')
+    const address = leaf(first, 'network_address')
+    const key = leaf(indent, 'network_key')
     const rpc = entry(indent, 'rpc')
     if (address === NO || key === NO || rpc === NO || (rpc !== null && rpc !== NESTED)) return NO
     if (rpc === null) return { network_address: address, network_key: key, rpc: null }
-    const http = text_(`${indent}  `, 'http')
-    const ws = text_(`${indent}  `, 'ws')
+    const http = leaf(`${indent}  `, 'http')
+    const ws = leaf(`${indent}  `, 'ws')
     if (http === NO || ws === NO) return NO
     return { network_address: address, network_key: key, rpc: { http, ws } }
   }
 
-  const name = text_('', 'name')
-  const bls = text_('', 'bls_public_key')
+  const name = leaf('', 'name')
+  const bls = leaf('', 'bls_public_key')
   if (name === NO || bls === NO || entry('', 'p2p_info') !== NESTED || entry('  ', 'primary') !== NESTED)
     return undefined
   const primary = peer('    ', '    ')
@@ -81,8 +81,8 @@ export function readCanonicalNodeInfo(text: string): NodeInfoDoc | undefined {
     if (workers.length === 0) return undefined
     p2p = { primary, workers }
   } else return undefined
-  const address = text_('', 'execution_address')
-  const pop = text_('', 'proof_of_possession')
+  const address = leaf('', 'execution_address')
+  const pop = leaf('', 'proof_of_possession')
   if (address === NO || pop === NO || i !== lines.length) return undefined
   const doc: NodeInfoDoc = {
     name,
