@@ -43,7 +43,7 @@ export const VENDORED = [
  * uses is never loaded: `keytool export-staking-args` contacts a registry only with --chain or
  * --rpc-url, and the registry client is half of its bundle (820 → 440 kB; docs/decisions.md,
  * "Start-up, stop 28"). The build checks that every flag exists on the command, takes a value,
- * and has no short form or environment variable that could name it another way.
+ * and has no short form, alias, environment variable or default that could name it another way.
  */
 export const LEAN_BUNDLES = {
   'keytool:export-staking-args': {
@@ -57,9 +57,17 @@ export function leanFlags(id, command, lean) {
   for (const name of lean.unlessFlags) {
     const flag = command?.flags?.[name]
     if (!flag) throw new Error(`build: LEAN_BUNDLES: ${id} has no flag --${name}`)
-    if (flag.char !== undefined || flag.env !== undefined || flag.type !== 'option' || flag.allowNo)
+    const otherNames = [...(flag.aliases ?? []), ...(flag.charAliases ?? [])]
+    if (
+      flag.char !== undefined ||
+      otherNames.length > 0 ||
+      flag.env !== undefined ||
+      flag.default !== undefined ||
+      flag.type !== 'option' ||
+      flag.allowNo
+    )
       throw new Error(
-        `build: LEAN_BUNDLES: --${name} of ${id} can be given in another form (short flag, environment, --no-); the launcher would not see it`,
+        `build: LEAN_BUNDLES: --${name} of ${id} can be given in another form (short flag, alias, environment, default, --no-); the launcher would not see it`,
       )
   }
   return lean.unlessFlags.map((name) => `--${name}`)

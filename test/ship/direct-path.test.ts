@@ -147,6 +147,9 @@ describe('the direct path config', () => {
     refused({ e: { ...option, env: 'TN_E' } }, 'e')
     refused({ b: { type: 'boolean' } }, 'b')
     refused({ n: { ...option, allowNo: true } }, 'n')
+    refused({ a: { ...option, aliases: ['endpoint'] } }, 'a')
+    refused({ a: { ...option, charAliases: ['r'] } }, 'a')
+    refused({ d: { ...option, default: 'testnet' } }, 'd')
   })
 })
 
