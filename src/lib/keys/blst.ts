@@ -45,7 +45,8 @@ type Blst = { x: Exports; io: Uint8Array; msgMax: number }
 let instance: Blst | undefined
 /** The module compiled off the main thread by `prepareBlst`, once that compilation has finished. */
 let compiled: WebAssembly.Module | undefined
-let compiling = false
+/** The bytes `prepareBlst` read and checked, so that a first operation before its compilation ends reads them once only. */
+let prepared: Buffer | undefined
 
 /**
  * Starts compiling the module on V8's background threads, for a command that will need BLS after
@@ -54,14 +55,14 @@ let compiling = false
  * own; a module that cannot be read is reported by that operation, not here.
  */
 export function prepareBlst(): void {
-  if (instance || compiling) return
-  compiling = true
+  if (instance || prepared) return
   let bytes: Buffer
   try {
     bytes = blstWasmBytes()
   } catch {
     return
   }
+  prepared = bytes
   // WebAssembly.compile is V8's (Node's type declarations leave it out)
   const { compile } = WebAssembly as unknown as { compile(bytes: Uint8Array): Promise<WebAssembly.Module> }
   compile(bytes).then(
@@ -74,8 +75,9 @@ export function prepareBlst(): void {
 
 function blst(): Blst {
   if (instance) return instance
-  const module = compiled ?? new WebAssembly.Module(blstWasmBytes())
+  const module = compiled ?? new WebAssembly.Module(prepared ?? blstWasmBytes())
   compiled = undefined
+  prepared = undefined
   const x = new WebAssembly.Instance(module, {}).exports as unknown as Exports
   const base = x.tnv_io()
   const msgMax = x.tnv_msg_max()

@@ -1,16 +1,14 @@
 /** Base58 (Bitcoin alphabet) fields of node-info.yaml, decoded with labeled length checks. */
-import { base58Decode, base58Encode } from '../io/base58.js'
+import { base58Decode } from '../io/base58.js'
 import { NodeInfoFieldError, type NodeInfoRepair } from './errors.js'
 import type { NodeInfoForm } from './types.js'
 
-export function encodeBase58(bytes: Uint8Array): string {
-  return base58Encode(bytes)
-}
+export { base58Encode as encodeBase58 } from '../io/base58.js'
 
 /**
  * The longest base58 text of `bytes` bytes: ceil(bytes · log 256 / log 58) < 1.37 · bytes
  * characters (a leading zero byte takes one character, fewer than its share). Longer text is
- * refused before decoding, which is quadratic in the length.
+ * refused before decoding, whose work grows with the square of the length.
  */
 export function maxBase58Length(bytes: number): number {
   return Math.ceil(bytes * 1.37) + 1
