@@ -366,10 +366,13 @@ export function wrapForLoader(file) {
 }
 
 const COMMAND_NS = 'tnv-direct-command'
+/** The launcher's run module (src/entries/launch-installed.ts loads it by this name). */
+const LAUNCHER_FILE = 'launcher.cjs'
 
 /**
  * Builds dist/run/: one bundle per command of src/commands (the bundled plugin's commands,
- * autocomplete, run through oclif), the vendored packages, index.json; and dist/launch.cjs.
+ * autocomplete, run through oclif), the vendored packages, the launcher's run module
+ * (launcher.cjs), index.json; and dist/launch.cjs, the boot that loads the launcher.
  * The single executable's copy (scripts/package.mjs): `outDir` elsewhere, `importMetaUrl` the
  * global its loader sets, no launcher (the loader is its launcher).
  */
@@ -448,6 +451,21 @@ export async function buildDirect({
     }
     await commandBundles([id], '.lean', [leanStubPlugin(root, id, spec.without)])
   }
+  // the launcher itself (src/entries/launch.ts) as a run module, compiled with a code cache like
+  // the commands; dist/launch.cjs (src/entries/launch-installed.ts) is the small boot that loads it
+  if (launcher) {
+    if (Object.keys(sources).some((id) => fileOf(id) === LAUNCHER_FILE))
+      throw new Error(`build: a command's bundle would be named ${LAUNCHER_FILE}, the launcher's run module`)
+    await esbuild.build({
+      ...common,
+      entryPoints: [join(root, 'src/entries/launch.ts')],
+      outfile: join(out, LAUNCHER_FILE),
+      external,
+      ...metaUrl,
+      define: { ...define, ...metaUrl.define },
+      plugins: [vendorPlugin(), oclifLazyRequirePlugin()],
+    })
+  }
   await esbuild.build({
     ...common,
     entryPoints: VENDORED.map((pkg) => ({ in: `tnv-vendor:${pkg}`, out: vendorFile(pkg).replace(/\.cjs$/, '') })),
@@ -513,7 +531,6 @@ export async function buildDirect({
       outfile: join(root, 'dist', 'launch.cjs'),
       define: { ...define, 'import.meta.url': '__tnvImportMetaUrl' },
       banner: { js: "var __tnvImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-      plugins: [vendorPlugin('./run/vendor/'), oclifLazyRequirePlugin()],
     })
   if (launcher) {
     const launcherFile = join(root, 'dist', 'launch.cjs')

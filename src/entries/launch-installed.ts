@@ -1,33 +1,50 @@
 /**
- * dist/launch.cjs, what the installed `tnv` (bin/tnv.cjs) and bin/run.js start: the launcher
- * (./launch.ts) with the files of an npm install or a checkout.
+ * dist/launch.cjs, what the installed `tnv` (bin/tnv.cjs) and bin/run.js start: a small boot
+ * that answers `--version` itself and otherwise runs the launcher (./launch.ts) from its own run
+ * module, dist/run/launcher.cjs, with the files of an npm install or a checkout.
+ *
+ * The launcher is a run module, not part of this file, so that it compiles with a V8 code cache
+ * like a command's bundle (./run-modules.ts): oclif's id resolution and the rest of the launcher
+ * (about 50 kB) were compiled from source by every run, about 6 ms of each command's start
+ * (docs/decisions.md, "Start-up, stop 29"). What stays here is what finds that cache: the
+ * command index (for the build) and the cache directory (./command-index.ts).
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { CommandIndex } from './command-index.js'
-import { type CommandBundle, type LaunchHost, launch } from './launch.js'
+import { type CommandIndex, DirectConfig } from './command-index.js'
+import type { CommandBundle, LaunchHost } from './launch.js'
 import { readSourceFile } from './read-source.js'
 import { codeCacheDir, runModuleLoader } from './run-modules.js'
+import { isVersionRequest, printVersion } from './version.js'
 
-export { launch }
+/** The launcher's run module in dist/run/ (scripts/direct-bundles.mjs, LAUNCHER_FILE). */
+export const LAUNCHER_FILE = 'launcher.cjs'
+
+type Launcher = { launch: (argv: string[], host: LaunchHost) => Promise<void> }
 
 /** The installed CLI (npm, a checkout): dist/run/ beside dist/launch.cjs, oclif's CLI in dist/entries/cli.js. */
 export function installedHost(root: string): LaunchHost {
   const runDir = join(root, 'dist', 'run')
+  let index: CommandIndex | undefined
+  const loader = (config: DirectConfig, index: CommandIndex) =>
+    runModuleLoader({
+      read: (f) => readSourceFile(join(runDir, f)),
+      filename: (f) => join(runDir, f),
+      // ws and anvil's platform package from node_modules, as a require() from dist/run/ finds them
+      require: (f) => createRequire(join(runDir, f)),
+      cacheDir: codeCacheDir(config.cacheDir, index.build),
+    })
   return {
     distribution: 'npm',
     root: () => root,
-    index: () => JSON.parse(readFileSync(join(runDir, 'index.json'), 'utf8')) as CommandIndex,
-    loadCommand: (file, config, index) =>
-      runModuleLoader({
-        read: (f) => readSourceFile(join(runDir, f)),
-        filename: (f) => join(runDir, f),
-        // ws and anvil's platform package from node_modules, as a require() from dist/run/ finds them
-        require: (f) => createRequire(join(runDir, f)),
-        cacheDir: codeCacheDir(config.cacheDir, index.build),
-      })(file) as CommandBundle,
+    // read once: the boot and the launcher both need it
+    index: () => {
+      index ??= JSON.parse(readFileSync(join(runDir, 'index.json'), 'utf8')) as CommandIndex
+      return index
+    },
+    loadCommand: (file, config, index) => loader(config, index)(file) as CommandBundle,
     runFull: async (argv) => {
       const { run } = (await import(pathToFileURL(join(root, 'dist', 'entries', 'cli.js')).href)) as {
         run: (argv: string[]) => Promise<void>
@@ -35,4 +52,12 @@ export function installedHost(root: string): LaunchHost {
       await run(argv)
     },
   }
+}
+
+/** Runs tnv for argv: `--version` here, everything else through the launcher (./launch.ts). */
+export async function launch(argv: string[], host: LaunchHost): Promise<void> {
+  if (isVersionRequest(argv)) return printVersion(argv, host.distribution)
+  const index = host.index()
+  const launcher = host.loadCommand(LAUNCHER_FILE, new DirectConfig(index, host.root()), index) as unknown as Launcher
+  return launcher.launch(argv, host)
 }

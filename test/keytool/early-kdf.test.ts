@@ -57,7 +57,7 @@ describe('keytool generate: the launcher starts PBKDF2 for TN_BLS_PASSPHRASE', (
       hook,
       `const c = require('node:crypto'); const o = c.pbkdf2; const fs = require('node:fs')
 c.pbkdf2 = function (...a) {
-  fs.appendFileSync(process.env.PBKDF2_LOG, (new Error().stack.includes('launch.cjs') ? 'launcher' : 'command') + '\\n')
+  fs.appendFileSync(process.env.PBKDF2_LOG, (new Error().stack.includes('launcher.cjs') ? 'launcher' : 'command') + '\\n')
   // a derivation that never ends: what keeps a process alive that waits for one
   if (process.env.PBKDF2_STALL) return void setTimeout(() => a[a.length - 1](null, Buffer.alloc(32)), 600000)
   return o.apply(this, a)
