@@ -20,6 +20,7 @@ import { join } from 'node:path'
 import { normalizeArgv } from '../../node_modules/@oclif/core/lib/help/util.js'
 import { type CommandIndex, DirectConfig, type IndexedCommand } from './command-index.js'
 import { startEarlyWork } from './early-work.js'
+import { installLightStdio } from './light-stdio.js'
 import { isVersionRequest, printVersion, type VersionInfo } from './version.js'
 
 /** A command's bundle (dist/run/<id>.cjs): runs the command like oclif's `run` would. */
@@ -88,6 +89,8 @@ export async function launch(argv: string[], host: LaunchHost): Promise<void> {
     process.exit(1)
   }
   process.once('beforeExit', guard)
+  // stdout and stderr written without Node's stream modules until something needs them
+  installLightStdio()
   // the reader went away (`tnv --help | head`, `tnv devnet status | head -1`): nothing more can
   // be shown, so stop quietly instead of waiting for a drain that never comes (which the guard
   // would call a bug)
