@@ -15,6 +15,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { type CommandIndex, DirectConfig } from './command-index.js'
 import type { CommandBundle, LaunchHost } from './launch.js'
+import { installLightStdio } from './light-stdio.js'
 import { readSourceFile } from './read-source.js'
 import { codeCacheDir, runModuleLoader } from './run-modules.js'
 import { isVersionRequest, printVersion } from './version.js'
@@ -56,6 +57,8 @@ export function installedHost(root: string): LaunchHost {
 
 /** Runs tnv for argv: `--version` here, everything else through the launcher (./launch.ts). */
 export async function launch(argv: string[], host: LaunchHost): Promise<void> {
+  // before anything prints: the launcher's own call finds it done
+  installLightStdio()
   if (isVersionRequest(argv)) return printVersion(argv, host.distribution)
   const index = host.index()
   const launcher = host.loadCommand(LAUNCHER_FILE, new DirectConfig(index, host.root()), index) as unknown as Launcher

@@ -16,7 +16,9 @@
  *   stream there and then, hands it the listeners, and from then on every use, `write` included,
  *   goes to that stream: prompts, spinners and libraries see the real thing.
  * A write that would block a non-blocking pipe (EAGAIN: the process that made the pipe left it in
- * that mode) also hands over to Node's stream, which queues what remains.
+ * that mode) also hands over to Node's stream, which queues what remains, and so does the first
+ * write to a pipe or a socket after the first second (PIPE_DIRECT_SECONDS): only a
+ * process's start is written synchronously where Node would queue.
  * A terminal, any other character device, Windows, or a descriptor that cannot be examined keeps
  * Node's own stream.
  */
@@ -28,16 +30,31 @@ const INSTALLED = Symbol.for('tnv.lightStdio')
 type Listener = (...args: unknown[]) => void
 type Held = { event: string | symbol; fn: Listener; once: boolean }
 
-/** True when fd is a descriptor the stand-in writes to directly. */
-function directlyWritable(fd: number, devNull: () => number | undefined): boolean {
+/**
+ * How the stand-in may write fd: `sync` (a regular file or /dev/null, which Node's own stream
+ * writes synchronously too), `pipe` (a pipe or a socket), or undefined (keep Node's stream).
+ */
+type Kind = 'sync' | 'pipe'
+function directKind(fd: number, devNull: () => number | undefined): Kind | undefined {
   try {
     const st = fstatSync(fd)
-    if (st.isFile() || st.isFIFO() || st.isSocket()) return true
-    return st.isCharacterDevice() && st.rdev === devNull()
+    if (st.isFile()) return 'sync'
+    if (st.isFIFO() || st.isSocket()) return 'pipe'
+    return st.isCharacterDevice() && st.rdev === devNull() ? 'sync' : undefined
   } catch {
-    return false
+    return undefined
   }
 }
+
+/**
+ * A pipe is written directly only while the process starts. A synchronous write waits while the
+ * reader does not read, where Node's stream queues the text and goes on; for a command's few
+ * lines that never matters, but a process that runs on (the devnet, a node it drives) must not
+ * stop for a slow reader. So the first write to a pipe this many seconds after the stand-in was
+ * put in place (the launcher does it in a process's first tens of milliseconds) hands over to
+ * Node's stream.
+ */
+const PIPE_DIRECT_SECONDS = 1
 
 function listen(stream: EventEmitter, event: string | symbol, fn: Listener, once: boolean): void {
   if (once) stream.once(event, fn)
@@ -66,12 +83,13 @@ export function installLightStdio(): string[] {
     ['stderr', 2],
   ] as const) {
     const own = Object.getOwnPropertyDescriptor(process, name)
-    if (!own?.get || !own.configurable || !directlyWritable(fd, devNull)) continue
+    const kind = own?.get && own.configurable ? directKind(fd, devNull) : undefined
+    if (!own?.get || !kind) continue
     const realGetter = own.get
     Object.defineProperty(process, name, {
       configurable: true,
       enumerable: own.enumerable ?? true,
-      get: standIn(fd, () => {
+      get: standIn(fd, kind, () => {
         // Node's stream from now on, for this read and every later one
         Object.defineProperty(process, name, own)
         return realGetter.call(process) as NodeJS.WriteStream
@@ -83,7 +101,8 @@ export function installLightStdio(): string[] {
 }
 
 /** The getter of a stand-in for fd; `real()` builds (once) and returns Node's stream. */
-function standIn(fd: number, real: () => NodeJS.WriteStream): () => NodeJS.WriteStream {
+function standIn(fd: number, kind: Kind, real: () => NodeJS.WriteStream): () => NodeJS.WriteStream {
+  const until = process.uptime() + PIPE_DIRECT_SECONDS
   let stream: NodeJS.WriteStream | undefined
   let failed: Error | undefined
   const held: Held[] = []
@@ -117,6 +136,7 @@ function standIn(fd: number, real: () => NodeJS.WriteStream): () => NodeJS.Write
         cb = encoding
         encoding = undefined
       }
+      if (!stream && kind === 'pipe' && process.uptime() > until) materialise()
       if (stream) return (nodeWrite as NodeJS.WriteStream['write']).call(stream, chunk, encoding as BufferEncoding, cb)
       // as on a stream destroyed by its error: later writes only fail, nothing is emitted again
       if (failed) {

@@ -17,6 +17,7 @@ import { getAsset, getRawAsset } from 'node:sea'
 import { Script } from 'node:vm'
 import type { CommandIndex } from './command-index.js'
 import { type CommandBundle, launch } from './launch.js'
+import { installLightStdio } from './light-stdio.js'
 import { sourceText } from './read-source.js'
 import { codeCacheDir, runModuleLoader } from './run-modules.js'
 import { prepareSeaRoot, type SeaIndex } from './sea-files.js'
@@ -61,8 +62,12 @@ const notFound = (id: string) =>
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2)
-  // `--version` needs no file: answered before anything is extracted
-  if (isVersionRequest(args)) return printVersion(args, 'single-executable')
+  // `--version` needs no file: answered before anything is extracted; and no stream module
+  // (./light-stdio.ts; the launcher installs the same for the commands it runs)
+  if (isVersionRequest(args)) {
+    installLightStdio()
+    return printVersion(args, 'single-executable')
+  }
   const root = prepareSeaRoot(__TNV_SEA_INDEX__, (key) => getAsset(key))
   if (root === null) return
   const full = () => mainBundle().run({ root })

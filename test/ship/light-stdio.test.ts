@@ -79,6 +79,19 @@ describe('stdout and stderr stand-ins', () => {
     assert.equal(report.handedOver, true)
   })
 
+  it("a pipe after the first second of a process: Node's stream; a file: the stand-in still", () => {
+    const piped = runChild('later', 'pipe')
+    assert.equal(String(piped.r.stdout), 'early\nlate\n')
+    assert.equal(piped.report.early, false)
+    assert.equal(piped.report.handedOver, true)
+    const outFile = join(dir, 'later.txt')
+    const out = openSync(outFile, 'w')
+    const filed = runChild('later', out)
+    closeSync(out)
+    assert.equal(readFileSync(outFile, 'utf8'), 'early\nlate\n')
+    assert.equal(filed.report.handedOver, false)
+  })
+
   it('a reader that went away: EPIPE to the listeners once, later writes fail through their callback', async () => {
     const report = join(dir, `report-${seq++}.json`)
     const child = spawn(process.execPath, childArgs('epipe', report), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
