@@ -362,7 +362,35 @@ export const WRAP_TAIL = '\n})'
 export function wrapForLoader(file) {
   const text = readFileSync(file, 'utf8')
   if (text.startsWith(WRAP_HEAD)) return
-  writeFileSync(file, asciiOnly(`${WRAP_HEAD}${text}${WRAP_TAIL}`, file))
+  writeFileSync(file, asciiOnly(`${WRAP_HEAD}${classNamesOnly(text, file)}${WRAP_TAIL}`, file))
+}
+
+/**
+ * esbuild's `keepNames` names every function and class it may rename, each with an
+ * `Object.defineProperty(fn, "name", …)` when its code runs: about 3,000 calls and 330 kB of
+ * short-lived objects in export-staking-args, and the one collection `rpc plan` had
+ * (docs/decisions.md, "Start-up, stop 29"). What reads a name is a class's: tnv's errors take
+ * theirs from `new.target.name`, oclif reads `constructor.name`. So in the run modules only the
+ * classes are named (esbuild names each in a `static { __name(this, "…") }` block); the helper
+ * the functions' calls reach returns the function as it is. The build fails if esbuild's helper
+ * takes another shape while calls to it remain.
+ */
+export function classNamesOnly(text, file) {
+  const helper =
+    /var ([\w$]+) ?= ?\(([\w$]+), ?([\w$]+)\) ?=> ?([\w$]+)\(\2, ?"name", ?\{ ?value(?:: ?\3)?, ?configurable: ?(?:!0|true) ?\}\);/
+  const m = helper.exec(text)
+  if (!m) {
+    if (/"name", ?\{ ?value/.test(text.slice(0, 4000)))
+      throw new Error(`build: ${file}: esbuild's keepNames helper has a shape classNamesOnly does not know`)
+    return text
+  }
+  const [all, name, , , defineProperty] = m
+  const classHelper = '__tnvClassName'
+  if (text.includes(classHelper)) throw new Error(`build: ${file} already uses ${classHelper}`)
+  const staticBlock = new RegExp(`static ?\\{(\\s*)${name.replace('$', '\\$')}\\(this,`, 'g')
+  return text
+    .replace(all, `var ${name}=(t)=>t;var ${classHelper}=(t,e)=>${defineProperty}(t,"name",{value:e,configurable:!0});`)
+    .replace(staticBlock, (_, space) => `static{${space}${classHelper}(this,`)
 }
 
 const COMMAND_NS = 'tnv-direct-command'

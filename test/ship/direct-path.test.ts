@@ -255,6 +255,44 @@ describe('the run modules as the build writes them', () => {
     }
     assert.ok(isAscii(readFileSync(join(ROOT, 'dist', 'launch.cjs'))))
   })
+
+  it('name their classes and leave their functions as esbuild wrote them (classNamesOnly)', async () => {
+    const { classNamesOnly } = (await import('../../scripts/direct-bundles.mjs')) as {
+      classNamesOnly: (text: string, file: string) => string
+    }
+    const esbuild = await import('esbuild')
+    // esbuild's own output, minified and not: the shape the build rewrites
+    const source = `
+      export class FeeTooHighError extends Error { constructor() { super('x'); this.name = new.target.name } }
+      export const Named = class Inner {}
+      export function plan() { return 1 }
+      export const make = () => { const helper = () => 2; return helper }
+    `
+    for (const minify of [true, false]) {
+      const built = await esbuild.transform(source, { format: 'cjs', keepNames: true, minify, platform: 'node' })
+      const text = classNamesOnly(built.code, 'test.cjs')
+      assert.notEqual(text, built.code, `rewritten (minify ${minify})`)
+      const module = { exports: {} as Record<string, unknown> }
+      new Function('module', 'exports', text)(module, module.exports)
+      const m = module.exports as {
+        FeeTooHighError: new () => Error
+        Named: { name: string }
+        plan: () => number
+        make: () => () => number
+      }
+      assert.equal(new m.FeeTooHighError().name, 'FeeTooHighError', `minify ${minify}`)
+      assert.equal(m.Named.name, 'Inner', `minify ${minify}`)
+      assert.equal(m.plan(), 1)
+      assert.equal(m.make()(), 2)
+    }
+    // what the build wrote: the classes' helper in every module that names anything
+    const rpcPlan = readFileSync(join(runDir, 'rpc.plan.cjs'), 'latin1')
+    assert.match(rpcPlan, /static\{__tnvClassName\(this,"RpcPlanCommand"\)/)
+    assert.throws(
+      () => classNamesOnly('var q=(t,e)=>d(t,"name",{value:e,writable:!0});q(f,"f");', 'odd.cjs'),
+      /keepNames helper has a shape/,
+    )
+  })
 })
 
 describe('the run module loader', () => {
