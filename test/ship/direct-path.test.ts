@@ -257,6 +257,7 @@ describe('the run modules as the build writes them', () => {
   })
 
   it('name their classes and leave their functions as esbuild wrote them (classNamesOnly)', async () => {
+    // @ts-expect-error: a build script in JavaScript, without type declarations
     const { classNamesOnly } = (await import('../../scripts/direct-bundles.mjs')) as {
       classNamesOnly: (text: string, file: string) => string
     }
