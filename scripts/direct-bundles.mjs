@@ -393,6 +393,24 @@ export function classNamesOnly(text, file) {
     .replace(staticBlock, (_, space) => `static{${space}${classHelper}(this,`)
 }
 
+/**
+ * The BLS module (wasm/blst/tnv-blst.wasm) in base64, for the bundles to carry it
+ * (src/lib/keys/blst.ts, `__TNV_BLST_WASM__`): checked here against the SHA-256 its build
+ * recorded (src/lib/keys/blst-wasm.generated.ts), as tnv checks the file when it runs from source.
+ */
+function blstWasmBase64(root) {
+  const generated = readFileSync(join(root, 'src/lib/keys/blst-wasm.generated.ts'), 'utf8')
+  const file = /BLST_WASM_FILE = '([^']+)'/.exec(generated)?.[1]
+  const sha256 = /BLST_WASM_SHA256 = '([0-9a-f]{64})'/.exec(generated)?.[1]
+  if (!file || !sha256) throw new Error('build: src/lib/keys/blst-wasm.generated.ts names no BLS module and SHA-256')
+  const bytes = readFileSync(join(root, file))
+  if (createHash('sha256').update(bytes).digest('hex') !== sha256)
+    throw new Error(
+      `build: ${file} is not the module src/lib/keys/blst-wasm.generated.ts records (rebuild it: node scripts/build-blst-wasm.mjs)`,
+    )
+  return bytes.toString('base64')
+}
+
 const COMMAND_NS = 'tnv-direct-command'
 /** The launcher's run module (src/entries/launch-installed.ts loads it by this name). */
 const LAUNCHER_FILE = 'launcher.cjs'
@@ -416,6 +434,7 @@ export async function buildDirect({
   minify = true,
 }) {
   checkDirectPathAllowed(pjson)
+  define = { ...define, __TNV_BLST_WASM__: JSON.stringify(blstWasmBase64(root)) }
   const out = outDir
   // written over, never removed first: a CLI process running during a build keeps its files
   // (stale bundles are harmless; `build.mjs --clean` starts from nothing)

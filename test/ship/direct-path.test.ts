@@ -184,6 +184,39 @@ describe('the same command line through the direct path and through oclif', () =
     assert.equal(r.code, 0, r.stderr)
   })
 
+  it('export-staking-args on an unencrypted key loads neither node:crypto nor the stream modules; its bundle carries the BLS module', () => {
+    const preload = join(tmp.dir, 'modules.cjs')
+    const list = join(tmp.dir, 'modules.txt')
+    writeFileSync(
+      preload,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')))`,
+    )
+    const r = spawnSync(
+      process.execPath,
+      [
+        '-r',
+        preload,
+        join(ROOT, 'bin', 'tnv.cjs'),
+        'keytool',
+        'export-staking-args',
+        '--node-info',
+        keys,
+        '--calldata',
+      ],
+      { cwd: tmp.dir, env: { PATH: process.env.PATH, ...env }, encoding: 'utf8' },
+    )
+    assert.equal(r.status, 0, r.stderr)
+    assert.match(r.stdout, /^0x[0-9a-f]+\n$/)
+    const loaded = readFileSync(list, 'utf8').split('\n')
+    assert.deepEqual(
+      loaded.filter((m) => ['NativeModule crypto', 'NativeModule stream', 'NativeModule net'].includes(m)),
+      [],
+    )
+    // the module as the build checked it (src/lib/keys/blst.ts __TNV_BLST_WASM__)
+    const wasm = readFileSync(join(ROOT, 'wasm/blst/tnv-blst.wasm')).toString('base64')
+    assert.ok(readFileSync(join(ROOT, 'dist/run/keytool.export-staking-args.lean.cjs'), 'latin1').includes(`"${wasm}"`))
+  })
+
   for (const args of [
     ['rpc', 'plan', '--', '--http', '--http.api', 'eth,net,web3,rpc,tn'],
     ['rpc', 'plan', '--json', '--', '--http', '--ws', '--workers', '2'],

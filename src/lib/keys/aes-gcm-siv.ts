@@ -12,8 +12,8 @@
  * noble's gcmsiv (test/keytool/aes-gcm-siv.test.ts).
  */
 
-import { createCipheriv, timingSafeEqual } from 'node:crypto'
 import { polyval } from '@noble/ciphers/_polyval.js'
+import { nodeCrypto } from '../crypto/node-crypto.js'
 
 const BLOCK = 16
 const KEY_LENGTH = 32
@@ -44,7 +44,7 @@ export function gcmSivOpen(key: Uint8Array, nonce: Uint8Array, sealed: Uint8Arra
   try {
     const tag = sealed.subarray(sealed.length - BLOCK)
     const plaintext = ctr(encKey, tag, sealed.subarray(0, sealed.length - BLOCK))
-    if (timingSafeEqual(computeTag(authKey, encKey, nonce, plaintext), tag)) return plaintext
+    if (nodeCrypto().timingSafeEqual(computeTag(authKey, encKey, nonce, plaintext), tag)) return plaintext
     plaintext.fill(0)
     return undefined
   } finally {
@@ -55,7 +55,7 @@ export function gcmSivOpen(key: Uint8Array, nonce: Uint8Array, sealed: Uint8Arra
 
 /** AES-256 of whole blocks, each on its own (ECB): the one primitive the construction needs. */
 function aes(key: Uint8Array, blocks: Uint8Array): Buffer {
-  const cipher = createCipheriv('aes-256-ecb', key, null)
+  const cipher = nodeCrypto().createCipheriv('aes-256-ecb', key, null)
   cipher.setAutoPadding(false)
   return Buffer.concat([cipher.update(blocks), cipher.final()])
 }

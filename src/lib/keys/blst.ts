@@ -9,8 +9,8 @@
  * operation runs, and results are copied out. After an operation on a secret key the secret's
  * slot and the module's whole stack are zeroed.
  */
-import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { nodeCrypto } from '../crypto/node-crypto.js'
 import { TnvError } from '../errors.js'
 import { findPackageFile } from '../package-file.js'
 import { BLST_WASM_FILE, BLST_WASM_SHA256 } from './blst-wasm.generated.js'
@@ -85,15 +85,30 @@ function blst(): Blst {
   return instance
 }
 
-/** The module's bytes (the package file, or `path`), checked against the SHA-256 recorded at its build. */
-export function blstWasmBytes(path: string | null = findPackageFile(BLST_WASM_FILE)): Buffer {
+/**
+ * The module in base64, when the build put it in the bundle (scripts/direct-bundles.mjs, after
+ * checking the file against BLST_WASM_SHA256): it is then part of the code, read with it, and
+ * neither a file to find nor a hash to check (which would load node:crypto for a command that
+ * needs nothing else of it). Undefined when tnv runs from source.
+ */
+declare const __TNV_BLST_WASM__: string | undefined
+
+/**
+ * The module's bytes: the bundle's own, else the package file (or `path`), checked against the
+ * SHA-256 recorded at its build.
+ */
+export function blstWasmBytes(path?: string | null): Buffer {
+  if (path === undefined) {
+    if (typeof __TNV_BLST_WASM__ === 'string') return Buffer.from(__TNV_BLST_WASM__, 'base64')
+    path = findPackageFile(BLST_WASM_FILE)
+  }
   let bytes: Buffer | undefined
   try {
     bytes = path === null ? undefined : readFileSync(path)
   } catch {
     bytes = undefined
   }
-  if (bytes === undefined || createHash('sha256').update(bytes).digest('hex') !== BLST_WASM_SHA256)
+  if (bytes === undefined || nodeCrypto().createHash('sha256').update(bytes).digest('hex') !== BLST_WASM_SHA256)
     throw new BlsModuleUnavailableError(bytes === undefined ? 'missing' : 'damaged')
   return bytes
 }

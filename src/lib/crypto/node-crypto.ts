@@ -1,0 +1,16 @@
+/**
+ * node:crypto, loaded on its first use. Loading it costs about 7 ms in a fresh process (OpenSSL's
+ * bindings and the stream modules its hashes and ciphers are built on), which a command that
+ * never hashes, encrypts or draws a random number should not pay just because a module it
+ * imports could: `keytool export-staking-args` on an unencrypted key never needs it
+ * (docs/decisions.md, "Start-up, stop 29"). The modules on the commands' common paths take it
+ * from here; the rest import it as usual.
+ */
+import { createRequire } from 'node:module'
+
+let loaded: typeof import('node:crypto') | undefined
+
+export function nodeCrypto(): typeof import('node:crypto') {
+  loaded ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto')
+  return loaded
+}
