@@ -169,6 +169,8 @@ await esbuild.build({
   outfile: loader,
   banner: { js: `require = ${REQUIRE_WRAPPER}(require);` },
   define: {
+    // as in the bundles: a module that makes a require from its own URL finds one (set by ./sea-files.ts)
+    'import.meta.url': '__TNV_META_URL__',
     __TNV_BUILD_INFO__: JSON.stringify(buildInfo()),
     __TNV_BUNDLE_WRAPPER__: JSON.stringify(WRAPPER),
     __TNV_SEA_INDEX__: JSON.stringify(index),

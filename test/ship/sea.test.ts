@@ -102,6 +102,18 @@ describe('the single executable, with an empty environment and no Node.js on PAT
     assert.deepEqual(readFileSync(join(datadir, 'node-keys', 'bls.kw')), before)
   })
 
+  it('keytool generate with TN_BLS_PASSPHRASE (the default: the launcher starts the key derivation early), then verify', async () => {
+    const datadir = join(tmp.dir, 'keys-env')
+    const env = { TN_BLS_PASSPHRASE: PASSPHRASE }
+    const gen = await tnv(['keytool', 'generate', 'validator', '--datadir', datadir, '--address', ADDRESS, '--json'], {
+      env,
+    })
+    assert.equal(gen.code, 0, gen.stderr)
+    assert.equal(parseJson<{ encrypted: boolean }>(gen).encrypted, true)
+    const verify = await tnv(['keytool', 'verify', '--datadir', datadir, '--json'], { env })
+    assert.equal(verify.code, 0, verify.stderr)
+  })
+
   it('rpc plan: the same plan as the npm build', async () => {
     const args = [
       'rpc',

@@ -10,7 +10,12 @@ import { createRequire } from 'node:module'
 
 let loaded: typeof import('node:crypto') | undefined
 
+type WithBuiltins = { getBuiltinModule?: (id: string) => unknown }
+
 export function nodeCrypto(): typeof import('node:crypto') {
-  loaded ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto')
+  // process.getBuiltinModule (Node 20.16 and later) needs no module URL, which not every bundle
+  // defines (the single executable's loader does not); before 20.16, a require made here
+  loaded ??= ((process as WithBuiltins).getBuiltinModule?.('node:crypto') ??
+    createRequire(import.meta.url)('node:crypto')) as typeof import('node:crypto')
   return loaded
 }
