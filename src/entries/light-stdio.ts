@@ -119,12 +119,12 @@ function standIn(fd: number, kind: Kind, real: () => NodeJS.WriteStream): () => 
   }
   const report = (err: Error, cb?: (err?: Error | null) => void) =>
     process.nextTick(() => {
-      cb?.(err)
+      // the listeners as they are now: the callback may build Node's stream (console's does, to
+      // look at its state), which takes the held listeners over but will never emit this error
       const listeners = held.filter((h) => h.event === 'error')
-      for (const h of listeners) {
-        if (h.once) held.splice(held.indexOf(h), 1)
-        h.fn(err)
-      }
+      for (const h of listeners) if (h.once) held.splice(held.indexOf(h), 1)
+      cb?.(err)
+      for (const h of listeners) h.fn(err)
       if (listeners.length === 0 && !cb) throw err
     })
   const own: Record<string | symbol, unknown> = {

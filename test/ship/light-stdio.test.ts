@@ -108,6 +108,32 @@ describe('stdout and stderr stand-ins', () => {
     assert.equal(r.handedOver, false)
   })
 
+  it('a reader that went away, written through console.log: the listeners hear EPIPE', async () => {
+    const report = join(dir, `report-${seq++}.json`)
+    const child = spawn(process.execPath, childArgs('epipe-console', report), {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    child.stdout.destroy()
+    let stderr = ''
+    child.stderr.on('data', (d) => {
+      stderr += d
+    })
+    const code = await new Promise((resolve) => child.on('exit', resolve))
+    assert.equal(code, 0, stderr)
+    assert.deepEqual(readReport(report).heard, ['once EPIPE'])
+  })
+
+  it('the built CLI ends quietly when its reader goes away: `tnv --help | head -1`', () => {
+    const r = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" --help | head -1`], {
+      env: { PATH: process.env.PATH, HOME: dir },
+      encoding: 'utf8',
+    })
+    assert.equal(r.status, 0)
+    assert.equal(r.stdout.split('\n').filter(Boolean).length, 1)
+    assert.equal(r.stderr, '')
+  })
+
   it("a non-blocking pipe that fills: what would block goes through Node's stream, in order", async () => {
     // a parent that built its own stdout stream over the pipe left it non-blocking (libuv does),
     // and the child inherits the descriptor

@@ -2,8 +2,10 @@
  * The single executable runs a CommonJS bundle (scripts/package.mjs) in which esbuild keeps
  * `import('node:…')` as a real dynamic import, and a single executable has no dynamic-import
  * callback: such a command fails there with ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING while the npm
- * build works. Node's built-in modules cost nothing to import statically, so src never imports
- * them dynamically (src/entries/version.ts, which runs only from source, excepted).
+ * build works. Most of Node's built-in modules cost next to nothing to import statically, so src
+ * never imports them dynamically (src/entries/version.ts, which runs only from source, excepted);
+ * the one that costs (node:crypto, about 7 ms) is loaded on first use without an import()
+ * (src/lib/crypto/node-crypto.ts).
  */
 import assert from 'node:assert/strict'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
