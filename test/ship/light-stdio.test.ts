@@ -92,9 +92,10 @@ describe('stdout and stderr stand-ins', () => {
     assert.equal(filed.report.handedOver, false)
   })
 
-  it('a reader that went away: EPIPE to the listeners once, later writes fail through their callback', async () => {
+  /** Runs the child with its stdout's reader gone from the start; its report. */
+  async function runWithReaderGone(mode: string): Promise<Report> {
     const report = join(dir, `report-${seq++}.json`)
-    const child = spawn(process.execPath, childArgs('epipe', report), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, childArgs(mode, report), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
     child.stdout.destroy()
     let stderr = ''
     child.stderr.on('data', (d) => {
@@ -102,26 +103,18 @@ describe('stdout and stderr stand-ins', () => {
     })
     const code = await new Promise((resolve) => child.on('exit', resolve))
     assert.equal(code, 0, stderr)
-    const r = readReport(report)
+    return readReport(report)
+  }
+
+  it('a reader that went away: EPIPE to the listeners once, later writes fail through their callback', async () => {
+    const r = await runWithReaderGone('epipe')
     assert.deepEqual(r.heard, ['once EPIPE', 'on EPIPE'])
     assert.equal(r.late, 'EPIPE')
     assert.equal(r.handedOver, false)
   })
 
   it('a reader that went away, written through console.log: the listeners hear EPIPE', async () => {
-    const report = join(dir, `report-${seq++}.json`)
-    const child = spawn(process.execPath, childArgs('epipe-console', report), {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    child.stdout.destroy()
-    let stderr = ''
-    child.stderr.on('data', (d) => {
-      stderr += d
-    })
-    const code = await new Promise((resolve) => child.on('exit', resolve))
-    assert.equal(code, 0, stderr)
-    assert.deepEqual(readReport(report).heard, ['once EPIPE'])
+    assert.deepEqual((await runWithReaderGone('epipe-console')).heard, ['once EPIPE'])
   })
 
   it('the built CLI ends quietly when its reader goes away: `tnv --help | head -1`', () => {
