@@ -387,10 +387,16 @@ export function classNamesOnly(text, file) {
   const [all, name, , , defineProperty] = m
   const classHelper = '__tnvClassName'
   if (text.includes(classHelper)) throw new Error(`build: ${file} already uses ${classHelper}`)
-  const staticBlock = new RegExp(`static ?\\{(\\s*)${name.replace('$', '\\$')}\\(this,`, 'g')
-  return text
-    .replace(all, `var ${name}=(t)=>t;var ${classHelper}=(t,e)=>${defineProperty}(t,"name",{value:e,configurable:!0});`)
-    .replace(staticBlock, (_, space) => `static{${space}${classHelper}(this,`)
+  const staticBlock = new RegExp(`static ?\\{(\\s*)${name.replaceAll('$', '\\$')}\\(this,`, 'g')
+  return (
+    text
+      // a function replacer: names such as `$$` must not be read as replacement patterns
+      .replace(
+        all,
+        () => `var ${name}=(t)=>t;var ${classHelper}=(t,e)=>${defineProperty}(t,"name",{value:e,configurable:!0});`,
+      )
+      .replace(staticBlock, (_, space) => `static{${space}${classHelper}(this,`)
+  )
 }
 
 /**

@@ -5,7 +5,7 @@
  *
  * The launcher is a run module, not part of this file, so that it compiles with a V8 code cache
  * like a command's bundle (./run-modules.ts): oclif's id resolution and the rest of the launcher
- * (about 50 kB) were compiled from source by every run, about 6 ms of each command's start
+ * (about 50 kB) were compiled from source by every run, 1 to 2 ms of each command's start
  * (docs/decisions.md, "Start-up, stop 29"). What stays here is what finds that cache: the
  * command index (for the build) and the cache directory (./command-index.ts).
  */

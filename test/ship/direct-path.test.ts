@@ -322,6 +322,14 @@ describe('the run modules as the build writes them', () => {
     // what the build wrote: the classes' helper in every module that names anything
     const rpcPlan = readFileSync(join(runDir, 'rpc.plan.cjs'), 'latin1')
     assert.match(rpcPlan, /static\{__tnvClassName\(this,"RpcPlanCommand"\)/)
+    // a minifier's name with `$` in it stays that name
+    const dollars = classNamesOnly(
+      'var $$=(t,e)=>d$(t,"name",{value:e,configurable:!0});class A{static{$$(this,"B")}};function f(){}$$(f,"g");',
+      'dollars.cjs',
+    )
+    const got = new Function('d$', `${dollars};return [A.name, f.name, $$(f)]`)(Object.defineProperty)
+    assert.deepEqual(got.slice(0, 2), ['B', 'f'])
+    assert.equal(typeof got[2], 'function')
     assert.throws(
       () => classNamesOnly('var q=(t,e)=>d(t,"name",{value:e,writable:!0});q(f,"f");', 'odd.cjs'),
       /keepNames helper has a shape/,

@@ -2,7 +2,6 @@
  * Atomic, durable file writes: temp file in the same directory, write, fsync, rename over
  * the target, fsync the directory. A reader sees the old file or the new one, never half.
  */
-
 import { constants, promises as fs } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { nodeCrypto } from '../crypto/node-crypto.js'

@@ -13,7 +13,6 @@
  *   own keytool wrote), the key is opened when the command can get the passphrase (the caller's
  *   `open`), else the check is `unknown` and the caller refuses with how to record it.
  */
-
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js'
