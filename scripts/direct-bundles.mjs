@@ -400,8 +400,8 @@ export function classNamesOnly(text, file) {
 }
 
 /**
- * The BLS module (wasm/blst/tnv-blst.wasm) in base64, for the bundles to carry it
- * (src/lib/keys/blst.ts, `__TNV_BLST_WASM__`): checked here against the SHA-256 its build
+ * The BLS module (wasm/blst/tnv-blst.wasm) in base64, for the run module vendor/blst-wasm.cjs
+ * that the bundles require on first use (src/lib/keys/blst.ts, `__TNV_BLST_WASM__`): checked here against the SHA-256 its build
  * recorded (src/lib/keys/blst-wasm.generated.ts), as tnv checks the file when it runs from source.
  */
 function blstWasmBase64(root) {
@@ -416,6 +416,10 @@ function blstWasmBase64(root) {
     )
   return bytes.toString('base64')
 }
+
+/** The run module holding the BLS module in base64, and the function the run modules read it with. */
+const BLST_WASM_VENDOR_FILE = 'blst-wasm.cjs'
+const BLST_WASM_GETTER = '__tnvBlstWasm'
 
 const COMMAND_NS = 'tnv-direct-command'
 /** The launcher's run module (src/entries/launch-installed.ts loads it by this name). */
@@ -440,17 +444,24 @@ export async function buildDirect({
   minify = true,
 }) {
   checkDirectPathAllowed(pjson)
-  define = { ...define, __TNV_BLST_WASM__: JSON.stringify(blstWasmBase64(root)) }
   const out = outDir
   // written over, never removed first: a CLI process running during a build keeps its files
   // (stale bundles are harmless; `build.mjs --clean` starts from nothing)
+  // every run module that reaches the BLS module requires its one copy, vendor/blst-wasm.cjs, on
+  // first use (src/lib/keys/blst.ts, `__TNV_BLST_WASM__`)
+  const blstBanner = `var ${BLST_WASM_GETTER} = function () { return require(${JSON.stringify(`./vendor/${BLST_WASM_VENDOR_FILE}`)}) };`
   const metaUrl = importMetaUrl
-    ? { define: { 'import.meta.url': importMetaUrl } }
+    ? { define: { 'import.meta.url': importMetaUrl, __TNV_BLST_WASM__: BLST_WASM_GETTER }, banner: { js: blstBanner } }
     : {
-        define: { 'import.meta.url': '__tnvImportMetaUrl' },
-        banner: { js: "var __tnvImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+        define: { 'import.meta.url': '__tnvImportMetaUrl', __TNV_BLST_WASM__: BLST_WASM_GETTER },
+        banner: {
+          js: `var __tnvImportMetaUrl = require('node:url').pathToFileURL(__filename).href;\n${blstBanner}`,
+        },
       }
   mkdirSync(join(out, 'vendor'), { recursive: true })
+  if (VENDORED.some((pkg) => vendorFile(pkg) === BLST_WASM_VENDOR_FILE))
+    throw new Error(`build: a vendored package's run module would be named ${BLST_WASM_VENDOR_FILE}`)
+  writeFileSync(join(out, 'vendor', BLST_WASM_VENDOR_FILE), `module.exports = "${blstWasmBase64(root)}"\n`)
   const fileOf = (id) => `${id.replaceAll(':', '.')}.cjs`
   const sources = {}
   for (const [id, c] of Object.entries(manifest.commands)) {

@@ -86,12 +86,14 @@ function blst(): Blst {
 }
 
 /**
- * The module in base64, when the build put it in the bundle (scripts/direct-bundles.mjs, after
- * checking the file against BLST_WASM_SHA256): it is then part of the code, read with it, and
- * neither a file to find nor a hash to check (which would load node:crypto for a command that
- * needs nothing else of it). Undefined when tnv runs from source.
+ * The module in base64, when tnv runs from its run modules: the build writes it, after checking
+ * the file against BLST_WASM_SHA256, into one run module (vendor/blst-wasm.cjs, compiled with a
+ * code cache like the others) and each bundle that reaches this file requires it on first use
+ * (scripts/direct-bundles.mjs). It is then part of the code: neither a file to find nor a hash
+ * to check (which would load node:crypto for a command that needs nothing else of it).
+ * Undefined when tnv runs from source or through oclif.
  */
-declare const __TNV_BLST_WASM__: string | undefined
+declare const __TNV_BLST_WASM__: (() => string) | undefined
 
 /**
  * The module's bytes: the bundle's own, else the package file (or `path`), checked against the
@@ -99,7 +101,7 @@ declare const __TNV_BLST_WASM__: string | undefined
  */
 export function blstWasmBytes(path?: string | null): Buffer {
   if (path === undefined) {
-    if (typeof __TNV_BLST_WASM__ === 'string') return Buffer.from(__TNV_BLST_WASM__, 'base64')
+    if (typeof __TNV_BLST_WASM__ === 'function') return Buffer.from(__TNV_BLST_WASM__(), 'base64')
     path = findPackageFile(BLST_WASM_FILE)
   }
   let bytes: Buffer | undefined
