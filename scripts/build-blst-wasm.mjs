@@ -64,7 +64,11 @@ function specialiseFieldOps(noAsm) {
     const definition = new RegExp(`^static void ${name}\\(`, 'gm')
     const found = text.match(definition)?.length ?? 0
     if (found !== 1) throw new Error(`blst src/no_asm.h: expected one definition of ${name}, found ${found}`)
-    text = text.replace(definition, (line) => `${line === `static void ${FIELD_OPS[0]}(` ? `#include "${FIELD_HEADER}"\n\n` : ''}static void ${name}_generic(`)
+    text = text.replace(
+      definition,
+      (line) =>
+        `${line === `static void ${FIELD_OPS[0]}(` ? `#include "${FIELD_HEADER}"\n\n` : ''}static void ${name}_generic(`,
+    )
   }
   writeFileSync(noAsm, text)
 }
@@ -121,7 +125,15 @@ try {
   specialiseFieldOps(join(blst, 'src/no_asm.h'))
   checkFieldOps(join(blst, 'src/no_asm.h'), work)
   const include = `-I${join(blst, 'bindings')}`
-  execFileSync(CLANG, [...CFLAGS, include, `-I${dirname(GLUE)}`, '-c', join(blst, 'src/server.c'), '-o', join(work, 'blst.o')])
+  execFileSync(CLANG, [
+    ...CFLAGS,
+    include,
+    `-I${dirname(GLUE)}`,
+    '-c',
+    join(blst, 'src/server.c'),
+    '-o',
+    join(work, 'blst.o'),
+  ])
   execFileSync(CLANG, [...CFLAGS, '-Wall', '-Wextra', '-Werror', include, '-c', GLUE, '-o', join(work, 'tnv.o')])
   execFileSync(WASM_LD, [...LDFLAGS, join(work, 'blst.o'), join(work, 'tnv.o'), '-o', join(work, 'tnv-blst.wasm')])
   const wasm = readFileSync(join(work, 'tnv-blst.wasm'))

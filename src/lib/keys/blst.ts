@@ -48,11 +48,16 @@ let compiled: WebAssembly.Module | undefined
 /** The bytes `prepareBlst` read and checked, so that a first operation before its compilation ends reads them once only. */
 let prepared: Buffer | undefined
 
+/** prepareBlst's compilation, settled when it has finished (failed or not). */
+let compiling: Promise<void> | undefined
+
 /**
  * Starts compiling the module on V8's background threads, for a command that will need BLS after
- * other work (reading files, taking a lock): decoding and validating it is then off its way
- * (about 3 ms). The first operation uses that module when it is ready and otherwise compiles its
- * own; a module that cannot be read is reported by that operation, not here.
+ * other work (reading files, taking a lock): decoding, validating and compiling it are then off
+ * its way. Its result reaches this module only through the event loop, so a command that works
+ * without pausing until its first BLS operation awaits `blstPrepared()` first; an operation
+ * before then compiles its own. A module that cannot be read is reported by the first operation,
+ * not here.
  */
 export function prepareBlst(): void {
   if (instance || prepared) return
@@ -65,12 +70,21 @@ export function prepareBlst(): void {
   prepared = bytes
   // WebAssembly.compile is V8's (Node's type declarations leave it out)
   const { compile } = WebAssembly as unknown as { compile(bytes: Uint8Array): Promise<WebAssembly.Module> }
-  compile(bytes).then(
+  compiling = compile(bytes).then(
     (m) => {
       compiled = m
     },
     () => {},
   )
+}
+
+/**
+ * Resolves once prepareBlst's compilation has finished (at once when none was started): about
+ * 1 ms sooner to a command's first BLS operation than compiling the module then
+ * (docs/decisions.md, "Start-up, stop 30").
+ */
+export async function blstPrepared(): Promise<void> {
+  await compiling
 }
 
 function blst(): Blst {
