@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Builds wasm/blst/tnv-blst.wasm: blst (BLS12-381, Supranational, Apache-2.0) and tnv's
-// operations on it (wasm/blst/tnv-blst.c) compiled to one WebAssembly module with no imports,
+// operations on it (wasm/blst/tnv-blst.c), with tnv's 12-limb forms of three of blst's field
+// operations (wasm/blst/tnv-fp384.h, checked natively against blst's own first:
+// wasm/blst/tnv-fp384-check.c), compiled to one WebAssembly module with no imports,
 // and src/lib/keys/blst-wasm.generated.ts, which records its SHA-256. A maintainer's tool: both
 // files are committed, so neither `npm ci`, the tests nor CI need a C compiler
 // (docs/decisions.md, "BLS on blst in WebAssembly").

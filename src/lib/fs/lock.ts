@@ -30,6 +30,7 @@ import { hostname } from 'node:os'
 import { dirname } from 'node:path'
 import { ExitCode, TnvError } from '../errors.js'
 import { isProcessAlive } from '../os/process-alive.js'
+import { removeFileSync } from './remove-file.js'
 
 export type LockOwner = { pid: number; host: string; command: string; since: string }
 
@@ -127,7 +128,7 @@ export async function acquireLock({
         if (released) return
         released = true
         const current = readLockOwner(lockPath)
-        if (current?.pid === process.pid) rmSync(lockOwnerPath(lockPath), { force: true })
+        if (current?.pid === process.pid) removeFileSync(lockOwnerPath(lockPath))
         try {
           release()
         } catch {
@@ -141,7 +142,7 @@ export async function acquireLock({
       if (deadHereOwner(owner)) {
         // its holder is gone (killed): the lock is stale now, not in staleMs
         rmSync(lockPath, { recursive: true, force: true })
-        rmSync(lockOwnerPath(lockPath), { force: true })
+        removeFileSync(lockOwnerPath(lockPath))
         continue
       }
       const waited = Date.now() - started
@@ -172,7 +173,7 @@ function removeLegacyPidFile(lockPath: string): void {
   }
   const pid = Number.parseInt(text, 10)
   if (deadHereOwner({ pid, host: hostname(), command: '', since: '' }) || !Number.isInteger(pid))
-    rmSync(lockPath, { force: true })
+    removeFileSync(lockPath)
 }
 
 /** Runs `fn` holding the lock. */

@@ -40,6 +40,7 @@ import {
   writeFileAtomic,
   writeFileDurable,
 } from '../fs/atomic.js'
+import { removeFile } from '../fs/remove-file.js'
 import { isProcessAlive } from '../os/process-alive.js'
 
 export type FileReplacement =
@@ -245,7 +246,7 @@ async function writeIntent(datadir: string, intent: CommitIntent): Promise<void>
 }
 
 async function removeIntent(datadir: string): Promise<void> {
-  await fs.rm(join(datadir, COMMIT_INTENT_FILE), { force: true })
+  await removeFile(join(datadir, COMMIT_INTENT_FILE))
   await fsyncDir(datadir)
 }
 

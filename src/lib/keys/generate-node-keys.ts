@@ -143,6 +143,13 @@ export async function generateNodeKeys({
   const offered = takeWrappingKey(passphrase)
   const derivation = passphrase === undefined ? undefined : (offered ?? startWrappingKey(passphrase))
   const wrapping = derivation?.key
+  let derived = false
+  wrapping?.then(
+    () => {
+      derived = true
+    },
+    () => {},
+  )
   // a data directory this run creates is removed again when the run fails (it is then empty:
   // everything else is staged and committed as one step), so a failure leaves nothing behind
   const created = !(await pathExists(paths.datadir))
@@ -208,6 +215,8 @@ export async function generateNodeKeys({
       /** The key file's text: sealed under the wrapping key (checked to open again), or plain. */
       const keyFileText = async (): Promise<string> => {
         if (!wrapping) return formatBlsKey(secret)
+        // idle until PBKDF2 ends: the cipher's first use goes here rather than after it
+        if (!derived) kw.warmUpSealing()
         const wrappingKey = await wrapping
         try {
           const { salt, nonce } = derivation as WrappingKeyDerivation
