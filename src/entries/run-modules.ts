@@ -9,11 +9,10 @@
  * atomically, 0600 in a 0700 directory; a cache that cannot be read or written is ignored.
  * Another build's directory unused for a week goes when a new build's cache is started.
  */
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { isBuiltin } from 'node:module'
 import { dirname, join } from 'node:path'
 import { constants, Script } from 'node:vm'
-import { readTransient } from './read-source.js'
 
 /** How a module is found and where its cache goes. */
 export type RunModuleSource = {
@@ -45,16 +44,14 @@ export function runModuleLoader(source: RunModuleSource): (file: string) => unkn
     if (known) return known.exports
     const filename = source.filename(file)
     const cacheFile = source.cacheDir === undefined ? undefined : join(source.cacheDir, `${file}.cache`)
-    // the source first: once it is a string, its cache can be read into the memory it was read
-    // into (./read-source.ts); V8 is done with the cache when the Script is made
-    const text = source.read(file)
     let cachedData: Buffer | undefined
     if (cacheFile)
       try {
-        cachedData = readTransient(cacheFile)
+        cachedData = readFileSync(cacheFile)
       } catch {
         // none yet
       }
+    const text = source.read(file)
     // the build writes each bundle already wrapped (scripts/direct-bundles.mjs, `wrapForLoader`):
     // joining the wrapper here would copy the whole source once more before V8 reads it
     const script = new Script(text.startsWith(HEAD) ? text : `${HEAD}${text}${TAIL}`, {
