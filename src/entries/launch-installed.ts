@@ -14,6 +14,7 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { type CommandIndex, DirectConfig } from './command-index.js'
+import { startEarlyWorkFromArgv } from './early-work.js'
 import type { CommandBundle, LaunchHost } from './launch.js'
 import { installLightStdio } from './light-stdio.js'
 import { readSourceFile } from './read-source.js'
@@ -60,6 +61,8 @@ export async function launch(argv: string[], host: LaunchHost): Promise<void> {
   // before anything prints: the launcher's own call finds it done
   installLightStdio()
   if (isVersionRequest(argv)) return printVersion(argv, host.distribution)
+  // `keytool generate`'s key derivation, before the launcher loads (./early-work.ts)
+  await startEarlyWorkFromArgv(argv)
   const index = host.index()
   const launcher = host.loadCommand(LAUNCHER_FILE, new DirectConfig(index, host.root()), index) as unknown as Launcher
   return launcher.launch(argv, host)

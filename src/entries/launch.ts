@@ -19,7 +19,7 @@ import { join } from 'node:path'
 // export would bring the whole help renderer): the same function oclif's `run` calls.
 import { normalizeArgv } from '../../node_modules/@oclif/core/lib/help/util.js'
 import { type CommandIndex, DirectConfig, type IndexedCommand } from './command-index.js'
-import { startEarlyWork } from './early-work.js'
+import { endEarlyWorkIfUnused, startEarlyWork } from './early-work.js'
 import { installLightStdio } from './light-stdio.js'
 import { isVersionRequest, printVersion, type VersionInfo } from './version.js'
 
@@ -104,11 +104,15 @@ export async function launch(argv: string[], host: LaunchHost): Promise<void> {
     const index = host.index()
     const config = new DirectConfig(index, host.root())
     const target = directTarget(argv, config)
-    if (target) {
-      const early = await startEarlyWork(target.id, target.argv)
-      await host.loadCommand(target.file, config, index).runDirect(target.id, target.argv, config)
-      early?.endIfUnused()
-    } else await host.runFull(argv)
+    try {
+      if (target) {
+        await startEarlyWork(target.id, target.argv)
+        await host.loadCommand(target.file, config, index).runDirect(target.id, target.argv, config)
+      } else await host.runFull(argv)
+    } finally {
+      // a derivation the command did not take (or that the boot started for another path)
+      endEarlyWorkIfUnused()
+    }
   } finally {
     settled = true
     process.removeListener('beforeExit', guard)

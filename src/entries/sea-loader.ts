@@ -16,6 +16,7 @@ import { join } from 'node:path'
 import { getAsset, getRawAsset } from 'node:sea'
 import { Script } from 'node:vm'
 import type { CommandIndex } from './command-index.js'
+import { endEarlyWorkIfUnused, startEarlyWorkFromArgv } from './early-work.js'
 import { type CommandBundle, launch } from './launch.js'
 import { installLightStdio } from './light-stdio.js'
 import { sourceText } from './read-source.js'
@@ -68,8 +69,10 @@ async function main(): Promise<void> {
     installLightStdio()
     return printVersion(args, 'single-executable')
   }
+  // `keytool generate`'s key derivation, before anything is extracted or loaded (./early-work.ts)
+  await startEarlyWorkFromArgv(args)
   const root = prepareSeaRoot(__TNV_SEA_INDEX__, (key) => getAsset(key))
-  if (root === null) return
+  if (root === null) return endEarlyWorkIfUnused()
   const full = () => mainBundle().run({ root })
   // `<cache>/bin/tnv-node.js node …`: the reference node (the main bundle's)
   if (args[0] === join(root, 'bin', 'tnv-node.js')) return full()

@@ -1,5 +1,5 @@
 /**
- * `keytool generate`'s key derivation started by the launcher (src/entries/early-work.ts,
+ * `keytool generate`'s key derivation started by the boot or the launcher (src/entries/early-work.ts,
  * src/lib/keys/offered-wrapping-key.ts): used only for the passphrase the command itself reads,
  * never derived twice when it is, never started for another passphrase source.
  */
@@ -45,7 +45,7 @@ describe('offered wrapping key (library)', () => {
   })
 })
 
-describe('keytool generate: the launcher starts PBKDF2 for TN_BLS_PASSPHRASE', () => {
+describe('keytool generate: the boot starts PBKDF2 for TN_BLS_PASSPHRASE', () => {
   let dir: string
   let cleanup: () => void
   let hook: string
@@ -57,7 +57,8 @@ describe('keytool generate: the launcher starts PBKDF2 for TN_BLS_PASSPHRASE', (
       hook,
       `const c = require('node:crypto'); const o = c.pbkdf2; const fs = require('node:fs')
 c.pbkdf2 = function (...a) {
-  fs.appendFileSync(process.env.PBKDF2_LOG, (new Error().stack.includes('launcher.cjs') ? 'launcher' : 'command') + '\\n')
+  const stack = new Error().stack
+  fs.appendFileSync(process.env.PBKDF2_LOG, (stack.includes('launch.cjs') ? 'boot' : stack.includes('launcher.cjs') ? 'launcher' : 'command') + '\\n')
   // a derivation that never ends: what keeps a process alive that waits for one
   if (process.env.PBKDF2_STALL) return void setTimeout(() => a[a.length - 1](null, Buffer.alloc(32)), 600000)
   return o.apply(this, a)
@@ -78,9 +79,9 @@ c.pbkdf2 = function (...a) {
     return { datadir, calls: readFileSync(log, 'utf8').split('\n').filter(Boolean) }
   }
 
-  it('env (the default): derived once, by the launcher, and the key opens with that passphrase', async () => {
+  it('env (the default): derived once, by the boot, and the key opens with that passphrase', async () => {
     const { datadir, calls } = await generate('env', [], { TN_BLS_PASSPHRASE: 'correct horse battery' })
-    assert.deepEqual(calls, ['launcher'])
+    assert.deepEqual(calls, ['boot'])
     const kw = readFileSync(join(datadir, 'node-keys', 'bls.kw'), 'utf8')
     assert.equal((await decryptBlsKw(kw, 'correct horse battery')).ok, true)
   })
@@ -89,7 +90,7 @@ c.pbkdf2 = function (...a) {
     const { calls } = await generate('env-flag', ['--bls-passphrase-source=env'], {
       TN_BLS_PASSPHRASE: 'correct horse battery',
     })
-    assert.deepEqual(calls, ['launcher'])
+    assert.deepEqual(calls, ['boot'])
   })
 
   it('stdin with TN_BLS_PASSPHRASE also set: nothing started early, the key opens with the stdin passphrase only', async () => {
@@ -106,7 +107,7 @@ c.pbkdf2 = function (...a) {
   })
 
   it('a command that stops before it needs the key does not wait for the derivation started for it', async () => {
-    // existing keys, no --force: refused after the launcher started PBKDF2 (here one that never
+    // existing keys, no --force: refused after the boot started PBKDF2 (here one that never
     // ends, so a process that waited for it would run into the timeout)
     const datadir = join(dir, 'exists')
     mkdirSync(join(datadir, 'node-keys'), { recursive: true })
@@ -124,9 +125,40 @@ c.pbkdf2 = function (...a) {
     })
     assert.equal(r.code, 2, r.stderr)
     assert.match(r.stderr, /cannot overwrite node keys without passing --force/)
-    assert.deepEqual(readFileSync(log, 'utf8').split('\n').filter(Boolean), ['launcher'])
+    assert.deepEqual(readFileSync(log, 'utf8').split('\n').filter(Boolean), ['boot'])
     assert.equal(readFileSync(join(datadir, 'node-keys', 'bls.kw'), 'utf8'), 'not touched')
   })
+
+  it('keytool:generate:validator (one word): started by the boot as well, and used', async () => {
+    const datadir = join(dir, 'colon')
+    const log = join(dir, 'colon.log')
+    writeFileSync(log, '')
+    const r = await runCli(['keytool:generate:validator', '--datadir', datadir, '--address', ADDRESS], {
+      env: { TN_BLS_PASSPHRASE: 'correct horse', NODE_OPTIONS: `--require ${hook}`, PBKDF2_LOG: log },
+    })
+    assert.equal(r.code, 0, r.stderr)
+    assert.deepEqual(readFileSync(log, 'utf8').split('\n').filter(Boolean), ['boot'])
+    const kw = readFileSync(join(datadir, 'node-keys', 'bls.kw'), 'utf8')
+    assert.equal((await decryptBlsKw(kw, 'correct horse')).ok, true)
+  })
+
+  for (const help of ['--help', '-h'])
+    it(`${help}: nothing is derived, and the help does not wait for a derivation`, async () => {
+      const log = join(dir, `help${help}.log`)
+      writeFileSync(log, '')
+      const r = await runCli(['keytool', 'generate', 'validator', help], {
+        env: {
+          TN_BLS_PASSPHRASE: 'correct horse',
+          NODE_OPTIONS: `--require ${hook}`,
+          PBKDF2_LOG: log,
+          PBKDF2_STALL: '1',
+        },
+        timeoutMs: 60_000,
+      })
+      assert.equal(r.code, 0, r.stderr)
+      assert.match(r.stdout, /USAGE/)
+      assert.deepEqual(readFileSync(log, 'utf8').split('\n').filter(Boolean), [])
+    })
 
   it('no-passphrase with TN_BLS_PASSPHRASE set: no derivation at all, an unencrypted bls.key', async () => {
     const { datadir, calls } = await generate('plain', ['--bls-passphrase-source', 'no-passphrase'], {
