@@ -13,6 +13,7 @@ import { deriveWrappingKey } from '../../src/lib/keys/wrapping-key.js'
 import { runCli, tempDir } from '../helpers/cli.js'
 
 const ADDRESS = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'
+const GENERATE = ['keytool', 'generate', 'validator']
 
 describe('offered wrapping key (library)', () => {
   it('is taken once, for its own passphrase, and is the derivation of that passphrase and its salt', async () => {
@@ -71,12 +72,31 @@ c.pbkdf2 = function (...a) {
     const datadir = join(dir, name)
     const log = join(dir, `${name}.log`)
     writeFileSync(log, '')
-    const r = await runCli(['keytool', 'generate', 'validator', '--datadir', datadir, '--address', ADDRESS, ...extra], {
+    const r = await runCli([...GENERATE, '--datadir', datadir, '--address', ADDRESS, ...extra], {
       env: { ...env, NODE_OPTIONS: `--require ${hook}`, PBKDF2_LOG: log },
       ...(input !== undefined ? { input } : {}),
     })
     assert.equal(r.code, 0, r.stderr)
     return { datadir, calls: readFileSync(log, 'utf8').split('\n').filter(Boolean) }
+  }
+
+  /**
+   * The CLI with TN_BLS_PASSPHRASE set and every PBKDF2 call stalled (a derivation that never
+   * ends): a process that waited for one would run into the timeout.
+   */
+  const stalled = async (name: string, args: string[]) => {
+    const log = join(dir, `${name}.log`)
+    writeFileSync(log, '')
+    const r = await runCli(args, {
+      env: {
+        TN_BLS_PASSPHRASE: 'correct horse',
+        NODE_OPTIONS: `--require ${hook}`,
+        PBKDF2_LOG: log,
+        PBKDF2_STALL: '1',
+      },
+      timeoutMs: 60_000,
+    })
+    return { r, calls: readFileSync(log, 'utf8').split('\n').filter(Boolean) }
   }
 
   it('env (the default): derived once, by the boot, and the key opens with that passphrase', async () => {
@@ -107,25 +127,14 @@ c.pbkdf2 = function (...a) {
   })
 
   it('a command that stops before it needs the key does not wait for the derivation started for it', async () => {
-    // existing keys, no --force: refused after the boot started PBKDF2 (here one that never
-    // ends, so a process that waited for it would run into the timeout)
+    // existing keys, no --force: refused after the boot started PBKDF2
     const datadir = join(dir, 'exists')
     mkdirSync(join(datadir, 'node-keys'), { recursive: true })
     writeFileSync(join(datadir, 'node-keys', 'bls.kw'), 'not touched')
-    const log = join(dir, 'exists.log')
-    writeFileSync(log, '')
-    const r = await runCli(['keytool', 'generate', 'validator', '--datadir', datadir, '--address', ADDRESS], {
-      env: {
-        TN_BLS_PASSPHRASE: 'correct horse',
-        NODE_OPTIONS: `--require ${hook}`,
-        PBKDF2_LOG: log,
-        PBKDF2_STALL: '1',
-      },
-      timeoutMs: 60_000,
-    })
+    const { r, calls } = await stalled('exists', [...GENERATE, '--datadir', datadir, '--address', ADDRESS])
     assert.equal(r.code, 2, r.stderr)
     assert.match(r.stderr, /cannot overwrite node keys without passing --force/)
-    assert.deepEqual(readFileSync(log, 'utf8').split('\n').filter(Boolean), ['boot'])
+    assert.deepEqual(calls, ['boot'])
     assert.equal(readFileSync(join(datadir, 'node-keys', 'bls.kw'), 'utf8'), 'not touched')
   })
 
@@ -144,20 +153,10 @@ c.pbkdf2 = function (...a) {
 
   for (const help of ['--help', '-h'])
     it(`${help}: nothing is derived, and the help does not wait for a derivation`, async () => {
-      const log = join(dir, `help${help}.log`)
-      writeFileSync(log, '')
-      const r = await runCli(['keytool', 'generate', 'validator', help], {
-        env: {
-          TN_BLS_PASSPHRASE: 'correct horse',
-          NODE_OPTIONS: `--require ${hook}`,
-          PBKDF2_LOG: log,
-          PBKDF2_STALL: '1',
-        },
-        timeoutMs: 60_000,
-      })
+      const { r, calls } = await stalled(`help${help}`, [...GENERATE, help])
       assert.equal(r.code, 0, r.stderr)
       assert.match(r.stdout, /USAGE/)
-      assert.deepEqual(readFileSync(log, 'utf8').split('\n').filter(Boolean), [])
+      assert.deepEqual(calls, [])
     })
 
   it('no-passphrase with TN_BLS_PASSPHRASE set: no derivation at all, an unencrypted bls.key', async () => {
