@@ -10,8 +10,8 @@
  * and the launcher takes oclif's path when the user has a theme file or asked oclif to debug.
  * test/cli/direct-path.test.ts checks every member against `Config.load` of the same tree.
  */
-import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { builtinModule } from '../lib/builtin-module.js'
 
 /**
  * One command as oclif's id resolution sees it; `file` (the command's bundle) when it runs
@@ -78,7 +78,7 @@ export class DirectConfig {
     this.userAgent = `${this.name}/${this.version} ${this.platform}-${this.arch} node-${process.version}`
     this.pjson = { name: index.name, version: index.version, oclif: index.oclif }
     this.commandIDs = Object.keys(index.commands)
-    this.home = env.HOME || homedir()
+    this.home = env.HOME || builtinModule<typeof import('node:os')>('node:os').homedir()
     // oclif: scopedEnvVar('CONFIG_DIR') || XDG_CONFIG_HOME/<dirname> || ~/.config/<dirname>
     this.configDir =
       this.scopedEnvVar('CONFIG_DIR') || join(env.XDG_CONFIG_HOME || join(this.home, '.config'), this.dirname)

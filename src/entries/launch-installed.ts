@@ -10,7 +10,6 @@
  * command index (for the build) and the cache directory (./command-index.ts).
  */
 import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { type CommandIndex, DirectConfig } from './command-index.js'
@@ -34,8 +33,10 @@ export function installedHost(root: string): LaunchHost {
     runModuleLoader({
       read: (f) => readSourceFile(join(runDir, f)),
       filename: (f) => join(runDir, f),
-      // ws and anvil's platform package from node_modules, as a require() from dist/run/ finds them
-      require: (f) => createRequire(join(runDir, f)),
+      // built-ins, and ws and anvil's platform package from node_modules: this file is CommonJS
+      // (dist/launch.cjs), and its require finds in node_modules what one from dist/run/ would
+      // (neither directory has its own), without loading node:module for `createRequire`
+      require: () => require,
       cacheDir: codeCacheDir(config.cacheDir, index.build),
     })
   return {

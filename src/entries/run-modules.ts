@@ -10,7 +10,6 @@
  * Another build's directory unused for a week goes when a new build's cache is started.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { isBuiltin } from 'node:module'
 import { dirname, join } from 'node:path'
 import { constants, Script } from 'node:vm'
 
@@ -64,8 +63,9 @@ export function runModuleLoader(source: RunModuleSource): (file: string) => unkn
     const module = { exports: {} }
     modules.set(file, module)
     const outer = source.require(file)
+    // another run module (`./vendor/ora.cjs`); built-ins and packages go to the host's require
     const local = (id: string): unknown =>
-      !isBuiltin(id) && id.startsWith('./') ? load(join(dirname(file), id).replaceAll('\\', '/')) : outer(id)
+      id.startsWith('./') ? load(join(dirname(file), id).replaceAll('\\', '/')) : outer(id)
     ;(script.runInThisContext() as ModuleInit)(module.exports, local, module, filename, dirname(filename))
     return module.exports
   }
