@@ -400,9 +400,10 @@ export function classNamesOnly(text, file) {
 }
 
 /**
- * The BLS module (wasm/blst/tnv-blst.wasm) in base64, for the run module vendor/blst-wasm.cjs
- * that the bundles require on first use (src/lib/keys/blst.ts, `__TNV_BLST_WASM__`): checked here against the SHA-256 its build
- * recorded (src/lib/keys/blst-wasm.generated.ts), as tnv checks the file when it runs from source.
+ * The BLS module (wasm/blst/tnv-blst.wasm) in base64, for the run module vendor/blst-wasm.cjs that
+ * the bundles require on first use (src/lib/keys/blst.ts, `__TNV_BLST_WASM__`): checked here
+ * against the SHA-256 its build recorded (src/lib/keys/blst-wasm.generated.ts), as tnv checks the
+ * file when it runs from source.
  */
 function blstWasmBase64(root) {
   const generated = readFileSync(join(root, 'src/lib/keys/blst-wasm.generated.ts'), 'utf8')
