@@ -459,14 +459,10 @@ export async function buildDirect({
   // every run module that reaches the BLS module requires its one copy, vendor/blst-wasm.cjs, on
   // first use (src/lib/keys/blst.ts, `__TNV_BLST_WASM__`)
   const blstBanner = `var ${BLST_WASM_GETTER} = function () { return require(${JSON.stringify(`./vendor/${BLST_WASM_VENDOR_FILE}`)}) };`
-  const metaUrl = importMetaUrl
-    ? { define: { 'import.meta.url': importMetaUrl, __TNV_BLST_WASM__: BLST_WASM_GETTER }, banner: { js: blstBanner } }
-    : {
-        define: { 'import.meta.url': META_URL, __TNV_BLST_WASM__: BLST_WASM_GETTER },
-        banner: {
-          js: `${META_URL_BANNER}\n${blstBanner}`,
-        },
-      }
+  const metaUrl = {
+    define: { 'import.meta.url': importMetaUrl ?? META_URL, __TNV_BLST_WASM__: BLST_WASM_GETTER },
+    banner: { js: importMetaUrl ? blstBanner : `${META_URL_BANNER}\n${blstBanner}` },
+  }
   mkdirSync(join(out, 'vendor'), { recursive: true })
   if (VENDORED.some((pkg) => vendorFile(pkg) === BLST_WASM_VENDOR_FILE))
     throw new Error(`build: a vendored package's run module would be named ${BLST_WASM_VENDOR_FILE}`)

@@ -39,7 +39,8 @@ export async function startEarlyWorkFromArgv(argv: readonly string[]): Promise<v
 
 /** The launcher's start, for the command its id resolution found (kept when the boot started it). */
 export async function startEarlyWork(id: string, argv: readonly string[]): Promise<void> {
-  if (GENERATE.has(id) && !(await offered())) await offer(argv)
+  // an offer made in this process is still there: only the command, which runs after this, takes it
+  if (GENERATE.has(id) && !startedHere[STARTED]) await offer(argv)
 }
 
 /**
@@ -65,12 +66,6 @@ export function endEarlyWorkIfUnused(): void {
  */
 const STARTED = Symbol.for('tnv.earlyWorkStarted')
 const startedHere = globalThis as { [STARTED]?: true }
-
-async function offered(): Promise<boolean> {
-  if (!startedHere[STARTED]) return false
-  const { wrappingKeyOffered } = await import('../lib/keys/offered-wrapping-key.js')
-  return wrappingKeyOffered()
-}
 
 async function offer(argv: readonly string[]): Promise<boolean> {
   const passphrase = process.env[PASSPHRASE_ENV]
