@@ -10,7 +10,8 @@
  * - `keytool generate validator` (a passphrase-encrypted key: PBKDF2, 1,000,000 iterations)
  *   against a process that does only that key derivation (target ≤ 1.2×).
  * Runs are interleaved (each round runs every command once, in a rotating order) so load from
- * other work on the machine falls on all of them alike; medians.
+ * other work on the machine falls on all of them alike; medians, and the median and interquartile
+ * range of each round's ratio to the same round's baseline.
  * Usage: node --import tsx bench/startup.bench.ts [--runs N]
  */
 import { execFileSync, spawnSync } from 'node:child_process'
@@ -136,16 +137,29 @@ console.log(`KDF-only process (baseline)   ${kdf.toFixed(0)} ms`)
 console.log('')
 console.log('| Command | target | npm build | single executable |')
 console.log('|---|---|---|---|')
-const row = (what: string, base: number, baseName: string, target: string) => {
+/**
+ * The ratio of the medians, and the ratios of each round's run to that round's baseline run (the
+ * two ran seconds apart): their median and interquartile range show how much the machine moved.
+ */
+const quartiles = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const at = (q: number) => s[Math.min(s.length - 1, Math.round(q * (s.length - 1)))] as number
+  return [at(0.25), at(0.5), at(0.75)] as const
+}
+const row = (what: string, baseLabel: string, baseName: string, target: string) => {
   const cell = (form: string) => {
-    const v = m(`${form} ${what}`)
-    return `${v.toFixed(0)} ms = ${(v / base).toFixed(2)}× ${baseName}`
+    const label = `${form} ${what}`
+    const v = m(label)
+    const base = times.get(baseLabel) ?? []
+    const paired = (times.get(label) ?? []).map((t, i) => t / (base[i] as number))
+    const [q1, q2, q3] = quartiles(paired)
+    return `${v.toFixed(0)} ms = ${(v / m(baseLabel)).toFixed(2)}× ${baseName} (paired ${q2.toFixed(2)}×, IQR ${q1.toFixed(2)}–${q3.toFixed(2)})`
   }
   console.log(`| \`tnv ${what}\` | ≤ ${target} | ${cell('npm')} | ${cell('sea')} |`)
 }
-row('--version', node0, '`node -e 0`', '1.3×')
-row('rpc plan', node0, '`node -e 0`', '1.3×')
-row('export-staking-args --calldata', node0, '`node -e 0`', '2×')
-row('export-staking-args --calldata (bls.kw)', node0, '`node -e 0`', '2×')
-row('keytool generate validator', kdf, 'KDF', '1.2×')
+row('--version', 'node -e 0', '`node -e 0`', '1.3×')
+row('rpc plan', 'node -e 0', '`node -e 0`', '1.3×')
+row('export-staking-args --calldata', 'node -e 0', '`node -e 0`', '2×')
+row('export-staking-args --calldata (bls.kw)', 'node -e 0', '`node -e 0`', '2×')
+row('keytool generate validator', 'KDF-only process', 'KDF', '1.2×')
 rmSync(work, { recursive: true, force: true })

@@ -24,7 +24,10 @@ export async function runCommandDirect(
   try {
     const command = new Cmd(argv, config as never) as unknown as { _run: () => Promise<unknown> }
     await command._run()
-    await flush()
+    // oclif's flush waits for stdout's 'drain' when writes are pending. Without any (a file, a
+    // terminal or, on Linux, a pipe takes each write at once) it would only set up its 10 s
+    // timer, about 1 ms in a new process: docs/decisions.md, "Start-up, stop 31"
+    if (process.stdout.writableNeedDrain) await flush()
   } catch (err) {
     await handle(err as Error)
   }

@@ -11,7 +11,8 @@
  *   order of everything written stays as it was, and nothing is left unwritten at exit);
  * - `on`/`once`/`off` keep `error` and other listeners; a failed write (EPIPE: the reader went
  *   away) is reported to them on the next tick, as the stream would, once;
- * - `isTTY` is undefined, as on Node's own streams for these descriptors;
+ * - `isTTY` is undefined, as on Node's own streams for these descriptors, and
+ *   `writableNeedDrain` false: nothing it writes is ever left pending;
  * - anything else (a property it does not have, `instanceof`, setting a property) builds Node's
  *   stream there and then, hands it the listeners, and from then on every use, `write` included,
  *   goes to that stream: prompts, spinners and libraries see the real thing.
@@ -131,6 +132,8 @@ function standIn(fd: number, kind: Kind, real: () => NodeJS.WriteStream): () => 
     fd,
     isTTY: undefined,
     writable: true,
+    // every write is done before it returns: nothing is ever pending (direct-command.ts reads it)
+    writableNeedDrain: false,
     write(chunk: string | Uint8Array, encoding?: BufferEncoding | ((err?: Error | null) => void), cb?: () => void) {
       if (typeof encoding === 'function') {
         cb = encoding

@@ -53,6 +53,7 @@ describe('key writes killed at every step', { timeout: 300_000 }, () => {
 
   // before the swap phase the old pair stays; from it on, the new pair is completed
   const GENERATE_POINTS: [string, 'old' | 'new'][] = [
+    ['commit:prepared', 'old'],
     ['generate:staged', 'old'],
     ['commit:intent', 'old'],
     ['commit:backup', 'new'],
@@ -91,6 +92,41 @@ describe('key writes killed at every step', { timeout: 300_000 }, () => {
         'no-passphrase',
       ])
       assert.equal(verify.code, 0, verify.stderr)
+    })
+
+  // a first generate, whose commit is prepared while PBKDF2 runs (nothing to back up): before the
+  // record is in place nothing is left; from it on, the new keys are completed
+  const FIRST_POINTS: [string, 'nothing' | 'new'][] = [
+    ['commit:prepared', 'nothing'],
+    ['generate:staged', 'nothing'],
+    ['commit:intent', 'new'],
+    ['commit:node-keys', 'new'],
+    ['commit:done', 'new'],
+  ]
+  for (const [point, expected] of FIRST_POINTS)
+    it(`a first generate (bls.kw) killed at ${point}: the next command finds ${expected === 'new' ? 'the new keys, whole' : 'nothing left'}`, async () => {
+      const datadir = join(dir, `first-${point.replace(/\W+/g, '-')}`)
+      const env = { TN_BLS_PASSPHRASE: 'first one' }
+      const args = ['keytool', 'generate', 'validator', '--datadir', datadir, '--address', A, '-q']
+      const killed = await spawnCli(args, { ...env, TNV_KILL_AT: point }).result
+      assert.equal(killed.signal, 'SIGKILL', killed.stderr)
+      const verify = await runCli(['keytool', 'verify', '--datadir', datadir], { env })
+      if (expected === 'nothing') {
+        assert.notEqual(verify.code, 0)
+        assert.deepEqual(
+          readdirSync(datadir).filter((n) => n !== 'tnv.lock'),
+          [],
+          'no staged entry, record or temporary file is left',
+        )
+        // and a new run makes the keys
+        const again = await runCli(args, { env })
+        assert.equal(again.code, 0, again.stderr)
+      } else {
+        assert.equal(verify.code, 0, verify.stderr)
+        clean(datadir)
+        assert.deepEqual(readdirSync(join(datadir, 'node-keys')).sort(), ['bls.kw', 'primary.seed', 'worker.seed'])
+        assert.ok(!readdirSync(datadir).some((n) => n.includes('.tmp-')), 'no temporary file is left')
+      }
     })
 
   const PASS_POINTS: [string, 'old' | 'new'][] = [

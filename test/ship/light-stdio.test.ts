@@ -46,6 +46,7 @@ describe('stdout and stderr stand-ins', () => {
     assert.deepEqual(report.again, [], 'installed once per process')
     assert.deepEqual(report.called, ['buffer', 'string'])
     assert.equal(report.isTTY, null)
+    assert.equal(report.needDrain, false)
     assert.equal(report.fd, 1)
     assert.equal(report.handedOver, false)
   })

@@ -9,10 +9,11 @@
  * A KILL (no exception, no undo) at any point is repaired by the next command that opens the
  * data directory (`recoverCommit`, called by ./datadir-lock.ts under the directory's lock),
  * from the intent record `<datadir>/tnv-commit.json`, written (atomically, fsynced) once every
- * entry is staged and durable, and rewritten when the backup is complete:
+ * staged entry exists with a durable name, and replaced by its phase `swap` form once the backup
+ * is complete and every staged file's content is durable:
  * - no record: killed while staging; the staged leftovers are removed (rolled back);
- * - phase `backup`: killed while copying the old files; the staged entries and the backup
- *   are removed (rolled back: nothing was replaced yet);
+ * - phase `backup`: killed while copying the old files, or before the staged content was
+ *   complete; the staged entries and the backup are removed (rolled back: nothing was replaced yet);
  * - phase `swap`: killed among the renames; the remaining renames are done (rolled forward:
  *   the new files are complete and belong together, the old ones are in the backup).
  * When nothing is replaced (a first `keytool generate`), there is nothing to back up and the
@@ -21,10 +22,13 @@
  * node-keys/. `killPoint` names each step so tests can kill the process there.
  *
  * Staged entries are written under their final staged names (`.<name>.tnv-stage-<hex>`, or
- * inside a staged directory) with no temporary name of their own: until the intent record
- * exists nothing reads them, and a kill leaves only leftovers that recovery removes by name.
- * Each staged file is fsynced when written; `commitFiles` fsyncs the staged directories and
- * their parents once, before it writes the record that makes them the new state.
+ * inside a staged directory) with no temporary name of their own: until the record in phase
+ * `swap` exists nothing reads them, and a kill leaves only leftovers that recovery removes by
+ * name. `prepareCommit` fsyncs the staged directories and their parents once, then does the
+ * backup and writes the phase `swap` record under a temporary name; a staged file may be filled
+ * after it (reserveStagedFile, fsynced when filled), and `commit()` renames the record into place.
+ * The record's removal at the end is not fsynced (unless it removes a file): if a crash brings
+ * it back, nothing staged is left to rename and the next command's recovery removes it.
  */
 import { randomBytes } from 'node:crypto'
 import { promises as fs, readdirSync, readFileSync } from 'node:fs'
@@ -37,6 +41,8 @@ import {
   fsyncDir,
   killPoint,
   pathExists,
+  type ReservedFile,
+  reserveFile,
   writeFileAtomic,
   writeFileDurable,
 } from '../fs/atomic.js'
@@ -68,37 +74,64 @@ export type CommitFilesReturnType = {
  * const staged = await stageFile(infoPath, yamlText)
  * const { backupDir } = await commitFiles({ datadir, replacements: [{ kind: 'file', target: infoPath, staged }] })
  */
-export async function commitFiles({ datadir, replacements }: CommitFilesParameters): Promise<CommitFilesReturnType> {
+export async function commitFiles(parameters: CommitFilesParameters): Promise<CommitFilesReturnType> {
+  return (await prepareCommit(parameters)).commit()
+}
+
+/** A commit whose steps that do not need the staged content are done (prepareCommit). */
+export type PreparedCommit = {
+  /** Swaps the staged entries in: every staged file's content must be durable by now. */
+  commit(): Promise<CommitFilesReturnType>
+  /** Gives the commit up: the staged entries, the backup and the record are removed, every file is as it was. */
+  abandon(): Promise<void>
+}
+
+/**
+ * Does the steps of commitFiles that do not depend on the staged files' content, so a caller can
+ * do them while that content is still being computed (`keytool generate` during PBKDF2), and
+ * fill reserved staged files (reserveStagedFile) before `commit()`: inspects the targets, fsyncs
+ * the staged directories, copies what will be replaced into the backup (under a record in phase
+ * `backup`: a kill rolls it back), and writes the phase `swap` record under a temporary name,
+ * fsynced. `commit()` then renames that record into place (the commit point: from there on a
+ * kill is rolled forward, so every staged file must be complete and durable before it) and
+ * swaps. Every staged entry must exist when this is called.
+ * @example
+ * const prepared = await prepareCommit({ datadir, replacements })
+ * await keyFile.fill(await sealedText) // a reserved staged file
+ * const { backupDir } = await prepared.commit()
+ */
+export async function prepareCommit({ datadir, replacements }: CommitFilesParameters): Promise<PreparedCommit> {
   // what is at each target now (the lock keeps it so until the swap): one lstat each
   let existing: ExistingTarget[]
   try {
     existing = await inspectTargets(replacements)
-    // the staged entries must be durable before the record that makes them the new state
+    // the staged entries' names must be durable before the record that makes them the new state
     await fsyncStaged(replacements)
   } catch (err) {
-    for (const r of replacements) if (r.kind !== 'remove') await fs.rm(r.staged, { recursive: true, force: true })
+    await removeStaged(replacements)
     throw err
   }
-  const undo: (() => Promise<void>)[] = []
   let backupDir: string | undefined
-  if (existing.some((e) => e.keep)) backupDir = await createBackupDir(datadir)
-  const intent: CommitIntent = {
-    version: 1,
-    startedAt: new Date().toISOString(),
-    phase: 'backup',
-    backupDir: backupDir ?? null,
-    replacements: replacements.map((r) =>
-      r.kind === 'dir' && backupDir !== undefined ? { ...r, kept: join(backupDir, basename(r.target)) } : r,
-    ),
+  let swapRecord: string | undefined
+  /** Everything this commit wrote is removed again (nothing was replaced yet). */
+  const rollBack = async () => {
+    if (swapRecord) await fs.rm(swapRecord, { force: true })
+    await removeStaged(replacements)
+    if (backupDir) await fs.rm(backupDir, { recursive: true, force: true })
+    await removeIntent(datadir).catch(() => {})
   }
   try {
-    if (backupDir === undefined) {
-      // nothing is replaced: no backup phase, the record says swap from the start
-      await writeIntent(datadir, { ...intent, phase: 'swap' })
-      killPoint('commit:intent')
-      faultPoint('commit:backup')
-      killPoint('commit:backup')
-    } else {
+    if (existing.some((e) => e.keep)) backupDir = await createBackupDir(datadir)
+    const intent: CommitIntent = {
+      version: 1,
+      startedAt: new Date().toISOString(),
+      phase: 'backup',
+      backupDir: backupDir ?? null,
+      replacements: replacements.map((r) =>
+        r.kind === 'dir' && backupDir !== undefined ? { ...r, kept: join(backupDir, basename(r.target)) } : r,
+      ),
+    }
+    if (backupDir !== undefined) {
       await writeIntent(datadir, intent)
       killPoint('commit:intent')
       // 1. Copy every file that will be replaced or removed into the backup first.
@@ -107,10 +140,52 @@ export async function commitFiles({ datadir, replacements }: CommitFilesParamete
         await copyFileDurable(r.target, join(backupDir, basename(r.target)))
       }
       faultPoint('commit:backup')
-      await writeIntent(datadir, { ...intent, phase: 'swap' })
-      killPoint('commit:backup')
     }
-    // 2. Swap in the staged entries.
+    // nothing is replaced: no backup phase, the record says swap from the start
+    swapRecord = await stageIntent(datadir, { ...intent, phase: 'swap' })
+  } catch (err) {
+    await rollBack()
+    throw err
+  }
+  killPoint('commit:prepared')
+  let used = false
+  return {
+    abandon: async () => {
+      if (used) return
+      used = true
+      await rollBack()
+    },
+    commit: async () => {
+      if (used) throw new Error('this commit was already committed or abandoned') // a bug, never expected
+      used = true
+      try {
+        // the commit point
+        await fs.rename(swapRecord as string, join(datadir, COMMIT_INTENT_FILE))
+        swapRecord = undefined
+        await fsyncDir(datadir)
+      } catch (err) {
+        await rollBack()
+        throw err
+      }
+      if (backupDir === undefined) {
+        killPoint('commit:intent')
+        faultPoint('commit:backup')
+      }
+      killPoint('commit:backup')
+      return swapIn(datadir, replacements, existing, backupDir)
+    },
+  }
+}
+
+/** 2. Swaps in the staged entries under a record in phase swap; any failure undoes what was done. */
+async function swapIn(
+  datadir: string,
+  replacements: FileReplacement[],
+  existing: ExistingTarget[],
+  backupDir: string | undefined,
+): Promise<CommitFilesReturnType> {
+  const undo: (() => Promise<void>)[] = []
+  try {
     for (const [i, r] of replacements.entries()) {
       const exists = existing[i]?.exists === true
       if (r.kind === 'dir') {
@@ -143,7 +218,11 @@ export async function commitFiles({ datadir, replacements }: CommitFilesParamete
       killPoint(`commit:${basename(r.target)}`)
     }
     for (const dir of new Set(replacements.map((r) => dirname(r.target)))) await fsyncDir(dir)
-    await removeIntent(datadir)
+    // Not fsynced: a crash that brings the record back finds nothing staged left to rename, and
+    // the next command's recovery removes it (docs/decisions.md, "Start-up, stop 31"). A record
+    // that removes a file is: rolled forward again, it would remove one made there since.
+    if (replacements.some((r) => r.kind === 'remove')) await removeIntent(datadir)
+    else await removeFile(join(datadir, COMMIT_INTENT_FILE))
     killPoint('commit:done')
     return backupDir ? { backupDir } : {}
   } catch (err) {
@@ -155,7 +234,7 @@ export async function commitFiles({ datadir, replacements }: CommitFilesParamete
         undone = false
       }
     }
-    for (const r of replacements) if (r.kind !== 'remove') await fs.rm(r.staged, { recursive: true, force: true })
+    await removeStaged(replacements)
     if (backupDir && undone) await fs.rm(backupDir, { recursive: true, force: true })
     if (undone) await removeIntent(datadir).catch(() => {})
     if (!undone && backupDir)
@@ -165,6 +244,10 @@ export async function commitFiles({ datadir, replacements }: CommitFilesParamete
       })
     throw err
   }
+}
+
+async function removeStaged(replacements: FileReplacement[]): Promise<void> {
+  for (const r of replacements) if (r.kind !== 'remove') await fs.rm(r.staged, { recursive: true, force: true })
 }
 
 type ExistingTarget = {
@@ -243,6 +326,13 @@ type CommitIntent = {
 
 async function writeIntent(datadir: string, intent: CommitIntent): Promise<void> {
   await writeFileAtomic(join(datadir, COMMIT_INTENT_FILE), `${JSON.stringify(intent, null, 2)}\n`, { mode: 0o600 })
+}
+
+/** The record written in full and fsynced under a temporary name (ours: recovery leaves it while this process lives). */
+async function stageIntent(datadir: string, intent: CommitIntent): Promise<string> {
+  const tmp = join(datadir, `.${COMMIT_INTENT_FILE}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`)
+  await writeFileDurable(tmp, `${JSON.stringify(intent, null, 2)}\n`, 0o600)
+  return tmp
 }
 
 async function removeIntent(datadir: string): Promise<void> {
@@ -340,9 +430,23 @@ function isDeadWritersTemp(name: string): boolean {
  * @example const staged = await stageFile('/d/node-info.yaml', text)
  */
 export async function stageFile(target: string, data: string | Uint8Array, mode = 0o644): Promise<string> {
-  const staged = join(dirname(target), `.${basename(target)}.tnv-stage-${randomBytes(4).toString('hex')}`)
+  const staged = stagedPath(target)
   await writeFileDurable(staged, data, mode)
   return staged
+}
+
+/**
+ * Creates the staged file for `target` now, empty, to be filled before the commit (prepareCommit):
+ * its name is made durable with the other staged entries while its content is computed.
+ * @example const binding = await reserveStagedFile('/d/tnv-keys.json', 0o600) // binding.path is the staged path
+ */
+export function reserveStagedFile(target: string, mode: number): Promise<ReservedFile> {
+  return reserveFile(stagedPath(target), mode)
+}
+
+/** A staged entry's name: hidden, beside its target. */
+function stagedPath(target: string): string {
+  return join(dirname(target), `.${basename(target)}.tnv-stage-${randomBytes(4).toString('hex')}`)
 }
 
 /**
@@ -354,7 +458,7 @@ export async function stageDir(
   files: { name: string; data: string | Uint8Array; mode: number }[],
   mode: number,
 ): Promise<string> {
-  const staged = join(dirname(target), `.${basename(target)}.tnv-stage-${randomBytes(4).toString('hex')}`)
+  const staged = stagedPath(target)
   try {
     await fs.mkdir(staged, { mode })
     await fs.chmod(staged, mode)

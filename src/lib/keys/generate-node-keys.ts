@@ -10,12 +10,12 @@ import { randomBytes } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { BadInputError, TnvError, UsageError } from '../errors.js'
-import { ensureDir, killPoint, pathExists, writeFileDurable } from '../fs/atomic.js'
+import { ensureDir, killPoint, pathExists, type ReservedFile, reserveFile } from '../fs/atomic.js'
 import { assertDatadirPlace } from '../fs/fs-errors.js'
 import { InvalidMultiaddrError } from '../nodeinfo/errors.js'
 import { parseP2pAddress, withPeerId } from '../nodeinfo/multiaddr.js'
 import type { Hex, NodeInfo, NodeInfoForm, RpcEndpoints, WorkerInfo } from '../nodeinfo/types.js'
-import { commitFiles, stageDir, stageFile } from './commit-files.js'
+import { type PreparedCommit, prepareCommit, reserveStagedFile, stageDir, stageFile } from './commit-files.js'
 import { BLS_KEY_FILE, BLS_KW_FILE, type DatadirPaths, datadirPaths, KEY_DIR_MODE, KEY_FILE_MODE } from './datadir.js'
 import { DatadirNotADirectoryError, DatadirNotCreatableError, NodeKeysExistError } from './errors.js'
 import { KEY_BINDING_FILE, keyBindingText } from './key-binding.js'
@@ -212,23 +212,34 @@ export async function generateNodeKeys({
           ...(i === 0 && rpc ? { rpc } : {}),
         })
       }
-      /** The key file's text: sealed under the wrapping key (checked to open again), or plain. */
-      const keyFileText = async (): Promise<string> => {
-        if (!wrapping) return formatBlsKey(secret)
+      /**
+       * The key file's text, sealed under the wrapping key or plain, and the check that a sealed
+       * text opens again to the same secret (run while the file is written; it zeroes the key).
+       */
+      const keyFileText = async (): Promise<{ text: string; check: () => void }> => {
+        if (!wrapping) return { text: formatBlsKey(secret), check: () => {} }
         // idle until PBKDF2 ends: the cipher's first use goes here rather than after it
         if (!derived) kw.warmUpSealing()
         const wrappingKey = await wrapping
+        let text: string
         try {
           const { salt, nonce } = derivation as WrappingKeyDerivation
-          const text = kw.sealBlsSecret({ secret, wrappingKey, salt, nonce })
-          const parts = kw.parseBlsKw(text)
-          const back = 'salt' in parts ? kw.unsealBlsSecret(parts, wrappingKey) : undefined
-          if (!back || Buffer.compare(back, secret) !== 0) throw new Error('the sealed key does not open again') // a bug, never expected
-          back.fill(0)
-          return text
-        } finally {
+          text = kw.sealBlsSecret({ secret, wrappingKey, salt, nonce })
+        } catch (err) {
           wrappingKey.fill(0)
+          throw err
         }
+        const check = () => {
+          try {
+            const parts = kw.parseBlsKw(text)
+            const back = 'salt' in parts ? kw.unsealBlsSecret(parts, wrappingKey) : undefined
+            if (!back || Buffer.compare(back, secret) !== 0) throw new Error('the sealed key does not open again') // a bug, never expected
+            back.fill(0)
+          } finally {
+            wrappingKey.fill(0)
+          }
+        }
+        return { text, check }
       }
       const info: NodeInfo = {
         name: name ?? `node-${encodeBase58(publicKey.slice(0, 8))}`,
@@ -240,51 +251,64 @@ export async function generateNodeKeys({
         form,
       }
 
-      // 3. Stage the seeds and node-info.yaml while PBKDF2 may still run; then the key file.
+      // 3. Stage everything while PBKDF2 may still run: the seeds, node-info.yaml, the key file
+      // and the record of which public key it holds (so later commands check it without the
+      // passphrase) created empty, and the commit prepared up to its commit point (the backup
+      // and the record, commit-files.ts). After PBKDF2 every millisecond is the operator's: only
+      // the two files are filled and fsynced, side by side, and the prepared commit swaps them in.
       const keyFile = wrapping ? BLS_KW_FILE : BLS_KEY_FILE
       const seeds = [
         { name: PRIMARY_SEED_FILE, data: PRIMARY_SEED_TEXT, mode: KEY_FILE_MODE },
         ...workerInfos.map((_, i) => ({ name: workerSeed(i).file, data: workerSeed(i).text, mode: KEY_FILE_MODE })),
       ]
-      const stagedKeys = await stageDir(paths.nodeKeys, seeds, KEY_DIR_MODE)
-      let stagedInfo: string | undefined
-      let stagedBinding: string | undefined
       const bindingPath = join(paths.datadir, KEY_BINDING_FILE)
+      const stagedKeys = await stageDir(paths.nodeKeys, seeds, KEY_DIR_MODE)
+      const reserved: ReservedFile[] = []
+      let stagedInfo: string | undefined
+      let prepared: PreparedCommit | undefined
       try {
         stagedInfo = await stageFile(paths.nodeInfo, formatNodeInfo(info), 0o644)
-        const text = await keyFileText()
-        // The key file and the record of which public key it holds (so later commands check it
-        // without the passphrase), written and fsynced side by side: after PBKDF2 every
-        // millisecond is the operator's. commitFiles fsyncs the staged directory before its
-        // record names it. Both settle before anything is cleaned up.
-        const [key, binding] = await Promise.allSettled([
-          writeFileDurable(join(stagedKeys, keyFile), text, KEY_FILE_MODE),
-          stageFile(bindingPath, keyBindingText(publicKey, keyFile, text), KEY_FILE_MODE),
+        const keyOut = await reserveFile(join(stagedKeys, keyFile), KEY_FILE_MODE)
+        reserved.push(keyOut)
+        const bindingOut = await reserveStagedFile(bindingPath, KEY_FILE_MODE)
+        reserved.push(bindingOut)
+        prepared = await prepareCommit({
+          datadir: paths.datadir,
+          replacements: [
+            { kind: 'dir', target: paths.nodeKeys, staged: stagedKeys },
+            { kind: 'file', target: paths.nodeInfo, staged: stagedInfo },
+            { kind: 'file', target: bindingPath, staged: bindingOut.path },
+          ],
+        })
+        const sealed = await keyFileText()
+        const writes = Promise.allSettled([
+          keyOut.fill(sealed.text),
+          (async () => bindingOut.fill(keyBindingText(publicKey, keyFile, sealed.text)))(),
         ])
-        if (key.status === 'rejected') {
-          if (binding.status === 'fulfilled') await fs.rm(binding.value, { force: true })
-          throw key.reason
+        // checked while the two files are written; both settle before anything is cleaned up
+        let unopenable: unknown
+        try {
+          sealed.check()
+        } catch (err) {
+          unopenable = err
         }
-        if (binding.status === 'rejected') throw binding.reason
-        stagedBinding = binding.value
+        for (const r of await writes) if (r.status === 'rejected') throw r.reason
+        if (unopenable) throw unopenable
       } catch (err) {
-        await fs.rm(stagedKeys, { recursive: true, force: true })
-        if (stagedInfo) await fs.rm(stagedInfo, { force: true })
-        if (stagedBinding) await fs.rm(stagedBinding, { force: true })
+        for (const f of reserved) await f.discard()
+        if (prepared)
+          await prepared.abandon() // removes the staged entries too
+        else {
+          await fs.rm(stagedKeys, { recursive: true, force: true })
+          if (stagedInfo) await fs.rm(stagedInfo, { force: true })
+        }
         throw err
       }
 
       killPoint('generate:staged')
       // 4. Swap it all in (with a backup of what was there); a kill on the way is finished or
       // undone by the next command that opens the data directory (commit-files.ts).
-      const { backupDir } = await commitFiles({
-        datadir: paths.datadir,
-        replacements: [
-          { kind: 'dir', target: paths.nodeKeys, staged: stagedKeys },
-          { kind: 'file', target: paths.nodeInfo, staged: stagedInfo },
-          { kind: 'file', target: bindingPath, staged: stagedBinding },
-        ],
-      })
+      const { backupDir } = await prepared.commit()
       return {
         info,
         paths,
