@@ -107,4 +107,20 @@ describe('a commit prepared before its content is known', () => {
     await prepared.abandon()
     assert.deepEqual(listing(datadir), [])
   })
+
+  it('a record brought back after the commit (its removal is not fsynced): nothing to do, nothing reported', async () => {
+    const datadir = join(dir, 'brought-back')
+    mkdirSync(datadir)
+    const { key, info, replacements } = await stage(datadir)
+    const prepared = await prepareCommit({ datadir, replacements })
+    const tmp = listing(datadir).find((n) => n.startsWith(`.${COMMIT_INTENT_FILE}.tmp-`)) as string
+    const record = readFileSync(join(datadir, tmp), 'utf8')
+    await key.fill('new key')
+    await info.fill('new info\n')
+    await prepared.commit()
+    writeFileSync(join(datadir, COMMIT_INTENT_FILE), record)
+    assert.deepEqual(await recoverCommit(datadir), { action: 'none' })
+    assert.deepEqual(listing(datadir), ['node-info.yaml', 'node-keys'])
+    assert.equal(readFileSync(join(datadir, 'node-keys', 'bls.kw'), 'utf8'), 'new key')
+  })
 })

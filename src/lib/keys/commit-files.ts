@@ -28,7 +28,8 @@
  * backup and writes the phase `swap` record under a temporary name; a staged file may be filled
  * after it (reserveStagedFile, fsynced when filled), and `commit()` renames the record into place.
  * The record's removal at the end is not fsynced (unless it removes a file): if a crash brings
- * it back, nothing staged is left to rename and the next command's recovery removes it.
+ * it back, nothing staged is left to rename and the next command's recovery removes it, reporting
+ * nothing.
  */
 import { randomBytes } from 'node:crypto'
 import { promises as fs, readdirSync, readFileSync } from 'node:fs'
@@ -369,10 +370,18 @@ export async function recoverCommit(datadir: string): Promise<RecoverCommitRetur
     intentMissing = (err as NodeJS.ErrnoException).code === 'ENOENT'
   }
   if (intent && intent.phase === 'swap') {
+    // whether anything was left to do: a record whose renames were all done is one whose removal
+    // was lost (it is not fsynced: a crash right after a commit can bring it back), or a command
+    // killed just before removing it; the files are whole either way, and nothing is reported
+    let finishedNow = false
     for (const r of intent.replacements) {
       if (r.kind === 'remove') {
-        await fs.rm(r.target, { force: true })
+        if (await pathExists(r.target)) {
+          await fs.rm(r.target, { force: true })
+          finishedNow = true
+        }
       } else if (await pathExists(r.staged)) {
+        finishedNow = true
         if (r.kind === 'dir' && (await pathExists(r.target))) {
           if (await isEmptyDir(r.target)) await fs.rmdir(r.target)
           else if (r.kept && !(await pathExists(r.kept))) await fs.rename(r.target, r.kept)
@@ -383,6 +392,7 @@ export async function recoverCommit(datadir: string): Promise<RecoverCommitRetur
     }
     for (const dir of new Set(intent.replacements.map((r) => dirname(r.target)))) await fsyncDir(dir)
     await removeIntent(datadir)
+    if (!finishedNow) return { action: 'none' }
     return { action: 'rolled-forward', backupDir: intent.backupDir, startedAt: intent.startedAt }
   }
   // no intent (killed while staging), an unreadable one, or phase backup: nothing was replaced yet
