@@ -51,6 +51,18 @@ describe('a failure between steps changes nothing', () => {
         }),
     ],
     [
+      // nothing to back up: the record is written once, in phase swap, and a fault after it is in
+      // place is undone too (the data directory the run created is removed again)
+      'a first generate',
+      ['write', 'commit:backup', 'commit:node-keys', 'commit:tnv-keys.json'],
+      () =>
+        generateNodeKeys({
+          datadir: join(dir, 'first'),
+          address: '0x2222222222222222222222222222222222222222',
+          passphrase: async () => undefined,
+        }),
+    ],
+    [
       'generate pop',
       ['commit:backup', 'commit:node-info.yaml'],
       () =>

@@ -142,7 +142,8 @@ export async function prepareCommit({ datadir, replacements }: CommitFilesParame
       }
       faultPoint('commit:backup')
     }
-    // nothing is replaced: no backup phase, the record says swap from the start
+    // the record in phase swap, complete now, put in place by commit() (when nothing is replaced
+    // there is no backup phase: this is the only record)
     swapRecord = await stageIntent(datadir, { ...intent, phase: 'swap' })
   } catch (err) {
     await rollBack()
@@ -168,11 +169,6 @@ export async function prepareCommit({ datadir, replacements }: CommitFilesParame
         await rollBack()
         throw err
       }
-      if (backupDir === undefined) {
-        killPoint('commit:intent')
-        faultPoint('commit:backup')
-      }
-      killPoint('commit:backup')
       return swapIn(datadir, replacements, existing, backupDir)
     },
   }
@@ -187,6 +183,11 @@ async function swapIn(
 ): Promise<CommitFilesReturnType> {
   const undo: (() => Promise<void>)[] = []
   try {
+    if (backupDir === undefined) {
+      killPoint('commit:intent')
+      faultPoint('commit:backup')
+    }
+    killPoint('commit:backup')
     for (const [i, r] of replacements.entries()) {
       const exists = existing[i]?.exists === true
       if (r.kind === 'dir') {
