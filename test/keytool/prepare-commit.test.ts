@@ -8,6 +8,7 @@ import assert from 'node:assert/strict'
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
+import { reserveFile } from '../../src/lib/fs/atomic.js'
 import {
   COMMIT_INTENT_FILE,
   type FileReplacement,
@@ -32,7 +33,6 @@ async function stage(datadir: string) {
     [{ name: 'primary.seed', data: 'seed', mode: 0o600 }],
     0o700,
   )
-  const { reserveFile } = await import('../../src/lib/fs/atomic.js')
   const key = await reserveFile(join(stagedKeys, 'bls.kw'), 0o600)
   const info = await reserveStagedFile(join(datadir, 'node-info.yaml'), 0o644)
   const replacements: FileReplacement[] = [

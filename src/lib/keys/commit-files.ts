@@ -116,10 +116,13 @@ export async function prepareCommit({ datadir, replacements }: CommitFilesParame
   let swapRecord: string | undefined
   /** Everything this commit wrote is removed again (nothing was replaced yet). */
   const rollBack = async () => {
-    if (swapRecord) await fs.rm(swapRecord, { force: true })
+    if (swapRecord) await removeFile(swapRecord)
     await removeStaged(replacements)
-    if (backupDir) await fs.rm(backupDir, { recursive: true, force: true })
-    await removeIntent(datadir).catch(() => {})
+    // a record in place before the commit point is the backup phase's
+    if (backupDir) {
+      await fs.rm(backupDir, { recursive: true, force: true })
+      await removeIntent(datadir).catch(() => {})
+    }
   }
   try {
     if (existing.some((e) => e.keep)) backupDir = await createBackupDir(datadir)
