@@ -17,6 +17,19 @@ import { join, relative } from 'node:path'
 import { Script } from 'node:vm'
 import * as esbuild from 'esbuild'
 
+/**
+ * CommonJS packages that every command bundle holds (@oclif/core requires them) and that a
+ * command run on the direct path does not evaluate: only oclif's spinner (cli-spinners), its
+ * error and help layout (string-width's emoji-regex, ansi-styles' color-convert) and, with DEBUG
+ * set, its debug logger (debug) reach them. Each is a run module of its own in dist/run/vendor/,
+ * required as it is where it is first needed: about 60 kB less for every command to read, hold
+ * and deserialise (docs/decisions.md, "Start-up, stop 32"). Required from CommonJS (`require`),
+ * so the bundle's stub hands over the package's `module.exports` unchanged (emoji-regex and debug
+ * export a function). The build fails if an importer would resolve a name to another copy of it
+ * than the one at the top of node_modules.
+ */
+export const COLD_CJS = ['cli-spinners', 'emoji-regex', 'color-convert', 'debug']
+
 /** Packages each in its own bundle: loaded only by the commands that reach them. */
 export const VENDORED = [
   '@inquirer/prompts',
@@ -34,43 +47,57 @@ export const VENDORED = [
   'tinyglobby',
   'lilconfig',
   'semver',
+  ...COLD_CJS,
 ]
 /**
  * Commands that also get a lean bundle, `<id>.lean.cjs`, for the runs that name none of
  * `unlessFlags`: the modules in `without` (reached only through those flags) are left out of it,
  * each replaced by a module that fails loudly should it ever be reached. The launcher picks the
- * lean bundle when no argument is one of those flags (src/entries/launch.ts). What a run never
- * uses is never loaded: `keytool export-staking-args` contacts a registry only with --chain or
- * --rpc-url, and the registry client is half of its bundle (820 → 440 kB; docs/decisions.md,
- * "Start-up, stop 28"). The build checks that every flag exists on the command, takes a value,
- * and has no short form, alias, environment variable or default that could name it another way.
+ * lean bundle when no argument is one of those flags in any of its forms (src/entries/launch.ts).
+ * What a run never uses is never loaded:
+ * - `keytool export-staking-args` contacts a registry only with --chain or --rpc-url, and the
+ *   registry client is half of its bundle (820 → 440 kB; docs/decisions.md, "Start-up, stop 28");
+ * - `keytool generate` asks a registry only with --force (alias --overwrite), before it replaces
+ *   keys, and that check is the only part of it that needs viem: 820 → 340 kB, about 440 pages
+ *   of memory less for the process to touch while PBKDF2 runs ("Start-up, stop 32").
+ * The build checks that every flag exists on the command and that the launcher can see each of
+ * its forms: a long name or long alias, no short form, environment variable, default or --no-.
  */
 export const LEAN_BUNDLES = {
   'keytool:export-staking-args': {
     unlessFlags: ['chain', 'rpc-url'],
     without: ['src/lib/registry/command-support.ts', 'src/lib/registry/first-batch.ts'],
   },
+  'keytool:generate:validator': {
+    unlessFlags: ['force'],
+    without: ['src/lib/registry/key-replace-guard.ts'],
+  },
+  'keytool:generate:observer': {
+    unlessFlags: ['force'],
+    without: ['src/lib/registry/key-replace-guard.ts'],
+  },
 }
 
-/** The manifest's command checked against its LEAN_BUNDLES entry; the flags as the launcher matches them. */
+/** The manifest's command checked against its LEAN_BUNDLES entry; every form of the flags as the launcher matches them. */
 export function leanFlags(id, command, lean) {
+  const forms = []
   for (const name of lean.unlessFlags) {
     const flag = command?.flags?.[name]
     if (!flag) throw new Error(`build: LEAN_BUNDLES: ${id} has no flag --${name}`)
-    const otherNames = [...(flag.aliases ?? []), ...(flag.charAliases ?? [])]
     if (
       flag.char !== undefined ||
-      otherNames.length > 0 ||
+      (flag.charAliases ?? []).length > 0 ||
       flag.env !== undefined ||
       flag.default !== undefined ||
-      flag.type !== 'option' ||
+      (flag.type !== 'option' && flag.type !== 'boolean') ||
       flag.allowNo
     )
       throw new Error(
-        `build: LEAN_BUNDLES: --${name} of ${id} can be given in another form (short flag, alias, environment, default, --no-); the launcher would not see it`,
+        `build: LEAN_BUNDLES: --${name} of ${id} can be given in another form (short flag, environment, default, --no-); the launcher would not see it`,
       )
+    for (const long of [name, ...(flag.aliases ?? [])]) forms.push(`--${long}`)
   }
-  return lean.unlessFlags.map((name) => `--${name}`)
+  return forms
 }
 
 /** Each module of `without` as a module that fails when it is first evaluated. */
@@ -293,16 +320,39 @@ export function oclifCommandOnlyPlugin() {
  */
 export function vendorPlugin(prefix = './vendor/') {
   const names = new Set(VENDORED)
+  const cold = new Set(COLD_CJS)
   return {
     name: 'tnv-vendor',
     setup(build) {
-      build.onResolve({ filter: /^[@a-z]/ }, (args) =>
-        names.has(args.path) ? { path: args.path, namespace: 'tnv-vendor-stub' } : undefined,
-      )
-      // an ES module re-exporting the file: `import ora from 'ora'` gets ora's default export
-      // and `import { select } from '@inquirer/prompts'` its named ones, as from the package
+      build.onResolve({ filter: /^[@a-z]/ }, async (args) => {
+        if (!names.has(args.path) || args.pluginData === 'tnv-vendor-check') return undefined
+        if (cold.has(args.path)) {
+          // the copy this importer would get must be the one vendored (the top of node_modules)
+          const here = await build.resolve(args.path, {
+            kind: args.kind,
+            resolveDir: args.resolveDir,
+            pluginData: 'tnv-vendor-check',
+          })
+          const top = await build.resolve(args.path, {
+            kind: 'require-call',
+            resolveDir: build.initialOptions.absWorkingDir,
+            pluginData: 'tnv-vendor-check',
+          })
+          if (here.errors.length > 0 || here.path !== top.path)
+            return {
+              errors: [
+                { text: `${args.importer} requires its own copy of ${args.path}; COLD_CJS vendors the top one only` },
+              ],
+            }
+        }
+        return { path: args.path, namespace: 'tnv-vendor-stub' }
+      })
       build.onLoad({ filter: /.*/, namespace: 'tnv-vendor-stub' }, (args) => {
         const file = JSON.stringify(`tnv-vendor-file:${prefix}${vendorFile(args.path)}`)
+        // a CommonJS package required from CommonJS: its module.exports as they are
+        if (cold.has(args.path)) return { contents: `module.exports = require(${file})\n`, loader: 'js' }
+        // an ES module re-exporting the file: `import ora from 'ora'` gets ora's default export
+        // and `import { select } from '@inquirer/prompts'` its named ones, as from the package
         return { contents: `export * from ${file}\nexport { default } from ${file}\n`, loader: 'js' }
       })
       build.onResolve({ filter: /^tnv-vendor-file:/ }, (args) => ({ path: args.path.slice(16), external: true }))

@@ -132,24 +132,62 @@ describe('the direct path config', () => {
     assert.ok(lean.length < full.length * 0.7, `${lean.length} against ${full.length}`)
   })
 
+  it('runs keytool generate from its lean bundle unless --force (or --overwrite) asks a registry first', () => {
+    const file = (argv: string[]) =>
+      directTarget(argv, new DirectConfig(index(), ROOT, { ...process.env, ...env }))?.file
+    for (const role of ['validator', 'observer']) {
+      const base = ['keytool', 'generate', role, '--datadir', 'x', '--address', '0x01']
+      assert.equal(file(base), `keytool.generate.${role}.lean.cjs`)
+      for (const force of [
+        ['--force'],
+        ['--overwrite'],
+        ['--force', '--skip-registry-check'],
+        ['--overwrite', '--chain', 'devnet'],
+      ])
+        assert.equal(file([...base, ...force]), `keytool.generate.${role}.cjs`, force.join(' '))
+      const lean = readFileSync(join(ROOT, 'dist', 'run', `keytool.generate.${role}.lean.cjs`), 'utf8')
+      const full = readFileSync(join(ROOT, 'dist', 'run', `keytool.generate.${role}.cjs`), 'utf8')
+      assert.match(lean, /the lean bundle of keytool:generate:\w+ reached src\/lib\/registry\/key-replace-guard\.ts/)
+      assert.doesNotMatch(full, /the lean bundle of/)
+      // without the registry check, viem is not in it at all (its errors link to viem.sh)
+      assert.match(full, /viem\.sh/)
+      assert.doesNotMatch(lean, /viem\.sh/)
+      assert.ok(lean.length < full.length * 0.6, `${lean.length} against ${full.length}`)
+    }
+  })
+
   it('the build names a lean bundle only for flags the launcher can see in every form', async () => {
     // @ts-expect-error: a build script in JavaScript, without type declarations
     const { leanFlags } = (await import('../../scripts/direct-bundles.mjs')) as {
       leanFlags: (id: string, command: unknown, lean: { unlessFlags: string[] }) => string[]
     }
     const option = { type: 'option' }
-    const command = { flags: { 'rpc-url': option, chain: option, c: { ...option, char: 'c' } } }
+    const boolean = { type: 'boolean', allowNo: false }
+    const command = {
+      flags: {
+        'rpc-url': option,
+        chain: option,
+        force: { ...boolean, aliases: ['overwrite'] },
+        c: { ...option, char: 'c' },
+      },
+    }
     assert.deepEqual(leanFlags('x', command, { unlessFlags: ['rpc-url', 'chain'] }), ['--rpc-url', '--chain'])
+    // a long alias is one more form the launcher sees
+    assert.deepEqual(leanFlags('x', command, { unlessFlags: ['force'] }), ['--force', '--overwrite'])
     const refused = (flags: Record<string, unknown>, name: string) =>
       assert.throws(() => leanFlags('x', { flags }, { unlessFlags: [name] }), /LEAN_BUNDLES/, name)
     refused({}, 'missing')
+    // oclif also reads a short flag inside a group (`-qc`)
     refused({ c: { ...option, char: 'c' } }, 'c')
+    refused({ b: { ...boolean, char: 'f' } }, 'b')
     refused({ e: { ...option, env: 'TN_E' } }, 'e')
-    refused({ b: { type: 'boolean' } }, 'b')
+    refused({ e: { ...boolean, env: 'TN_FORCE' } }, 'e')
     refused({ n: { ...option, allowNo: true } }, 'n')
-    refused({ a: { ...option, aliases: ['endpoint'] } }, 'a')
+    refused({ n: { ...boolean, allowNo: true } }, 'n')
     refused({ a: { ...option, charAliases: ['r'] } }, 'a')
     refused({ d: { ...option, default: 'testnet' } }, 'd')
+    refused({ d: { ...boolean, default: true } }, 'd')
+    refused({ f: { type: 'custom' } }, 'f')
   })
 })
 
@@ -219,6 +257,51 @@ describe('the same command line through the direct path and through oclif', () =
       (f) => f.endsWith('.cjs') && readFileSync(join(ROOT, 'dist/run', f), 'latin1').includes(wasm.slice(0, 4096)),
     )
     assert.deepEqual(holders, [join('vendor', 'blst-wasm.cjs')])
+  })
+
+  it("reads oclif's spinner, layout and debug packages (COLD_CJS) only where they are used", async () => {
+    // @ts-expect-error: a build script in JavaScript, without type declarations
+    const { COLD_CJS } = (await import('../../scripts/direct-bundles.mjs')) as { COLD_CJS: string[] }
+    const preload = join(tmp.dir, 'reads.cjs')
+    const list = join(tmp.dir, 'reads.txt')
+    // the run module loader reads each module with readFileSync (src/entries/read-source.ts)
+    writeFileSync(
+      preload,
+      `const fs = require('node:fs'); const read = fs.readFileSync; const seen = []
+fs.readFileSync = function (f, ...rest) { if (String(f).includes('/dist/run/vendor/')) seen.push(String(f).replace(/.*\\/vendor\\//, '')); return read.call(this, f, ...rest) }
+process.on('exit', () => fs.writeFileSync(${JSON.stringify(list)}, seen.join('\\n')))`,
+    )
+    const vendorRead = (args: string[], extraEnv: Record<string, string> = {}) => {
+      const r = spawnSync(process.execPath, ['-r', preload, join(ROOT, 'bin', 'tnv.cjs'), ...args], {
+        cwd: tmp.dir,
+        env: { PATH: process.env.PATH, ...env, ...extraEnv },
+        encoding: 'utf8',
+      })
+      return { r, read: readFileSync(list, 'utf8').split('\n').filter(Boolean) }
+    }
+    const cold = COLD_CJS.map((pkg) => `${pkg}.cjs`)
+    assert.deepEqual(cold, ['cli-spinners.cjs', 'emoji-regex.cjs', 'color-convert.cjs', 'debug.cjs'])
+    for (const args of [
+      ['rpc', 'plan', '--', '--http'],
+      ['keytool', 'export-staking-args', '--node-info', keys, '--calldata', '--bls-passphrase-source', 'no-passphrase'],
+      ['keytool', 'show', '--datadir', keys, '--json'],
+    ]) {
+      const { r, read } = vendorRead(args)
+      assert.equal(r.status, 0, r.stderr)
+      assert.deepEqual(
+        read.filter((f) => cold.includes(f)),
+        [],
+        `${args.join(' ')}`,
+      )
+      // and no command bundle holds a copy of them
+      for (const f of readdirSync(join(ROOT, 'dist/run')).filter((f) => f.endsWith('.cjs')))
+        assert.ok(!readFileSync(join(ROOT, 'dist/run', f), 'latin1').includes('"dots12"'), `${f} holds cli-spinners`)
+    }
+    // oclif's debug logger, with DEBUG set: the package from its own run module, printing as before
+    const { r, read } = vendorRead(['rpc', 'plan', '--', '--http'], { DEBUG: 'oclif:*' })
+    assert.equal(r.status, 0, r.stderr)
+    assert.ok(read.includes('debug.cjs'), read.join(', '))
+    assert.match(r.stderr, /oclif:tnv:rpc:plan init version: @oclif\/core@/)
   })
 
   for (const args of [
