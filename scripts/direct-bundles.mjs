@@ -58,7 +58,7 @@ export const VENDORED = [
  * - `keytool export-staking-args` contacts a registry only with --chain or --rpc-url, and the
  *   registry client is half of its bundle (820 → 440 kB; docs/decisions.md, "Start-up, stop 28");
  * - `keytool generate` asks a registry only with --force (alias --overwrite), before it replaces
- *   keys, and that check is the only part of it that needs viem: 820 → 340 kB, about 440 pages
+ *   keys, and that check is the only part of it that needs viem: 819 → 336 kB, about 495 pages
  *   of memory less for the process to touch while PBKDF2 runs ("Start-up, stop 32").
  * The build checks that every flag exists on the command and that the launcher can see each of
  * its forms: a long name or long alias, no short form, environment variable, default or --no-.
@@ -335,7 +335,7 @@ export function vendorPlugin(prefix = './vendor/') {
           })
           const top = await build.resolve(args.path, {
             kind: 'require-call',
-            resolveDir: build.initialOptions.absWorkingDir,
+            resolveDir: build.initialOptions.absWorkingDir ?? process.cwd(),
             pluginData: 'tnv-vendor-check',
           })
           if (here.errors.length > 0 || here.path !== top.path)
