@@ -13,7 +13,7 @@
  * other work on the machine falls on all of them alike; medians, and the median and interquartile
  * range of each round's ratio to the same round's baseline.
  * Usage: node --import tsx bench/startup.bench.ts [--runs N] (21 by default, as the runs
- * docs/benchmarks.md records since run 12: with 9 a single median moved by a few hundredths
+ * docs/benchmarks.md records since run 14: with 9 a single median moved by a few hundredths
  * from one run to the next on the 2-vCPU machines).
  */
 import { execFileSync, spawnSync } from 'node:child_process'

@@ -63,19 +63,14 @@ export const VENDORED = [
  * The build checks that every flag exists on the command and that the launcher can see each of
  * its forms: a long name or long alias, no short form, environment variable, default or --no-.
  */
+const GENERATE_LEAN = { unlessFlags: ['force'], without: ['src/lib/registry/key-replace-guard.ts'] }
 export const LEAN_BUNDLES = {
   'keytool:export-staking-args': {
     unlessFlags: ['chain', 'rpc-url'],
     without: ['src/lib/registry/command-support.ts', 'src/lib/registry/first-batch.ts'],
   },
-  'keytool:generate:validator': {
-    unlessFlags: ['force'],
-    without: ['src/lib/registry/key-replace-guard.ts'],
-  },
-  'keytool:generate:observer': {
-    unlessFlags: ['force'],
-    without: ['src/lib/registry/key-replace-guard.ts'],
-  },
+  'keytool:generate:validator': GENERATE_LEAN,
+  'keytool:generate:observer': GENERATE_LEAN,
 }
 
 /** The manifest's command checked against its LEAN_BUNDLES entry; every form of the flags as the launcher matches them. */
@@ -324,6 +319,20 @@ export function vendorPlugin(prefix = './vendor/') {
   return {
     name: 'tnv-vendor',
     setup(build) {
+      // where each COLD_CJS package resolves from the top of the tree, once per build
+      const tops = new Map()
+      const topOf = (name) => {
+        if (!tops.has(name))
+          tops.set(
+            name,
+            build.resolve(name, {
+              kind: 'require-call',
+              resolveDir: build.initialOptions.absWorkingDir ?? process.cwd(),
+              pluginData: 'tnv-vendor-check',
+            }),
+          )
+        return tops.get(name)
+      }
       build.onResolve({ filter: /^[@a-z]/ }, async (args) => {
         if (!names.has(args.path) || args.pluginData === 'tnv-vendor-check') return undefined
         if (cold.has(args.path)) {
@@ -333,11 +342,7 @@ export function vendorPlugin(prefix = './vendor/') {
             resolveDir: args.resolveDir,
             pluginData: 'tnv-vendor-check',
           })
-          const top = await build.resolve(args.path, {
-            kind: 'require-call',
-            resolveDir: build.initialOptions.absWorkingDir ?? process.cwd(),
-            pluginData: 'tnv-vendor-check',
-          })
+          const top = await topOf(args.path)
           if (here.errors.length > 0 || here.path !== top.path)
             return {
               errors: [
