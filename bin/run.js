@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The development and test entry: the same start as the installed `tnv` (bin/tnv.cjs).
-import { createRequire } from 'node:module'
-import { fileURLToPath } from 'node:url'
+// `tnv` (package.json "bin"): Node's compile cache on, then the CLI (src/entries/cli.ts).
+import { enableCompileCache } from 'node:module'
 
-const { installedHost, launch } = createRequire(import.meta.url)('../dist/launch.cjs')
-await launch(process.argv.slice(2), installedHost(fileURLToPath(new URL('..', import.meta.url))))
+enableCompileCache?.()
+const { run } = await import('../dist/entries/cli.js')
+await run(process.argv.slice(2), 'npm')

@@ -5,12 +5,10 @@
 // Then the oclif manifest is regenerated (fast start-up: oclif reads the manifest instead
 // of importing every command), and the Solidity contracts are compiled when they changed.
 import { execFileSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as esbuild from 'esbuild'
-import { buildInfo } from './build-info.mjs'
-import { buildDirect } from './direct-bundles.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const quiet = process.argv.includes('--quiet')
@@ -25,26 +23,16 @@ function walk(dir, out = []) {
   return out
 }
 
-// Entries: every command, the process entries (not the single executable's, built by
-// scripts/package.mjs, nor modules only imported by other entries), and the commands of
-// @oclif/plugin-autocomplete bundled as tnv's own `autocomplete` commands (one oclif instance,
-// no plugin to load at start-up; the manifest lists them like any other command).
-const SKIP_ENTRIES = new Set([
-  'sea.ts',
-  'sea-loader.ts',
-  'node-main.ts',
-  'version.ts',
-  'launch.ts',
-  'launch-installed.ts',
-  'sea-files.ts',
-  'command-index.ts',
-  'direct-command.ts',
-])
-const entryPoints = {}
-for (const file of [...walk(join(root, 'src/commands')), ...walk(join(root, 'src/entries'))]) {
-  if (file.includes(`${join('src', 'entries')}/`) && SKIP_ENTRIES.has(file.split('/').pop())) continue
-  entryPoints[relative(join(root, 'src'), file).replace(/\.ts$/, '')] = file
+// Entries: every command, the two process entries (the CLI and the reference node), and the
+// commands of @oclif/plugin-autocomplete bundled as tnv's own `autocomplete` commands (one oclif
+// instance, no plugin to load at start-up; the manifest lists them like any other command).
+// The single executable runs these same files (scripts/package.mjs).
+const entryPoints = {
+  'entries/cli': join(root, 'src/entries/cli.ts'),
+  'entries/node-main': join(root, 'src/entries/node-main.ts'),
 }
+for (const file of walk(join(root, 'src/commands')))
+  entryPoints[relative(join(root, 'src'), file).replace(/\.ts$/, '')] = file
 const autocompleteDir = join(root, 'node_modules/@oclif/plugin-autocomplete/lib/commands/autocomplete')
 for (const name of readdirSync(autocompleteDir).filter((f) => f.endsWith('.js')))
   entryPoints[`commands/autocomplete/${name.replace(/\.js$/, '')}`] = join(autocompleteDir, name)
@@ -60,16 +48,16 @@ await esbuild.build({
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node26',
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
   // @oclif/core is bundled into the chunks shared by dist/entries/cli.js (what bin/run.js
-  // loads) and every command, so there is one instance; anvil and solc are resolved at run time.
-  external: ['@foundry-rs/*', 'solc', 'ws', 'bufferutil', 'utf-8-validate'],
+  // loads) and every command, so there is one instance. The anvil and cast binaries are found
+  // at run time; ws's optional native helpers are left to its own fallback.
+  external: ['@foundry-rs/*', 'bufferutil', 'utf-8-validate'],
   banner: {
     js: "import { createRequire as __tnvCreateRequire } from 'node:module'; const require = __tnvCreateRequire(import.meta.url);",
   },
-  define: { __TNV_BUILD_INFO__: JSON.stringify(buildInfo()) },
   logLevel: 'warning',
 })
 
@@ -83,18 +71,7 @@ execFileSync(process.execPath, [join(root, 'node_modules/oclif/bin/run.js'), 'ma
   cwd: root,
   stdio: quiet ? 'ignore' : ['ignore', 'ignore', 'inherit'],
 })
-// The direct command path (src/entries/launch.ts): dist/launch.cjs, which bin/tnv.cjs and
-// bin/run.js start, and one CommonJS bundle per command in dist/run/ with the command index.
-const direct = await buildDirect({
-  root,
-  manifest: JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8')),
-  pjson: JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')),
-  define: { __TNV_BUILD_INFO__: JSON.stringify(buildInfo()) },
-  external: ['@foundry-rs/*', 'solc', 'ws', 'bufferutil', 'utf-8-validate'],
-  // --no-minify: readable bundles for a profile
-  minify: !process.argv.includes('--no-minify'),
-})
 if (!quiet)
   console.error(
-    `built ${Object.keys(entryPoints).length} entries and ${direct.commands} command bundles into ${relative(process.cwd(), join(root, 'dist')) || 'dist'}`,
+    `built ${Object.keys(entryPoints).length} entries into ${relative(process.cwd(), join(root, 'dist')) || 'dist'}`,
   )

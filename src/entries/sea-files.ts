@@ -1,13 +1,13 @@
 /**
  * The single executable's files: the assets tnv reads at run time (package.json, the oclif
  * manifest, networks/**, contracts/out, anvil), extracted once into a private cache directory
- * and checked against the SHA-256 recorded at packaging (see ./sea.ts). Used by the executable's
- * loader (./sea-loader.ts) and its main bundle (./sea.ts); built-in modules only.
+ * and checked against the SHA-256 recorded at packaging (see ./sea.ts). Built-in modules only.
  */
+import { createHash } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { gunzipSync } from 'node:zlib'
 
 /** One extracted file, as scripts/package.mjs recorded it. */
 export type SeaFile = { path: string; asset: string; sha256: string; mode: number; gzip: boolean }
@@ -33,10 +33,6 @@ export function seaCacheDir(index: SeaIndex, env: NodeJS.ProcessEnv = process.en
 export function ensureExtracted(index: SeaIndex, getAsset: (key: string) => ArrayBuffer): string {
   const dir = seaCacheDir(index)
   if (existsSync(join(dir, COMPLETE))) return dir
-  // only a first run extracts: every other run starts without loading these two (node:crypto and
-  // node:zlib with its streams are about 10 ms of a run that needs neither: docs/benchmarks.md)
-  const { createHash } = require('node:crypto') as typeof import('node:crypto')
-  const { gunzipSync } = require('node:zlib') as typeof import('node:zlib')
   const parent = dirname(dir)
   let tmp: string
   try {
@@ -82,27 +78,20 @@ export function ensureExtracted(index: SeaIndex, getAsset: (key: string) => Arra
   return dir
 }
 
-declare global {
-  // the bundles' `import.meta.url` (esbuild define), set before any library code runs
-  var __TNV_META_URL__: string | undefined
-}
-
 /**
- * The extracted files' directory (`given`, or extracted now through `getAsset`), with the
- * library pointed at it: the bundles' `import.meta.url` is its `dist/entries/cli.js`, and the
- * devnet's anvil is the one inside the executable unless the operator names another. null when
+ * The extracted files' directory (extracted now through `getAsset` when needed), with the devnet's
+ * anvil pointed at the one inside the executable unless the operator names another. null when
  * the files cannot be extracted: the reason is on stderr and the exit code set.
  */
-export function prepareSeaRoot(index: SeaIndex, getAsset: (key: string) => ArrayBuffer, given?: string): string | null {
+export function prepareSeaRoot(index: SeaIndex, getAsset: (key: string) => ArrayBuffer): string | null {
   let root: string
   try {
-    root = given ?? ensureExtracted(index, getAsset)
+    root = ensureExtracted(index, getAsset)
   } catch (err) {
     process.stderr.write(`Error: ${(err as Error).message}\n`)
     process.exitCode = err instanceof SeaCacheError ? 3 : 1
     return null
   }
-  globalThis.__TNV_META_URL__ = pathToFileURL(join(root, 'dist', 'entries', 'cli.js')).href
   if (!process.env.TNV_ANVIL_BINARY) process.env.TNV_ANVIL_BINARY = join(root, 'bin', 'anvil')
   return root
 }

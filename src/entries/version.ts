@@ -1,12 +1,13 @@
 /**
  * `tnv --version`: what this tnv is and what it knows, printed without loading oclif or any
- * command (src/entries/launch.ts answers it first). The first line is oclif's user agent
+ * command (src/entries/cli.ts answers it first). The first line is oclif's user agent
  * (`tnv/<version> <platform>-<arch> node-<version>`), which scripts already parse; then the
  * registry generations tnv recognises, with the keccak256 of their runtime code
- * (KNOWN_REGISTRY_CODE in src/lib/registry/generations/detect.ts, copied into the bundle by
- * scripts/build.mjs so this path never loads viem), and the node releases whose behaviour tnv
- * knows (real-network/node.md: v0.14.0-adiri; the specification's release is not published).
+ * (src/lib/registry/generations/known-code.ts), and the node releases whose behaviour tnv knows
+ * (real-network/node.md: v0.14.0-adiri; the specification's release is not published).
  */
+import { readFileSync } from 'node:fs'
+import { KNOWN_REGISTRY_CODE } from '../lib/registry/generations/known-code.js'
 
 export type VersionInfo = {
   name: string
@@ -18,9 +19,6 @@ export type VersionInfo = {
   registryGenerations: { generation: string; codeHash: string; source: string }[]
   nodeReleases: { release: string; status: string; knownAs: string }[]
 }
-
-/** Filled in by scripts/build.mjs (esbuild define); absent when the source runs through tsx. */
-declare const __TNV_BUILD_INFO__: { version: string; registryCode: VersionInfo['registryGenerations'] } | undefined
 
 /**
  * The node releases tnv models: the released node (node.md's "TN", tag v0.14.0-adiri, same
@@ -36,33 +34,24 @@ export const KNOWN_NODE_RELEASES: VersionInfo['nodeReleases'] = [
   },
 ]
 
-async function buildInfo(): Promise<NonNullable<typeof __TNV_BUILD_INFO__>> {
-  if (typeof __TNV_BUILD_INFO__ !== 'undefined' && __TNV_BUILD_INFO__) return __TNV_BUILD_INFO__
-  // Running from source (tsx): read the same facts directly. The module path is a variable so
-  // that no bundle carries the registry code tables for this branch it never takes.
-  const { readFileSync } = await import('node:fs')
-  const detect: string = '../lib/registry/generations/detect.js'
-  const { KNOWN_REGISTRY_CODE } = (await import(detect)) as typeof import('../lib/registry/generations/detect.js')
-  const pjson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+/** The package's version: package.json two levels up, from src/entries and from dist/entries alike. */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
+    .version
+}
+
+export async function versionInfo(distribution: VersionInfo['distribution']): Promise<VersionInfo> {
   return {
-    version: pjson.version,
-    registryCode: Object.entries(KNOWN_REGISTRY_CODE).map(([codeHash, v]) => ({
+    name: 'tnv',
+    version: packageVersion(),
+    platform: `${process.platform}-${process.arch}`,
+    node: process.version,
+    distribution,
+    registryGenerations: Object.entries(KNOWN_REGISTRY_CODE).map(([codeHash, v]) => ({
       generation: v.generation,
       codeHash,
       source: v.source,
     })),
-  }
-}
-
-export async function versionInfo(distribution: VersionInfo['distribution']): Promise<VersionInfo> {
-  const info = await buildInfo()
-  return {
-    name: 'tnv',
-    version: info.version,
-    platform: `${process.platform}-${process.arch}`,
-    node: process.version,
-    distribution,
-    registryGenerations: info.registryCode,
     nodeReleases: KNOWN_NODE_RELEASES,
   }
 }

@@ -163,7 +163,7 @@ describe('secrets sampled in every place a child or a person could read them (is
       await runCli(['rpc', 'jwt', '--json'], { env }),
     ]
     for (const r of runs.slice(0, 3)) assert.equal(r.code, 0, r.stderr)
-    assert.equal(runs[3]?.code, 0, runs[3]?.stderr)
+    assert.equal(runs[3]?.code, 0, runs[3]?.stderr ?? '')
     check(
       [
         ...runs.flatMap((r, i) => [

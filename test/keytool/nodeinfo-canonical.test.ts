@@ -31,7 +31,7 @@ const libraryDoc = (text: string): unknown => {
     uniqueKeys: true,
     prettyErrors: false,
   })
-  assert.equal(parsed.errors.length, 0, parsed.errors[0]?.message)
+  assert.equal(parsed.errors.length, 0, parsed.errors[0]?.message ?? '')
   return parsed.toJS({ maxAliasCount: 100 })
 }
 

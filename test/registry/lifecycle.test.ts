@@ -470,7 +470,7 @@ for (const generation of GENERATIONS) {
       assert.equal(r.outcome, 'sent')
       const trips = counter.trips.map((m) => m.join('+'))
       // the code is read once per command: the context already holds it
-      assert.ok(!trips[0]?.includes('eth_getCode'), trips[0])
+      assert.ok(!trips[0]?.includes('eth_getCode'), trips[0] ?? '')
       assert.deepEqual(
         trips.slice(1, 4),
         ['eth_call', 'eth_estimateGas', 'eth_sendRawTransaction'],

@@ -42,8 +42,6 @@ import {
   fsyncDir,
   killPoint,
   pathExists,
-  type ReservedFile,
-  reserveFile,
   writeFileAtomic,
   writeFileDurable,
 } from '../fs/atomic.js'
@@ -447,15 +445,6 @@ export async function stageFile(target: string, data: string | Uint8Array, mode 
   const staged = stagedPath(target)
   await writeFileDurable(staged, data, mode)
   return staged
-}
-
-/**
- * Creates the staged file for `target` now, empty, to be filled before the commit (prepareCommit):
- * its name is made durable with the other staged entries while its content is computed.
- * @example const binding = await reserveStagedFile('/d/tnv-keys.json', 0o600) // binding.path is the staged path
- */
-export function reserveStagedFile(target: string, mode: number): Promise<ReservedFile> {
-  return reserveFile(stagedPath(target), mode)
 }
 
 /** A staged entry's name: hidden, beside its target. */

@@ -3,24 +3,23 @@
  * bytes), the proof of possession for the execution address, the network keys of the primary
  * and each worker, and writes node-keys/ (bls.kw or bls.key, primary.seed, worker seeds) and
  * node-info.yaml in one atomic step. Existing keys are replaced only with `force`, after a
- * timestamped backup. PBKDF2 (the cost of the command) runs on node's thread pool while the
+ * timestamped backup. PBKDF2 (the cost of the command) runs on Node's thread pool while the
  * BLS work runs on the main thread.
  */
 import { randomBytes } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { BadInputError, TnvError, UsageError } from '../errors.js'
-import { ensureDir, killPoint, pathExists, type ReservedFile, reserveFile } from '../fs/atomic.js'
+import { ensureDir, killPoint, pathExists } from '../fs/atomic.js'
 import { assertDatadirPlace } from '../fs/fs-errors.js'
 import { InvalidMultiaddrError } from '../nodeinfo/errors.js'
 import { parseP2pAddress, withPeerId } from '../nodeinfo/multiaddr.js'
 import type { Hex, NodeInfo, NodeInfoForm, RpcEndpoints, WorkerInfo } from '../nodeinfo/types.js'
-import { type PreparedCommit, prepareCommit, reserveStagedFile, stageDir, stageFile } from './commit-files.js'
+import { commitFiles, stageDir, stageFile } from './commit-files.js'
 import { BLS_KEY_FILE, BLS_KW_FILE, type DatadirPaths, datadirPaths, KEY_DIR_MODE, KEY_FILE_MODE } from './datadir.js'
 import { DatadirNotADirectoryError, DatadirNotCreatableError, NodeKeysExistError } from './errors.js'
 import { KEY_BINDING_FILE, keyBindingText } from './key-binding.js'
 import { freeUdpPort } from './local-port.js'
-import { takeWrappingKey } from './offered-wrapping-key.js'
 import { PRIMARY_SEED_FILE, PRIMARY_SEED_TEXT, workerSeed } from './seeds.js'
 import { discardWrappingKey, startWrappingKey, type WrappingKeyDerivation } from './wrapping-key.js'
 
@@ -137,19 +136,10 @@ export async function generateNodeKeys({
     if (old) await assertKeyReplaceable(old.info.blsPublicKey)
   }
 
-  // 2. The passphrase, then PBKDF2 in the background while the BLS work runs (the launcher may
-  // have started it for this passphrase already: offered-wrapping-key.ts).
+  // 2. The passphrase, then PBKDF2 on Node's thread pool while the BLS work runs here.
   const passphrase = await getPassphrase()
-  const offered = takeWrappingKey(passphrase)
-  const derivation = passphrase === undefined ? undefined : (offered ?? startWrappingKey(passphrase))
+  const derivation = passphrase === undefined ? undefined : startWrappingKey(passphrase)
   const wrapping = derivation?.key
-  let derived = false
-  wrapping?.then(
-    () => {
-      derived = true
-    },
-    () => {},
-  )
   // a data directory this run creates is removed again when the run fails (it is then empty:
   // everything else is staged and committed as one step), so a failure leaves nothing behind
   const created = !(await pathExists(paths.datadir))
@@ -213,33 +203,23 @@ export async function generateNodeKeys({
         })
       }
       /**
-       * The key file's text, sealed under the wrapping key or plain, and the check that a sealed
-       * text opens again to the same secret (run while the file is written; it zeroes the key).
+       * The key file's text: sealed under the wrapping key once PBKDF2 has finished, and opened
+       * again to the same secret before anything is written; or plain. The wrapping key is zeroed.
        */
-      const keyFileText = async (): Promise<{ text: string; check: () => void }> => {
-        if (!wrapping) return { text: formatBlsKey(secret), check: () => {} }
-        // idle until PBKDF2 ends: the cipher's first use goes here rather than after it
-        if (!derived) kw.warmUpSealing()
+      const keyFileText = async (): Promise<string> => {
+        if (!wrapping) return formatBlsKey(secret)
         const wrappingKey = await wrapping
-        let text: string
         try {
           const { salt, nonce } = derivation as WrappingKeyDerivation
-          text = kw.sealBlsSecret({ secret, wrappingKey, salt, nonce })
-        } catch (err) {
+          const text = kw.sealBlsSecret({ secret, wrappingKey, salt, nonce })
+          const parts = kw.parseBlsKw(text)
+          const back = 'salt' in parts ? kw.unsealBlsSecret(parts, wrappingKey) : undefined
+          if (!back || Buffer.compare(back, secret) !== 0) throw new Error('the sealed key does not open again') // a bug, never expected
+          back.fill(0)
+          return text
+        } finally {
           wrappingKey.fill(0)
-          throw err
         }
-        const check = () => {
-          try {
-            const parts = kw.parseBlsKw(text)
-            const back = 'salt' in parts ? kw.unsealBlsSecret(parts, wrappingKey) : undefined
-            if (!back || Buffer.compare(back, secret) !== 0) throw new Error('the sealed key does not open again') // a bug, never expected
-            back.fill(0)
-          } finally {
-            wrappingKey.fill(0)
-          }
-        }
-        return { text, check }
       }
       const info: NodeInfo = {
         name: name ?? `node-${encodeBase58(publicKey.slice(0, 8))}`,
@@ -251,64 +231,39 @@ export async function generateNodeKeys({
         form,
       }
 
-      // 3. Stage everything while PBKDF2 may still run: the seeds, node-info.yaml, the key file
-      // and the record of which public key it holds (so later commands check it without the
-      // passphrase) created empty, and the commit prepared up to its commit point (the backup
-      // and the record, commit-files.ts). After PBKDF2 every millisecond is the operator's: only
-      // the two files are filled and fsynced, side by side, and the prepared commit swaps them in.
+      // 3. Stage every file beside its target: node-keys/ with the seeds and the key file,
+      // node-info.yaml, and the record of which public key the key file holds (so that later
+      // commands check it without the passphrase).
       const keyFile = wrapping ? BLS_KW_FILE : BLS_KEY_FILE
-      const seeds = [
+      const keyText = await keyFileText()
+      const files = [
         { name: PRIMARY_SEED_FILE, data: PRIMARY_SEED_TEXT, mode: KEY_FILE_MODE },
         ...workerInfos.map((_, i) => ({ name: workerSeed(i).file, data: workerSeed(i).text, mode: KEY_FILE_MODE })),
+        { name: keyFile, data: keyText, mode: KEY_FILE_MODE },
       ]
       const bindingPath = join(paths.datadir, KEY_BINDING_FILE)
-      const stagedKeys = await stageDir(paths.nodeKeys, seeds, KEY_DIR_MODE)
-      const reserved: ReservedFile[] = []
-      let stagedInfo: string | undefined
-      let prepared: PreparedCommit | undefined
+      const stagedKeys = await stageDir(paths.nodeKeys, files, KEY_DIR_MODE)
+      const stagedFiles: string[] = []
       try {
-        stagedInfo = await stageFile(paths.nodeInfo, formatNodeInfo(info), 0o644)
-        const keyOut = await reserveFile(join(stagedKeys, keyFile), KEY_FILE_MODE)
-        reserved.push(keyOut)
-        const bindingOut = await reserveStagedFile(bindingPath, KEY_FILE_MODE)
-        reserved.push(bindingOut)
-        prepared = await prepareCommit({
-          datadir: paths.datadir,
-          replacements: [
-            { kind: 'dir', target: paths.nodeKeys, staged: stagedKeys },
-            { kind: 'file', target: paths.nodeInfo, staged: stagedInfo },
-            { kind: 'file', target: bindingPath, staged: bindingOut.path },
-          ],
-        })
-        const sealed = await keyFileText()
-        const writes = Promise.allSettled([
-          keyOut.fill(sealed.text),
-          (async () => bindingOut.fill(keyBindingText(publicKey, keyFile, sealed.text)))(),
-        ])
-        // checked while the two files are written; both settle before anything is cleaned up
-        let unopenable: unknown
-        try {
-          sealed.check()
-        } catch (err) {
-          unopenable = err
-        }
-        for (const r of await writes) if (r.status === 'rejected') throw r.reason
-        if (unopenable) throw unopenable
+        stagedFiles.push(await stageFile(paths.nodeInfo, formatNodeInfo(info), 0o644))
+        stagedFiles.push(await stageFile(bindingPath, keyBindingText(publicKey, keyFile, keyText), KEY_FILE_MODE))
       } catch (err) {
-        for (const f of reserved) await f.discard()
-        if (prepared)
-          await prepared.abandon() // removes the staged entries too
-        else {
-          await fs.rm(stagedKeys, { recursive: true, force: true })
-          if (stagedInfo) await fs.rm(stagedInfo, { force: true })
-        }
+        await fs.rm(stagedKeys, { recursive: true, force: true })
+        for (const f of stagedFiles) await fs.rm(f, { force: true })
         throw err
       }
 
       killPoint('generate:staged')
       // 4. Swap it all in (with a backup of what was there); a kill on the way is finished or
       // undone by the next command that opens the data directory (commit-files.ts).
-      const { backupDir } = await prepared.commit()
+      const { backupDir } = await commitFiles({
+        datadir: paths.datadir,
+        replacements: [
+          { kind: 'dir', target: paths.nodeKeys, staged: stagedKeys },
+          { kind: 'file', target: paths.nodeInfo, staged: stagedFiles[0] as string },
+          { kind: 'file', target: bindingPath, staged: stagedFiles[1] as string },
+        ],
+      })
       return {
         info,
         paths,

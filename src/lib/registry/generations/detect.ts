@@ -11,25 +11,11 @@ import { type Abi, type Hex, hexToBytes, keccak256, toFunctionSelector } from 'v
 import { adiriRegistryAbi } from './abi-adiri.js'
 import { nextRegistryAbi } from './abi-next.js'
 
-export const REGISTRY_GENERATIONS = ['adiri', 'next'] as const
-export type RegistryGeneration = (typeof REGISTRY_GENERATIONS)[number]
+import { KNOWN_REGISTRY_CODE, REGISTRY_GENERATIONS, type RegistryGeneration } from './known-code.js'
+
+export { KNOWN_REGISTRY_CODE, REGISTRY_GENERATIONS, type RegistryGeneration }
 
 export const registryAbis = { adiri: adiriRegistryAbi, next: nextRegistryAbi } as const
-
-/**
- * keccak256 of the runtime code of each shipped genesis registry (networks/adiri, networks/next).
- * test/registry/generations.test.ts recomputes them from the genesis files.
- */
-export const KNOWN_REGISTRY_CODE: Readonly<Record<Hex, { generation: RegistryGeneration; source: string }>> = {
-  '0x5318ebc5cd8123cfb0808fac0f3c0b95ed6f45f67c0853fea0766b52035fea53': {
-    generation: 'adiri',
-    source: 'test network adiri (tn-contracts 8d4cb03, telcoin-network chain-configs/testnet 3c0f0d4a)',
-  },
-  '0xbd1ade0e07b6827794e1e0cb181e756ff3b6916535c81941b634cd783a9cd8ce': {
-    generation: 'next',
-    source: 'next generation (tn-contracts 0fb6b01, telcoin-network chain-configs/mainnet aec76b5e)',
-  },
-}
 
 export type SelectorInfo = { name: string; signature: string; selector: Hex }
 
