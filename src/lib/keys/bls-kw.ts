@@ -5,7 +5,6 @@
  * PBKDF2-HMAC-SHA256(passphrase as UTF-8, salt, iterations, 32 bytes). The iteration count is
  * not stored: a reader tries 1 (written by weak builds) and then 1,000,000.
  */
-import { nodeCrypto } from '../crypto/node-crypto.js'
 import { base58Decode, base58Encode } from '../io/base58.js'
 import { maxBase58Length } from '../nodeinfo/base58.js'
 import { gcmSivOpen, gcmSivSeal } from './aes-gcm-siv.js'
@@ -35,21 +34,6 @@ export function sealBlsSecret({
   if (secret.length !== 32) throw new RangeError(`BLS secret key: expected 32 bytes, got ${secret.length}`)
   const ciphertext = gcmSivSeal(wrappingKey, nonce, secret)
   return formatBlsKw({ salt, nonce, ciphertext })
-}
-
-/**
- * Seals, reads back and opens a throwaway value under a throwaway key (fresh random bytes, no
- * secret), for a command that would otherwise only wait for PBKDF2: the first sealing in a
- * process pays for the cipher's set-up and its code's first run (about 2 ms, measured in a
- * fresh process: 3.5 ms cold, 1.1 ms after this), which then no longer falls after PBKDF2,
- * where every millisecond is the operator's (docs/decisions.md, "Start-up, stop 30").
- */
-export function warmUpSealing(): void {
-  const { salt, nonce } = freshKwParameters()
-  const key = nodeCrypto().randomBytes(32)
-  const parts = parseBlsKw(sealBlsSecret({ secret: new Uint8Array(32).fill(0x5a), wrappingKey: key, salt, nonce }))
-  if ('salt' in parts) unsealBlsSecret(parts, key)?.fill(0)
-  key.fill(0)
 }
 
 /** Decrypts with a derived wrapping key; undefined when authentication fails (wrong key or tampered file). */

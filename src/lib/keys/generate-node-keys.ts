@@ -143,13 +143,8 @@ export async function generateNodeKeys({
   const offered = takeWrappingKey(passphrase)
   const derivation = passphrase === undefined ? undefined : (offered ?? startWrappingKey(passphrase))
   const wrapping = derivation?.key
-  let derived = false
-  wrapping?.then(
-    () => {
-      derived = true
-    },
-    () => {},
-  )
+  // a failed derivation is reported where the key is awaited; until then it is not unhandled
+  wrapping?.catch(() => {})
   // a data directory this run creates is removed again when the run fails (it is then empty:
   // everything else is staged and committed as one step), so a failure leaves nothing behind
   const created = !(await pathExists(paths.datadir))
@@ -218,8 +213,6 @@ export async function generateNodeKeys({
        */
       const keyFileText = async (): Promise<{ text: string; check: () => void }> => {
         if (!wrapping) return { text: formatBlsKey(secret), check: () => {} }
-        // idle until PBKDF2 ends: the cipher's first use goes here rather than after it
-        if (!derived) kw.warmUpSealing()
         const wrappingKey = await wrapping
         let text: string
         try {
