@@ -13,6 +13,7 @@ import { describe, it } from 'node:test'
 import { bls12_381 } from '@noble/curves/bls12-381.js'
 import { BLS_CURVE_ORDER, BLS_DST, blsKeyGen } from '../../src/lib/keys/bls.js'
 import {
+  BLST_WASM_ASSET,
   BlsModuleUnavailableError,
   blstMemory,
   blstPublicKey,
@@ -88,7 +89,7 @@ describe('BLS on blst (WebAssembly) against @noble/curves', () => {
     assert.ok(pjson.files.includes(BLST_WASM_FILE))
   })
 
-  it('a missing or damaged module is one error naming the file, with its own code', () => {
+  it('a missing or damaged package file is one error naming the file, with its own code', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tnv-blst-'))
     try {
       const damaged = join(dir, 'tnv-blst.wasm')
@@ -107,6 +108,16 @@ describe('BLS on blst (WebAssembly) against @noble/curves', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+
+  it('an executable without the module as its asset is told so, with the fix', () => {
+    const e = new BlsModuleUnavailableError('no-asset', new Error('asset not found'))
+    assert.equal(e.code, 'BlsModuleUnavailable')
+    assert.equal(
+      e.render(),
+      `This tnv executable carries no BLS module (its asset ${BLST_WASM_ASSET}), so no BLS key can be made, used or checked. Download the tnv executable again from its release page (or build it with \`npm run package\`), then run the command again.`,
+    )
+    assert.equal(BLST_WASM_ASSET, 'tnv-blst.wasm')
   })
 
   it('public keys and signatures equal noble’s for random keys and messages', () => {
