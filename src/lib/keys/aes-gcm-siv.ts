@@ -34,14 +34,13 @@ export function gcmSivSeal(key: Uint8Array, nonce: Uint8Array, plaintext: Uint8A
   out.set(head)
   out.set(tail, head.length)
   out.set(cipher.getAuthTag(), plaintext.length)
-  head.fill(0)
   return out
 }
 
 /**
  * The plaintext of ciphertext || tag, or undefined when the tag does not authenticate it (a
  * wrong key or nonce, or any changed byte). OpenSSL decrypts before it checks the tag (RFC 8452
- * section 4: the tag is the CTR's initial counter), so the unauthenticated output is zeroed and
+ * section 4: the CTR's initial counter is the tag with its top bit set), so the unauthenticated output is zeroed and
  * never returned.
  */
 export function gcmSivOpen(key: Uint8Array, nonce: Uint8Array, sealed: Uint8Array): Uint8Array | undefined {
