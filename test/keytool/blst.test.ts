@@ -88,7 +88,7 @@ describe('BLS on blst (WebAssembly) against @noble/curves', () => {
     assert.ok(pjson.files.includes(BLST_WASM_FILE))
   })
 
-  it('a missing or damaged module is one error naming the file, with its own code', () => {
+  it('a missing or damaged package file is one error naming the file, with its own code', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tnv-blst-'))
     try {
       const damaged = join(dir, 'tnv-blst.wasm')

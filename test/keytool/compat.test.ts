@@ -20,6 +20,7 @@ import {
   HAND_EDITED,
   nodeWritesText,
   PK58,
+  PREVIOUS_TNV_KW,
   PRIMARY_ADDR,
   RELEASED_STYLE,
   unhex,
@@ -131,6 +132,17 @@ describe('a data directory written by the reference node', () => {
       await fs.readFile(join(datadir, 'node-info.yaml'), 'utf8'),
       RELEASED_STYLE.replace('node-reference', 'node-reference'),
     )
+  })
+
+  it('a bls.kw written by an earlier tnv (fixture) verifies with its passphrase', async () => {
+    const datadir = join(dir, 'previous-tnv')
+    await referenceDatadir(datadir, 1_000_000)
+    await fs.writeFile(join(datadir, 'node-keys', 'bls.kw'), PREVIOUS_TNV_KW.text, { mode: 0o600 })
+    const r = await runCli(['keytool', 'verify', '--datadir', datadir], {
+      env: { TN_BLS_PASSPHRASE: PREVIOUS_TNV_KW.passphrase },
+    })
+    assert.equal(r.code, 0, r.stderr)
+    assert.doesNotMatch(r.stderr, /Warning/)
   })
 
   it('a bls.kw that opens at 1 iteration is loudly warned about', async () => {

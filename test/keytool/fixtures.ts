@@ -30,6 +30,18 @@ export const FIXED = {
   },
 }
 
+/**
+ * A bls.kw written by tnv 0.1.0 at commit 4b9b1d6, whose AES-256-GCM-SIV was composed from
+ * OpenSSL's AES-ECB and @noble/ciphers' POLYVAL (`encryptBlsSecret`, 1,000,000 PBKDF2 iterations,
+ * random salt and nonce), of the FIXED secret. Every later cipher must still open it.
+ */
+export const PREVIOUS_TNV_KW = {
+  text: '2gQ48mMrpBzZN6gjjYtYHKY3UeotUpgcPzeVTnCi3QMvCYTzp7jtQr1ZaJDaPhJ6BX6kQ7iH25RKzrsiEoB3cnxvDAZmmjApmJj',
+  passphrase: 'fixture passphrase: tnv 0.1.0 before OpenSSL GCM-SIV',
+  iterations: 1_000_000,
+  publicKeyHex: FIXED.publicKeyHex,
+}
+
 /** The public test network's committee vector (issue 2). */
 export const TESTNET_VECTOR = {
   networkKey: '4XTTM47Qeb4XhWEK7ybzj5bGsnVraHKaknpMFPgpg8jHYbGFo',

@@ -36,7 +36,7 @@ import { deriveNetworkKeypair, ed25519PublicKey } from '../../src/lib/keys/netwo
 import { popMessage, signProofOfPossession, verifyProofOfPossession } from '../../src/lib/keys/pop.js'
 import { PRIMARY_SEED_TEXT, workerSeed } from '../../src/lib/keys/seeds.js'
 import { STAKE_SIGNATURE, stakeCalldata } from '../../src/lib/keys/staking-args.js'
-import { FIXED, hex, TESTNET_VECTOR, unhex } from './fixtures.js'
+import { FIXED, hex, PREVIOUS_TNV_KW, TESTNET_VECTOR, unhex } from './fixtures.js'
 
 const { G1, G2, fields } = bls12_381
 
@@ -300,6 +300,17 @@ describe('key files', () => {
       length: 70,
     })
     assert.deepEqual(await decryptBlsKw('0OIl', 'correct horse'), { ok: false, reason: 'not-base58' })
+  })
+
+  it('a bls.kw written by an earlier tnv (fixture) still opens, to the fixed key, and not with another passphrase', async () => {
+    const r = await decryptBlsKw(PREVIOUS_TNV_KW.text, PREVIOUS_TNV_KW.passphrase)
+    assert.ok(r.ok)
+    assert.equal(r.iterations, PREVIOUS_TNV_KW.iterations)
+    assert.equal(hex(blsPublicKey(r.secret)), PREVIOUS_TNV_KW.publicKeyHex)
+    assert.deepEqual(await decryptBlsKw(PREVIOUS_TNV_KW.text, `${PREVIOUS_TNV_KW.passphrase}!`), {
+      ok: false,
+      reason: 'authentication',
+    })
   })
 
   it('bls.key is base58 of the 32-byte secret', () => {

@@ -104,20 +104,14 @@ The adiri registry (the test network's) takes another proof: the uncompressed ke
     }
 
     // the key on disk (when there is one) must be the key node-info.yaml records
-    const [{ readNodeInfo }, { checkKeyOnDisk }, { KeyOnDiskMismatchError }, { prepareBlst, blstPrepared }] =
-      await Promise.all([
-        import('../../lib/nodeinfo/read.js'),
-        import('../../lib/keys/key-binding.js'),
-        import('../../lib/keys/errors.js'),
-        import('../../lib/keys/blst.js'),
-      ])
-    // both generations check or make a proof with the BLS module: compile it while the files are read
-    prepareBlst()
+    const [{ readNodeInfo }, { checkKeyOnDisk }, { KeyOnDiskMismatchError }] = await Promise.all([
+      import('../../lib/nodeinfo/read.js'),
+      import('../../lib/keys/key-binding.js'),
+      import('../../lib/keys/errors.js'),
+    ])
     // read once, and again only when opening the data directory repaired an interrupted key write
     let read = await readNodeInfo(nodeInfoPath)
     if (await this.lockDatadir(dirname(read.path))) read = await readNodeInfo(nodeInfoPath)
-    // the module compiled in the background by now: its result comes through the event loop
-    await blstPrepared()
     {
       const { path, info } = read
       const keyDir = dirname(path)

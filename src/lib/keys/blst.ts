@@ -1,9 +1,9 @@
 /**
- * BLS12-381 on blst compiled to WebAssembly (wasm/blst/tnv-blst.c, built by
- * scripts/build-blst-wasm.mjs into the package file wasm/blst/tnv-blst.wasm; docs/decisions.md
- * "BLS on blst in WebAssembly"). One module instance per process, made on first use: reading
- * and compiling it takes a few milliseconds, and a proof of possession check then takes about
- * 15 ms in a fresh process where @noble/curves took about 60 ms of CPU and 20 MB of heap.
+ * BLS12-381 on blst compiled to WebAssembly: blst 0.3.10 as published and tnv's operations on it
+ * (wasm/blst/tnv-blst.c), built by scripts/build-blst-wasm.mjs into wasm/blst/tnv-blst.wasm
+ * (docs/decisions.md, "BLS on blst in WebAssembly"). One module instance per process, made on
+ * the first operation from the package file (the single executable extracts it with its other
+ * files), checked against the SHA-256 recorded at its build.
  *
  * Inputs are copied into the module's I/O buffer at the offsets below (the C file's OFF_*), the
  * operation runs, and results are copied out. After an operation on a secret key the secret's
@@ -43,93 +43,30 @@ type Exports = {
 type Blst = { x: Exports; io: Uint8Array; msgMax: number }
 
 let instance: Blst | undefined
-/** The module compiled off the main thread by `prepareBlst`, once that compilation has finished. */
-let compiled: WebAssembly.Module | undefined
-/** The bytes `prepareBlst` read and checked, so that a first operation before its compilation ends reads them once only. */
-let prepared: Buffer | undefined
-
-/** prepareBlst's compilation, settled when it has finished (failed or not). */
-let compiling: Promise<void> | undefined
-
-/**
- * Starts compiling the module on V8's background threads, for a command that will need BLS after
- * other work (reading files, taking a lock): decoding, validating and compiling it are then off
- * its way. Its result reaches this module only through the event loop, so a command that works
- * without pausing until its first BLS operation awaits `blstPrepared()` first; an operation
- * before then compiles its own. A module that cannot be read is reported by the first operation,
- * not here.
- */
-export function prepareBlst(): void {
-  if (instance || prepared) return
-  let bytes: Buffer
-  try {
-    bytes = blstWasmBytes()
-  } catch {
-    return
-  }
-  prepared = bytes
-  // WebAssembly.compile is V8's (Node's type declarations leave it out)
-  const { compile } = WebAssembly as unknown as { compile(bytes: Uint8Array): Promise<WebAssembly.Module> }
-  compiling = compile(bytes).then(
-    (m) => {
-      compiled = m
-    },
-    () => {},
-  )
-}
-
-/**
- * Resolves once prepareBlst's compilation has finished (at once when none was started): about
- * 1 ms sooner to a command's first BLS operation than compiling the module then
- * (docs/decisions.md, "Start-up, stop 30").
- */
-export async function blstPrepared(): Promise<void> {
-  await compiling
-}
 
 function blst(): Blst {
   if (instance) return instance
-  const module = compiled ?? new WebAssembly.Module(prepared ?? blstWasmBytes())
-  compiled = undefined
-  prepared = undefined
-  const x = new WebAssembly.Instance(module, {}).exports as unknown as Exports
+  const x = new WebAssembly.Instance(new WebAssembly.Module(blstWasmBytes()), {}).exports as unknown as Exports
   const base = x.tnv_io()
   const msgMax = x.tnv_msg_max()
   instance = { x, io: new Uint8Array(x.memory.buffer, base, OFF_MSG + msgMax), msgMax }
   return instance
 }
 
-/**
- * The module in base64, when tnv runs from its run modules: the build writes it, after checking
- * the file against BLST_WASM_SHA256, into one run module (vendor/blst-wasm.cjs, compiled with a
- * code cache like the others) and each bundle that reaches this file requires it on first use
- * (scripts/direct-bundles.mjs). It is then part of the code: neither a file to find nor a hash
- * to check (which would load node:crypto for a command that needs nothing else of it).
- * Undefined when tnv runs from source or through oclif.
- */
-declare const __TNV_BLST_WASM__: (() => string) | undefined
-
-/**
- * The module's bytes: the bundle's own, else the package file (or `path`), checked against the
- * SHA-256 recorded at its build.
- */
-export function blstWasmBytes(path?: string | null): Buffer {
-  if (path === undefined) {
-    if (typeof __TNV_BLST_WASM__ === 'function') return Buffer.from(__TNV_BLST_WASM__(), 'base64')
-    path = findPackageFile(BLST_WASM_FILE)
-  }
+/** The module's bytes: the package file (or `path`), which must have the SHA-256 recorded at its build. */
+export function blstWasmBytes(path: string | null = findPackageFile(BLST_WASM_FILE)): Uint8Array {
   let bytes: Buffer | undefined
   try {
     bytes = path === null ? undefined : readFileSync(path)
   } catch {
     bytes = undefined
   }
-  if (bytes === undefined || nodeCrypto().createHash('sha256').update(bytes).digest('hex') !== BLST_WASM_SHA256)
+  if (bytes === undefined || nodeCrypto().hash('sha256', bytes) !== BLST_WASM_SHA256)
     throw new BlsModuleUnavailableError(bytes === undefined ? 'missing' : 'damaged')
   return bytes
 }
 
-/** wasm/blst/tnv-blst.wasm is missing from the installation, or is not the file its build recorded. */
+/** The BLS module cannot be had: wasm/blst/tnv-blst.wasm is missing from the installation or is not the file its build recorded. */
 export class BlsModuleUnavailableError extends TnvError {
   override readonly code: string = 'BlsModuleUnavailable'
   constructor(state: 'missing' | 'damaged') {

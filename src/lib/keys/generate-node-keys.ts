@@ -140,6 +140,8 @@ export async function generateNodeKeys({
   const passphrase = await getPassphrase()
   const derivation = passphrase === undefined ? undefined : startWrappingKey(passphrase)
   const wrapping = derivation?.key
+  // a failed derivation is reported where the key is awaited; until then it is not unhandled
+  wrapping?.catch(() => {})
   // a data directory this run creates is removed again when the run fails (it is then empty:
   // everything else is staged and committed as one step), so a failure leaves nothing behind
   const created = !(await pathExists(paths.datadir))
