@@ -1,0 +1,189 @@
+import { Args, Flags, type Interfaces } from '@oclif/core'
+import { BaseCommand } from '../../cli/base-command.js'
+import { chainFlags } from '../../cli/flags/chain.js'
+import { passphraseFlags } from '../../cli/flags/common.js'
+import { keyMaterialFlags } from '../../cli/flags/registry.js'
+import type { Bundle } from '../../lib/offline/bundle.js'
+
+/** The command's step names, and the registry step each prepares. */
+const STEPS = {
+  stake: 'stake',
+  activate: 'activate',
+  exit: 'beginExit',
+  unstake: 'unstake',
+  'rewards-claim': 'claimStakeRewards',
+} as const
+
+export type OfflinePrepareResult =
+  | {
+      outcome: 'prepared'
+      file: string
+      step: Bundle['step']
+      digest: string
+      expiresAt: string
+      transaction: Bundle['transaction']
+    }
+  | { outcome: 'already-done' | 'nothing-to-do'; message: string }
+
+export default class OfflinePrepare extends BaseCommand {
+  static override summary =
+    'Prepare a registry step for a key kept offline: one bundle file to sign on the offline host.'
+
+  static override description =
+    `On a networked host: runs every check of the step and its simulation for --from (the account whose key is offline), then writes one bundle file (docs/offline.md): the chain id, the registry's address, code hash and generation, the decoded call with its calldata, the value in TEL and wei, the nonce, fees and gas limit, the validator's status, stake version and epoch it assumes, for a stake node-info.yaml's key binding (checked against the key on disk), and an expiry, sealed with a sha256 digest. Nothing is signed or sent.
+
+Carry the file to the offline host and run \`tnv offline sign BUNDLE\` there; bring back the .signed.json file written beside it and run \`tnv offline broadcast BUNDLE\` here, which checks every precondition again before it sends.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> stake --chain testnet --datadir ./validator --out stake.bundle.json',
+    '<%= config.bin %> <%= command.id %> activate --chain testnet --from 0xVALIDATOR --out activate.bundle.json',
+    '<%= config.bin %> <%= command.id %> unstake --chain testnet --from 0xVALIDATOR --expires-in 2h --out unstake.bundle.json',
+  ]
+
+  static override args = {
+    step: Args.string({ required: true, options: Object.keys(STEPS), description: 'The registry step to prepare.' }),
+  }
+
+  static override flags = {
+    ...chainFlags,
+    ...keyMaterialFlags,
+    ...passphraseFlags,
+    from: Flags.string({
+      helpValue: '<address>',
+      summary:
+        'The account that will sign offline (the validator address; for a stake, default: node-info.yaml’s execution address).',
+    }),
+    validator: Flags.string({
+      helpValue: '<address>',
+      summary: 'unstake and rewards-claim by a delegator: the validator (default: --from).',
+    }),
+    'accept-reward-shortfall': Flags.boolean({
+      summary: 'unstake (next registry): forfeit rewards the Issuance pool cannot cover.',
+    }),
+    'expires-in': Flags.string({
+      default: '24h',
+      helpValue: '<n>s|m|h|d',
+      summary: 'How long the bundle stays valid (sign and broadcast refuse it after that), e.g. 90m, 24h, 2d.',
+    }),
+    out: Flags.string({
+      required: true,
+      helpValue: '<file>',
+      summary: 'The bundle file to write (it must not exist).',
+    }),
+  }
+
+  async run(): Promise<OfflinePrepareResult> {
+    const { args, flags } = await this.parse(OfflinePrepare)
+    const step = STEPS[args.step as keyof typeof STEPS]
+    const [{ prepareBundle }, { fileText }, support, atomic, { parseAddressFlag }, { UsageError }] = await Promise.all([
+      import('../../lib/offline/prepare-bundle.js'),
+      import('../../lib/offline/bundle.js'),
+      import('../../lib/registry/command-support.js'),
+      import('../../lib/fs/atomic.js'),
+      import('../../lib/chain/address.js'),
+      import('../../lib/errors.js'),
+    ])
+    if (await atomic.pathExists(flags.out))
+      throw new UsageError(`${flags.out} exists; a bundle is never written over another file.`, {
+        fix: 'Pass another --out, or remove the old bundle first.',
+      })
+    const note = (line: string) => this.note(line)
+    const validator = flags.validator === undefined ? undefined : parseAddressFlag(flags.validator, '--validator')
+    let from = flags.from === undefined ? undefined : parseAddressFlag(flags.from, '--from')
+    const common = {
+      expiresInSeconds: parseDuration(flags['expires-in'], UsageError),
+      prepareCommand: `${this.config.bin} offline prepare ${this.argv.filter((a) => a !== '--json').join(' ')}`,
+      report: this.session.reporter(),
+    }
+    const ctx = await support.openRegistryContext(flags)
+    let params: Parameters<typeof prepareBundle>[1]
+    if (step === 'stake') {
+      const stake = await this.stakeMaterial(flags, note)
+      from ??= stake.executionAddress
+      if (from === undefined)
+        throw new UsageError('A stake bundle needs the address that will sign it.', {
+          fix: 'Pass --from ADDRESS, or --datadir/--node-info (its execution address signs).',
+        })
+      params = { ...common, step, from, stake }
+    } else {
+      if (from === undefined)
+        throw new UsageError(`offline prepare ${args.step} needs the address that will sign it offline.`, {
+          fix: 'Pass --from ADDRESS (the validator address, or the delegator for unstake and rewards-claim).',
+        })
+      params =
+        step === 'unstake'
+          ? { ...common, step, from, validator, acceptRewardShortfall: flags['accept-reward-shortfall'] }
+          : step === 'claimStakeRewards'
+            ? { ...common, step, from, validator }
+            : { ...common, step, from }
+    }
+    const r = await prepareBundle(ctx, params)
+    if (r.outcome !== 'prepared') {
+      this.out(r.message)
+      return r
+    }
+    await atomic.writeFileAtomic(flags.out, fileText(r.bundle), { mode: 0o644 })
+    this.out(
+      `Wrote ${flags.out}: ${r.bundle.intent.title}, nonce ${r.bundle.transaction.nonce}, valid until ${r.bundle.expiresAt}.`,
+    )
+    this.out(`Digest ${r.bundle.digest}`)
+    this.note(`Next, on the offline host: tnv offline sign ${flags.out}`)
+    return {
+      outcome: 'prepared',
+      file: flags.out,
+      step: r.bundle.step,
+      digest: r.bundle.digest,
+      expiresAt: r.bundle.expiresAt,
+      transaction: r.bundle.transaction,
+    }
+  }
+
+  /** node-info.yaml (or hex flags), checked against the key on disk as `tnv stake` checks it. */
+  private async stakeMaterial(
+    flags: Interfaces.InferredFlags<typeof OfflinePrepare.flags>,
+    note: (line: string) => void,
+  ) {
+    const [{ keyMaterialFromFlags }, { adiriProofSigner }] = await Promise.all([
+      import('../../lib/registry/key-material.js'),
+      import('../../lib/registry/adiri-proof-signer.js'),
+    ])
+    const keys = await keyMaterialFromFlags(flags)
+    const passphrase = {
+      source: flags['bls-passphrase-source'],
+      stdin: this.session.stdin(),
+      io: this.session.passphraseIo(),
+    }
+    let keyOnDisk: 'match' | 'absent' | 'not-checked' = 'not-checked'
+    if (keys.nodeInfoPath) {
+      note(`Key material from ${keys.nodeInfoPath} (execution address ${keys.executionAddress}).`)
+      await this.session.openDatadir(keys.keyDir)
+      const { assertKeyOnDisk } = await import('../../lib/keys/key-binding.js')
+      const how = await assertKeyOnDisk({
+        datadir: keys.keyDir,
+        nodeInfoKey: Buffer.from(keys.blsPubkey.slice(2), 'hex'),
+        ...passphrase,
+      })
+      keyOnDisk = how === 'match' ? 'match' : 'absent'
+      if (how === 'match') note(`- the key in ${keys.keyDir}/node-keys is the key node-info.yaml records`)
+    }
+    return {
+      blsPubkey: keys.blsPubkey,
+      proofOfPossession: keys.proofOfPossession,
+      adiriSignature: keys.adiriSignature,
+      executionAddress: keys.executionAddress,
+      signAdiriProof: adiriProofSigner({ datadir: keys.keyDir, ...passphrase, note }),
+      nodeInfo: keys.nodeInfoPath ?? null,
+      keyOnDisk,
+    }
+  }
+}
+
+/** `90m` → 5400: a whole number with one unit (s, m, h, d). */
+function parseDuration(value: string, Usage: typeof import('../../lib/errors.js').UsageError): number {
+  const m = /^([1-9][0-9]{0,6})([smhd])$/.exec(value.trim())
+  if (!m)
+    throw new Usage(`--expires-in ${value} is not a duration.`, {
+      fix: 'Pass a whole number with a unit: 90s, 30m, 24h or 7d.',
+    })
+  return Number(m[1]) * { s: 1, m: 60, h: 3600, d: 86400 }[m[2] as 's' | 'm' | 'h' | 'd']
+}

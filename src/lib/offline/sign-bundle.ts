@@ -1,0 +1,103 @@
+/**
+ * `tnv offline sign`: signs a bundle's transaction with the operator's key, with no network.
+ * The bundle's digest was checked when it was read (./bundle.ts); here its calldata is decoded
+ * again and must be the call it records, the key must be the bundle's sender, and the bundle
+ * must not have expired. The transaction is signed exactly as prepared (chain id, nonce, gas,
+ * fees, value, calldata) through tnv's one signing function.
+ */
+import { type Hex, keccak256, type LocalAccount } from 'viem'
+import { signTransaction } from '../chain/send-transaction.js'
+import { formatGasPrice, formatTelAndWei } from '../chain/units.js'
+import {
+  BUNDLE_VERSION,
+  type Bundle,
+  canonicalJson,
+  preparedOf,
+  SIGNED_FORMAT,
+  type SignedFile,
+  sealed,
+} from './bundle.js'
+import { BundleSignerMismatchError, InvalidBundleError, StaleBundleError } from './errors.js'
+import { decodeRegistryCall } from './intent.js'
+
+export type CheckBundleIntentParameters = { bundle: Bundle; path: string; now?: Date | undefined }
+
+/**
+ * The bundle's recorded call is what its calldata says, and it has not expired.
+ * @example checkBundleIntent({ bundle, path })
+ */
+export function checkBundleIntent({ bundle, path, now = new Date() }: CheckBundleIntentParameters): void {
+  const decoded = decodeRegistryCall(bundle.registry.generation, bundle.transaction.data)
+  if (!decoded)
+    throw new InvalidBundleError(
+      path,
+      `its calldata is not a registry step of the ${bundle.registry.generation} registry`,
+    )
+  if (
+    decoded.step !== bundle.step ||
+    canonicalJson({ function: decoded.function, args: decoded.args }) !== canonicalJson(bundle.call)
+  )
+    throw new InvalidBundleError(
+      path,
+      `its calldata is ${decoded.function}, not the ${bundle.call.function} it records`,
+    )
+  if (now.getTime() > Date.parse(bundle.expiresAt))
+    throw new StaleBundleError(
+      [{ name: 'expiry', prepared: `valid until ${bundle.expiresAt}`, now: `it is ${now.toISOString()}` }],
+      bundle.prepareCommand,
+    )
+}
+
+/** What the operator reads before agreeing: label/value rows, amounts in TEL and wei. */
+export function bundleRows(bundle: Bundle): [string, string][] {
+  const tx = preparedOf(bundle)
+  const maxFee = tx.fees.type === 'eip1559' ? tx.fees.maxFeePerGas : tx.fees.gasPrice
+  return [
+    ['call', `${bundle.call.function}${bundle.call.args.length ? ` ${JSON.stringify(bundle.call.args)}` : ''}`],
+    ['chain', `${bundle.chain.name} (chain id ${bundle.chain.chainId})`],
+    ['registry', `${bundle.registry.address} (${bundle.registry.generation}, code hash ${bundle.registry.codeHash})`],
+    ['from', `${tx.from} (nonce ${tx.nonce})`],
+    ['value', formatTelAndWei(tx.value)],
+    ['max gas cost', `${formatTelAndWei(tx.gas * maxFee)}: gas ${tx.gas} at ${formatGasPrice(maxFee)}`],
+    ...bundle.intent.changes.map((c): [string, string] => ['changes', c]),
+    ...bundle.intent.irreversible.map((c): [string, string] => ['irreversible', c]),
+    [
+      'assumes',
+      `validator ${bundle.preconditions.validator} ${bundle.preconditions.status}, stake version ${bundle.preconditions.stakeVersion}, epoch ${bundle.preconditions.epoch}`,
+    ],
+    ['expires', bundle.expiresAt],
+    ['digest', bundle.digest],
+  ]
+}
+
+export type SignBundleParameters = {
+  bundle: Bundle
+  /** Where the bundle was read (for messages). */
+  path: string
+  account: LocalAccount
+  now?: Date | undefined
+}
+
+/**
+ * @example const signed = await signBundle({ bundle, path, account }); await writeFileAtomic(signedPathOf(path), fileText(signed))
+ */
+export async function signBundle({
+  bundle,
+  path,
+  account,
+  now = new Date(),
+}: SignBundleParameters): Promise<SignedFile> {
+  checkBundleIntent({ bundle, path, now })
+  if (account.address.toLowerCase() !== bundle.transaction.from.toLowerCase())
+    throw new BundleSignerMismatchError({ expected: bundle.transaction.from, got: account.address })
+  const raw: Hex = await signTransaction(account, preparedOf(bundle))
+  return sealed<SignedFile>({
+    format: SIGNED_FORMAT,
+    version: BUNDLE_VERSION,
+    bundleDigest: bundle.digest,
+    from: account.address,
+    hash: keccak256(raw),
+    raw,
+    signedAt: now.toISOString(),
+  })
+}
