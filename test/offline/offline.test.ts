@@ -5,7 +5,7 @@
  * namespace with no interfaces; every changed precondition refused and named (nonce used by
  * another transaction, status moved, stake version changed by governance, registry code
  * replaced, expiry passed, fee spike) with nothing sent; a tampered or truncated bundle
- * refused; a broadcast killed after the journal write or after the send sends exactly once.
+ * refused; a broadcast killed at any step (signed, journaled, sent, mined, recorded) sends exactly once.
  */
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
@@ -232,6 +232,13 @@ describe('tnv offline prepare / sign / broadcast (CLI, real next code)', { timeo
     const signed = JSON.parse(readFileSync(signedPath, 'utf8'))
     writeFileSync(signedPath, JSON.stringify({ ...signed, raw: `${signed.raw.slice(0, -2)}00` }))
     refused(await broadcast(bundle), 'BundleDigestMismatch', ExitCode.BadInput)
+    // the signed file of another bundle
+    const e2 = refused(
+      await broadcast(bundle, ['--signed', file('s1.signed.json')]),
+      'SignedTransactionMismatch',
+      ExitCode.BadInput,
+    )
+    assert.match(e2.message, /signed for bundle sha256:/)
     assert.equal(await nonceOf(c.address), 0)
     assert.equal((await onChain(c.address)).currentStatus, 0)
   })
@@ -309,15 +316,13 @@ describe('tnv offline prepare / sign / broadcast (CLI, real next code)', { timeo
     assert.match(e.fix ?? '', /tnv offline prepare activate --from/)
   })
 
-  it('a broadcast killed after the journal write, or after the send, sends exactly one transaction', async () => {
+  it('a broadcast killed at every step (signed, journaled, sent, mined, recorded) sends exactly one transaction', async () => {
     const d = acct(3)
     await t.engine.closeEpoch()
     assert.equal((await onChain(d.address)).currentStatus, 3)
     await t.fundPool(parseEther('1000000'))
-    for (const [name, point] of [
-      ['r3a.json', 'tx:journaled'],
-      ['r3b.json', 'tx:sent'],
-    ] as const) {
+    for (const point of ['tx:signed', 'tx:journaled', 'tx:sent', 'tx:mined', 'tx:recorded']) {
+      const name = `r3-${point.replace(':', '-')}.json`
       await t.engine.closeEpoch({ headerCounts: [{ validatorAddress: d.address, consensusHeaderCount: 10n }] })
       const bundle = await prepare('rewards-claim', name, ['--from', d.address])
       await sign(bundle, 3)
@@ -325,7 +330,12 @@ describe('tnv offline prepare / sign / broadcast (CLI, real next code)', { timeo
       const k = await tnv(['offline', 'broadcast', bundle, ...net()], { TNV_KILL_AT: point })
       assert.notEqual(k.code, 0, `killed at ${point}`)
       const r = ok(await broadcast(bundle))
-      assert.equal(r.outcome, 'already-sent', `after a kill at ${point}: ${JSON.stringify(r)}`)
+      // killed before the journal write: nothing left the process, this run sends it
+      assert.equal(
+        r.outcome,
+        point === 'tx:signed' ? 'sent' : 'already-sent',
+        `after a kill at ${point}: ${JSON.stringify(r)}`,
+      )
       assert.equal(await nonceOf(d.address), before + 1, `exactly one transaction after a kill at ${point}`)
     }
   })
