@@ -80,10 +80,10 @@ describe('tnv offline prepare / sign / broadcast (CLI, real next code)', { timeo
   const changedNames = (e: ErrorJson['error']) => (e.details ?? []).map((d) => d.split(':')[0])
 
   before(async () => {
-    t = await startTestChain('next', { accounts: 4 })
+    t = await startTestChain('next', { accounts: 6 })
     realCode = (await t.engine.client.getCode({ address: REGISTRY_ADDRESS })) as Hex
-    for (const i of [0, 1, 2, 3]) await t.mint(acct(i).address)
-    for (const i of [0, 1, 2, 3])
+    for (const i of [0, 1, 2, 3, 4]) await t.mint(acct(i).address)
+    for (const i of [0, 1, 2, 3, 4])
       ok(await tnv(generateKeysArgs(file(`v${i}`), acct(i).address).filter((a) => a !== '--json')))
   })
   after(async () => {
@@ -157,6 +157,36 @@ describe('tnv offline prepare / sign / broadcast (CLI, real next code)', { timeo
         abi,
         functionName: 'isRetired',
         args: [a.address],
+      }),
+      true,
+    )
+  })
+
+  it('delegation stake: the delegator signs offline, with the validator’s signature file in the bundle', async () => {
+    const v = acct(4)
+    const d = acct(5)
+    const sig = file('delegation.json')
+    ok(
+      await tnv(['delegation', 'sign', '--delegator', d.address, '--datadir', file('v4'), '--out', sig, ...net()], {
+        TN_PRIVATE_KEY: v.privateKey,
+      }),
+    )
+    const bundle = await prepare('delegation-stake', 'd4.json', ['--signature', sig])
+    const b = JSON.parse(readFileSync(bundle, 'utf8'))
+    assert.equal(b.step, 'delegateStake')
+    assert.equal(b.transaction.from, d.address)
+    assert.equal(b.preconditions.validator, v.address)
+    const signature = JSON.parse(readFileSync(sig, 'utf8'))
+    assert.ok(Date.parse(b.expiresAt) <= Number(signature.deadline) * 1000, 'the bundle never outlives the signature')
+    await sign(bundle, 5)
+    assert.equal(ok(await broadcast(bundle)).outcome, 'sent')
+    assert.equal((await onChain(v.address)).currentStatus, 1)
+    assert.equal(
+      await t.engine.client.readContract({
+        address: REGISTRY_ADDRESS,
+        abi,
+        functionName: 'isDelegated',
+        args: [v.address],
       }),
       true,
     )

@@ -12,6 +12,7 @@ const STEPS = {
   exit: 'beginExit',
   unstake: 'unstake',
   'rewards-claim': 'claimStakeRewards',
+  'delegation-stake': 'delegateStake',
 } as const
 
 export type OfflinePrepareResult =
@@ -38,6 +39,7 @@ Carry the file to the offline host and run \`tnv offline sign BUNDLE\` there; br
     '<%= config.bin %> <%= command.id %> stake --chain testnet --datadir ./validator --out stake.bundle.json',
     '<%= config.bin %> <%= command.id %> activate --chain testnet --from 0xVALIDATOR --out activate.bundle.json',
     '<%= config.bin %> <%= command.id %> unstake --chain testnet --from 0xVALIDATOR --expires-in 2h --out unstake.bundle.json',
+    '<%= config.bin %> <%= command.id %> delegation-stake --chain testnet --signature delegation.json --out delegate.bundle.json',
   ]
 
   static override args = {
@@ -56,6 +58,11 @@ Carry the file to the offline host and run \`tnv offline sign BUNDLE\` there; br
     validator: Flags.string({
       helpValue: '<address>',
       summary: 'unstake and rewards-claim by a delegator: the validator (default: --from).',
+    }),
+    signature: Flags.string({
+      helpValue: '<file>',
+      summary:
+        "delegation-stake: the validator's signature file from `tnv delegation sign` (the delegator it names signs offline).",
     }),
     'accept-reward-shortfall': Flags.boolean({
       summary: 'unstake (next registry): forfeit rewards the Issuance pool cannot cover.',
@@ -105,6 +112,14 @@ Carry the file to the offline host and run \`tnv offline sign BUNDLE\` there; br
           fix: 'Pass --from ADDRESS, or --datadir/--node-info (its execution address signs).',
         })
       params = { ...common, step, from, stake }
+    } else if (step === 'delegateStake') {
+      if (flags.signature === undefined)
+        throw new UsageError('offline prepare delegation-stake needs the validator’s signature file.', {
+          fix: 'Pass --signature FILE, written by the validator with `tnv delegation sign --delegator YOUR_ADDRESS`.',
+        })
+      const { readDelegationFile } = await import('../../lib/registry/delegation-file.js')
+      const delegation = await readDelegationFile(flags.signature)
+      params = { ...common, step, from: from ?? delegation.delegator, delegation }
     } else {
       if (from === undefined)
         throw new UsageError(`offline prepare ${args.step} needs the address that will sign it offline.`, {

@@ -20,7 +20,14 @@ export const SIGNED_FORMAT = 'tnv-offline-signed'
 export const BUNDLE_VERSION = 1
 
 /** The registry steps a bundle can carry (the journal's step names). */
-export const OFFLINE_STEPS = ['stake', 'activate', 'beginExit', 'unstake', 'claimStakeRewards'] as const
+export const OFFLINE_STEPS = [
+  'stake',
+  'activate',
+  'beginExit',
+  'unstake',
+  'claimStakeRewards',
+  'delegateStake',
+] as const
 export type OfflineStep = (typeof OFFLINE_STEPS)[number]
 
 export type BundleTransaction = {
@@ -72,7 +79,7 @@ export type Bundle = {
   }
   /** What the operator is asked to agree to: the change on chain and what cannot be undone. */
   intent: { title: string; changes: string[]; irreversible: string[] }
-  /** Stake only: node-info.yaml's key and proof of possession, checked against the key on disk when prepared. */
+  /** Stake: node-info.yaml's key and proof of possession, checked against the key on disk when prepared; delegateStake: the validator's signature file's. */
   keyBinding: {
     blsPubkey: Hex
     proofOfPossession: Hex | null

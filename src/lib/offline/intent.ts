@@ -16,6 +16,7 @@ const STEP_OF_FUNCTION: Record<string, OfflineStep> = {
   beginExit: 'beginExit',
   unstake: 'unstake',
   claimStakeRewards: 'claimStakeRewards',
+  delegateStake: 'delegateStake',
 }
 
 export type DecodedCall = { step: OfflineStep; function: string; args: unknown[] }
@@ -106,6 +107,19 @@ export function describeIntent({ step, validator, from, value, status, epoch, bl
         ],
         irreversible: [
           `${validator} is retired for good: governance can never whitelist it again, and its BLS key can never be registered again.`,
+        ],
+      }
+    case 'delegateStake':
+      return {
+        title: `Stake ${amount} for validator ${validator}, paid by delegator ${from}`,
+        changes: [
+          `${validator}: status ${status} → Staked, delegated to ${from}`,
+          `${amount} moves from ${from} into the registry; only unstake returns it, to ${from}`,
+          `BLS key ${blsPubkey ?? '(unknown)'} is registered for ${validator}`,
+        ],
+        irreversible: [
+          `The BLS key ${blsPubkey ?? ''} is bound to ${validator} for good: no address can ever register it again.`,
+          `${validator} stakes once: after an unstake it is retired and can never be whitelisted again.`,
         ],
       }
     case 'claimStakeRewards':

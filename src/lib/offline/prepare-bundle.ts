@@ -8,6 +8,7 @@ import type { Address, Hex } from 'viem'
 import type { Signer } from '../chain/signer.js'
 import type { UnsignedTransaction } from '../chain/transaction.js'
 import { formatTel, formatTelAndWei } from '../chain/units.js'
+import type { DelegationSignatureFile } from '../registry/delegation-file.js'
 import type { SignAdiriProof } from '../registry/stake-checks.js'
 import type { RegistryContext, Reporter, TxOutcome } from '../registry/types.js'
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type Bundle, sealed } from './bundle.js'
@@ -40,6 +41,8 @@ export type PrepareBundleParameters = {
   | { step: 'activate' | 'beginExit' }
   | { step: 'unstake'; validator?: Address | undefined; acceptRewardShortfall?: boolean | undefined }
   | { step: 'claimStakeRewards'; validator?: Address | undefined }
+  /** The delegator's key is offline; the validator's signature file authorises the stake. */
+  | { step: 'delegateStake'; delegation: DelegationSignatureFile }
 )
 
 export type PrepareBundleReturnType =
@@ -58,7 +61,12 @@ export async function prepareBundle(
 ): Promise<PrepareBundleReturnType> {
   const { from, report } = params
   const signer: Signer = { type: 'unsigned', address: from }
-  const validator = params.step === 'unstake' || params.step === 'claimStakeRewards' ? (params.validator ?? from) : from
+  const validator =
+    params.step === 'unstake' || params.step === 'claimStakeRewards'
+      ? (params.validator ?? from)
+      : params.step === 'delegateStake'
+        ? params.delegation.validator
+        : from
   const result = await runUnsigned(ctx, params, signer)
   if (result.outcome === 'already-done' || result.outcome === 'nothing-to-do')
     return { outcome: result.outcome, message: result.message }
@@ -88,13 +96,37 @@ export async function prepareBundle(
   const now = params.now ?? new Date()
   const minEpoch =
     params.step === 'unstake' && anchor.status === 'Exited' && anchor.exitEpoch !== null ? anchor.exitEpoch + 1 : null
-  const stake = params.step === 'stake' ? params.stake : null
+  const stake: Bundle['keyBinding'] =
+    params.step === 'stake'
+      ? {
+          blsPubkey: params.stake.blsPubkey,
+          proofOfPossession: params.stake.proofOfPossession ?? null,
+          executionAddress: params.stake.executionAddress ?? null,
+          nodeInfo: params.stake.nodeInfo,
+          keyOnDisk: params.stake.keyOnDisk,
+        }
+      : params.step === 'delegateStake'
+        ? {
+            blsPubkey: params.delegation.blsPubkey,
+            proofOfPossession:
+              params.delegation.proof.format === 'compressed' ? params.delegation.proof.signature : null,
+            executionAddress: params.delegation.validator,
+            nodeInfo: null,
+            keyOnDisk: 'not-checked',
+          }
+        : null
+  // a bundle never outlives the validator's signature it carries
+  const deadline =
+    params.step === 'delegateStake' && params.delegation.deadline !== null
+      ? Number(params.delegation.deadline) * 1000
+      : Number.POSITIVE_INFINITY
+  const expiresAt = Math.min(now.getTime() + params.expiresInSeconds * 1000, deadline)
   const bundle = sealed<Bundle>({
     format: BUNDLE_FORMAT,
     version: BUNDLE_VERSION,
     step: params.step,
     createdAt: now.toISOString(),
-    expiresAt: new Date(now.getTime() + params.expiresInSeconds * 1000).toISOString(),
+    expiresAt: new Date(expiresAt).toISOString(),
     chain: { chainId: anchor.chainId, name: result.chain.name },
     registry: { address: ctx.target.registry, codeHash: anchor.codeHash, generation: anchor.generation },
     call: { function: call.function, args: call.args },
@@ -117,15 +149,7 @@ export async function prepareBundle(
       epoch: anchor.epoch,
       blsPubkey: stake?.blsPubkey,
     }),
-    keyBinding: stake
-      ? {
-          blsPubkey: stake.blsPubkey,
-          proofOfPossession: stake.proofOfPossession ?? null,
-          executionAddress: stake.executionAddress ?? null,
-          nodeInfo: stake.nodeInfo,
-          keyOnDisk: stake.keyOnDisk,
-        }
-      : null,
+    keyBinding: stake,
     prepareCommand: params.prepareCommand,
   })
   return { outcome: 'prepared', bundle }
@@ -160,6 +184,12 @@ async function runUnsigned(ctx: RegistryContext, params: PrepareBundleParameters
         report,
         validator: params.validator,
         acceptRewardShortfall: params.acceptRewardShortfall,
+      })
+    case 'delegateStake':
+      return (await import('../registry/delegate-stake.js')).delegateStake(ctx, {
+        signer,
+        report,
+        authority: { kind: 'signature', file: params.delegation },
       })
     case 'claimStakeRewards':
       return (await import('../registry/claim-stake-rewards.js')).claimStakeRewards(ctx, {
