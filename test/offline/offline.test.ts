@@ -162,22 +162,46 @@ describe('tnv offline prepare / sign / broadcast (CLI, real next code)', { timeo
     )
   })
 
-  it('delegation stake: the delegator signs offline, with the validator’s signature file in the bundle', async () => {
+  it('delegation: the validator signs the digest offline, then the delegator signs the delegateStake offline', async () => {
     const v = acct(4)
     const d = acct(5)
-    const sig = file('delegation.json')
-    ok(
-      await tnv(['delegation', 'sign', '--delegator', d.address, '--datadir', file('v4'), '--out', sig, ...net()], {
-        TN_PRIVATE_KEY: v.privateKey,
-      }),
+    // the validator's key is offline: the digest and its inputs travel in a bundle
+    const sigBundle = await prepare('delegation-signature', 'ds4.json', [
+      '--datadir',
+      file('v4'),
+      '--delegator',
+      d.address,
+      '--deadline',
+      '2h',
+    ])
+    const sb = JSON.parse(readFileSync(sigBundle, 'utf8'))
+    assert.equal(sb.step, 'delegationSignature')
+    assert.equal(sb.delegation.validator, v.address)
+    assert.equal(sb.delegation.delegator, d.address)
+    assert.ok(Date.parse(sb.expiresAt) <= Number(sb.delegation.deadline) * 1000)
+    // the delegator's key cannot sign the validator's delegation
+    refused(
+      await tnv(['offline', 'sign', sigBundle, '--yes'], { TN_PRIVATE_KEY: d.privateKey }),
+      'BundleSignerMismatch',
+      ExitCode.BadKeys,
     )
-    const bundle = await prepare('delegation-stake', 'd4.json', ['--signature', sig])
+    const signedSig = await sign(sigBundle, 4)
+    assert.equal(signedSig.nonce, null)
+    assert.equal(signedSig.hash, sb.delegation.digest)
+    // nothing to broadcast: said so, with where the signature goes
+    const e = refused(await broadcast(sigBundle), 'Usage', ExitCode.Usage)
+    assert.match(e.message, /nothing to broadcast/)
+
+    // the delegator's key is offline too: the file the validator signed goes into its bundle
+    const bundle = await prepare('delegation-stake', 'd4.json', ['--signature', String(signedSig.file)])
     const b = JSON.parse(readFileSync(bundle, 'utf8'))
     assert.equal(b.step, 'delegateStake')
     assert.equal(b.transaction.from, d.address)
     assert.equal(b.preconditions.validator, v.address)
-    const signature = JSON.parse(readFileSync(sig, 'utf8'))
-    assert.ok(Date.parse(b.expiresAt) <= Number(signature.deadline) * 1000, 'the bundle never outlives the signature')
+    assert.ok(
+      Date.parse(b.expiresAt) <= Number(sb.delegation.deadline) * 1000,
+      'the bundle never outlives the signature',
+    )
     await sign(bundle, 5)
     assert.equal(ok(await broadcast(bundle)).outcome, 'sent')
     assert.equal((await onChain(v.address)).currentStatus, 1)

@@ -3,7 +3,7 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { chainFlags } from '../../cli/flags/chain.js'
 import { passphraseFlags } from '../../cli/flags/common.js'
 import { keyMaterialFlags } from '../../cli/flags/registry.js'
-import type { Bundle } from '../../lib/offline/bundle.js'
+import type { AnyBundle, Bundle } from '../../lib/offline/bundle.js'
 
 /** The command's step names, and the registry step each prepares. */
 const STEPS = {
@@ -14,15 +14,18 @@ const STEPS = {
   'rewards-claim': 'claimStakeRewards',
   'delegation-stake': 'delegateStake',
 } as const
+/** The step that signs no transaction: the validator's delegation signature. */
+const DELEGATION_SIGNATURE = 'delegation-signature'
 
 export type OfflinePrepareResult =
   | {
       outcome: 'prepared'
       file: string
-      step: Bundle['step']
+      step: AnyBundle['step']
       digest: string
       expiresAt: string
-      transaction: Bundle['transaction']
+      /** null for a delegation signature (no transaction). */
+      transaction: Bundle['transaction'] | null
     }
   | { outcome: 'already-done' | 'nothing-to-do'; message: string }
 
@@ -40,10 +43,15 @@ Carry the file to the offline host and run \`tnv offline sign BUNDLE\` there; br
     '<%= config.bin %> <%= command.id %> activate --chain testnet --from 0xVALIDATOR --out activate.bundle.json',
     '<%= config.bin %> <%= command.id %> unstake --chain testnet --from 0xVALIDATOR --expires-in 2h --out unstake.bundle.json',
     '<%= config.bin %> <%= command.id %> delegation-stake --chain testnet --signature delegation.json --out delegate.bundle.json',
+    '<%= config.bin %> <%= command.id %> delegation-signature --chain testnet --datadir ./validator --delegator 0xDELEGATOR --deadline 7d --out delegation.bundle.json',
   ]
 
   static override args = {
-    step: Args.string({ required: true, options: Object.keys(STEPS), description: 'The registry step to prepare.' }),
+    step: Args.string({
+      required: true,
+      options: [...Object.keys(STEPS), DELEGATION_SIGNATURE],
+      description: 'The registry step to prepare.',
+    }),
   }
 
   static override flags = {
@@ -58,6 +66,16 @@ Carry the file to the offline host and run \`tnv offline sign BUNDLE\` there; br
     validator: Flags.string({
       helpValue: '<address>',
       summary: 'unstake and rewards-claim by a delegator: the validator (default: --from).',
+    }),
+    delegator: Flags.string({
+      helpValue: '<address>',
+      summary: 'delegation-signature: the address that will submit delegateStake and pay the stake.',
+    }),
+    deadline: Flags.string({
+      default: '24h',
+      helpValue: '<when>',
+      summary:
+        'delegation-signature (next registry): Unix seconds, a duration from now (90m, 24h, 7d) or an ISO date; the bundle expires no later.',
     }),
     signature: Flags.string({
       helpValue: '<file>',
@@ -81,7 +99,6 @@ Carry the file to the offline host and run \`tnv offline sign BUNDLE\` there; br
 
   async run(): Promise<OfflinePrepareResult> {
     const { args, flags } = await this.parse(OfflinePrepare)
-    const step = STEPS[args.step as keyof typeof STEPS]
     const [{ prepareBundle }, { fileText }, support, atomic, { parseAddressFlag }, { UsageError }] = await Promise.all([
       import('../../lib/offline/prepare-bundle.js'),
       import('../../lib/offline/bundle.js'),
@@ -103,6 +120,8 @@ Carry the file to the offline host and run \`tnv offline sign BUNDLE\` there; br
       report: this.session.reporter(),
     }
     const ctx = await support.openRegistryContext(flags)
+    if (args.step === DELEGATION_SIGNATURE) return this.delegationSignature(ctx, flags, common, from, note)
+    const step = STEPS[args.step as keyof typeof STEPS]
     let params: Parameters<typeof prepareBundle>[1]
     if (step === 'stake') {
       const stake = await this.stakeMaterial(flags, note)
@@ -150,6 +169,58 @@ Carry the file to the offline host and run \`tnv offline sign BUNDLE\` there; br
       digest: r.bundle.digest,
       expiresAt: r.bundle.expiresAt,
       transaction: r.bundle.transaction,
+    }
+  }
+
+  /** The validator's EIP-712 delegation signature, its key offline: a bundle without a transaction. */
+  private async delegationSignature(
+    ctx: import('../../lib/registry/types.js').RegistryContext,
+    flags: Interfaces.InferredFlags<typeof OfflinePrepare.flags>,
+    common: {
+      expiresInSeconds: number
+      prepareCommand: string
+      report: import('../../lib/registry/types.js').Reporter
+    },
+    from: `0x${string}` | undefined,
+    note: (line: string) => void,
+  ): Promise<OfflinePrepareResult> {
+    const [{ prepareDelegationSignature }, { fileText }, { parseAddressFlag }, { parseDeadline }, { UsageError }] =
+      await Promise.all([
+        import('../../lib/offline/prepare-delegation-signature.js'),
+        import('../../lib/offline/bundle.js'),
+        import('../../lib/chain/address.js'),
+        import('../../lib/registry/deadline.js'),
+        import('../../lib/errors.js'),
+      ])
+    if (flags.delegator === undefined)
+      throw new UsageError('offline prepare delegation-signature needs the delegator.', {
+        fix: 'Pass --delegator ADDRESS (the address that will submit delegateStake and pay the stake).',
+      })
+    const stake = await this.stakeMaterial(flags, note)
+    const validator = from ?? stake.executionAddress
+    if (validator === undefined)
+      throw new UsageError('A delegation signature needs the validator address.', {
+        fix: 'Pass --from ADDRESS, or --datadir/--node-info (its execution address is the validator).',
+      })
+    const bundle = await prepareDelegationSignature(ctx, {
+      ...common,
+      validator,
+      delegator: parseAddressFlag(flags.delegator, '--delegator'),
+      deadline: parseDeadline(flags.deadline, BigInt(Math.floor(Date.now() / 1000))),
+      stake,
+    })
+    const { writeFileAtomic } = await import('../../lib/fs/atomic.js')
+    await writeFileAtomic(flags.out, fileText(bundle), { mode: 0o644 })
+    this.out(`Wrote ${flags.out}: ${bundle.intent.title}, valid until ${bundle.expiresAt}.`)
+    this.out(`Digest ${bundle.digest}`)
+    this.note(`Next, on the offline host: tnv offline sign ${flags.out} (with the validator's key)`)
+    return {
+      outcome: 'prepared',
+      file: flags.out,
+      step: bundle.step,
+      digest: bundle.digest,
+      expiresAt: bundle.expiresAt,
+      transaction: null,
     }
   }
 

@@ -8,7 +8,9 @@ export type OfflineSignResult = {
   bundle: string
   step: string
   from: string
-  nonce: number
+  /** The transaction's nonce; null for a delegation signature. */
+  nonce: number | null
+  /** The signed transaction's hash, or the delegation digest signed. */
   hash: string
 }
 
@@ -55,18 +57,23 @@ export default class OfflineSign extends BaseCommand {
     const { forbidNetwork } = await import('../../lib/offline/no-network.js')
     forbidNetwork()
     const { args, flags } = await this.parse(OfflineSign)
-    const [{ parseBundle, signedPathOf, fileText }, { signBundle, checkBundleIntent, bundleRows }, { readSmallFile }] =
-      await Promise.all([
-        import('../../lib/offline/bundle.js'),
-        import('../../lib/offline/sign-bundle.js'),
-        import('../../lib/fs/read-small-file.js'),
-      ])
-    const bundle = parseBundle(
+    const [
+      { parseAnyBundle, signedPathOf, fileText, DELEGATION_SIGNATURE_STEP },
+      { signBundle, checkBundleIntent, bundleRows, delegationRows, signDelegationBundle },
+      { readSmallFile },
+    ] = await Promise.all([
+      import('../../lib/offline/bundle.js'),
+      import('../../lib/offline/sign-bundle.js'),
+      import('../../lib/fs/read-small-file.js'),
+    ])
+    const bundle = parseAnyBundle(
       await readSmallFile(args.bundle, { what: 'an offline bundle', maxBytes: 256 * 1024 }),
       args.bundle,
     )
-    checkBundleIntent({ bundle, path: args.bundle })
-    await this.confirmSigning(bundle, bundleRows(bundle), flags.yes)
+    const delegation = bundle.step === DELEGATION_SIGNATURE_STEP ? bundle : null
+    if (bundle.step !== DELEGATION_SIGNATURE_STEP) checkBundleIntent({ bundle, path: args.bundle })
+    const rows = bundle.step === DELEGATION_SIGNATURE_STEP ? delegationRows(bundle) : bundleRows(bundle)
+    await this.confirmSigning(bundle, rows, flags.yes)
 
     const [{ resolveSigner }, { signerOptionsOf }] = await Promise.all([
       import('../../lib/chain/signer.js'),
@@ -79,9 +86,17 @@ export default class OfflineSign extends BaseCommand {
     })
     for (const w of warnings) process.stderr.write(`${w}\n`)
     if (signer.type !== 'local') throw new Error('offline sign: no signing key') // resolveSigner never returns unsigned here
-    const signed = await signBundle({ bundle, path: args.bundle, account: signer.account })
     const out = flags.out ?? signedPathOf(args.bundle)
     const { writeFileAtomic } = await import('../../lib/fs/atomic.js')
+    if (delegation) {
+      const file = await signDelegationBundle({ bundle: delegation, path: args.bundle, account: signer.account })
+      await writeFileAtomic(out, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 })
+      this.out(`Signed ${delegation.intent.title}: wrote ${out}.`)
+      this.note(`Next: give ${out} to the delegator, who runs \`tnv delegation stake --signature ${out}\`.`)
+      return { file: out, bundle: args.bundle, step: bundle.step, from: signer.address, nonce: null, hash: file.digest }
+    }
+    if (bundle.step === DELEGATION_SIGNATURE_STEP) throw new Error('unreachable') // narrowed above
+    const signed = await signBundle({ bundle, path: args.bundle, account: signer.account })
     await writeFileAtomic(out, fileText(signed), { mode: 0o600 })
     this.out(`Signed ${bundle.intent.title} (nonce ${bundle.transaction.nonce}): wrote ${out}.`)
     this.note(`Next, on the networked host: tnv offline broadcast ${args.bundle}`)
@@ -97,7 +112,7 @@ export default class OfflineSign extends BaseCommand {
 
   /** Shows the intent (stderr) and asks on a terminal (default No); without one, --yes is needed. */
   private async confirmSigning(
-    bundle: import('../../lib/offline/bundle.js').Bundle,
+    bundle: import('../../lib/offline/bundle.js').AnyBundle,
     rows: [string, string][],
     yes: boolean,
   ): Promise<void> {

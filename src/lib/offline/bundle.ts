@@ -13,6 +13,8 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex } from '@noble/hashes/utils.js'
 import type { Address, Hex } from 'viem'
 import type { PreparedTransaction } from '../chain/transaction.js'
+import { UsageError } from '../errors.js'
+import type { StakeProof } from '../registry/generations/adapter.js'
 import { BundleDigestMismatchError, InvalidBundleError } from './errors.js'
 
 export const BUNDLE_FORMAT = 'tnv-offline-bundle'
@@ -93,6 +95,48 @@ export type Bundle = {
   digest: string
 }
 
+/** The step of a bundle that carries no transaction: the validator's signature of the registry's delegation digest. */
+export const DELEGATION_SIGNATURE_STEP = 'delegationSignature'
+
+/**
+ * The EIP-712 delegation signature for a validator whose key is offline: the registry's digest
+ * (read when prepared) with every input of it, and the proof of possession the delegator's
+ * stake needs. Signing it writes the delegation signature file `tnv delegation stake` reads.
+ */
+export type DelegationBundle = {
+  format: typeof BUNDLE_FORMAT
+  version: typeof BUNDLE_VERSION
+  step: typeof DELEGATION_SIGNATURE_STEP
+  createdAt: string
+  /** No later than the signature's deadline. */
+  expiresAt: string
+  chain: { chainId: number; name: string }
+  registry: { address: Address; codeHash: Hex; generation: 'adiri' | 'next' }
+  delegation: {
+    validator: Address
+    delegator: Address
+    blsPubkey: Hex
+    /** The digest's validatorVersion: the current stake version when prepared. */
+    stakeVersion: number
+    /** The validator's delegation nonce when prepared, decimal. */
+    nonce: string
+    /** Unix seconds, decimal; null on adiri. */
+    deadline: string | null
+    /** The registry's own delegationDigest for these inputs. */
+    digest: Hex
+    domainSeparator: Hex
+    structHash: Hex
+    proof: StakeProof
+  }
+  preconditions: { validator: Address; status: string; stakeVersion: number; epoch: number }
+  intent: { title: string; changes: string[]; irreversible: string[] }
+  keyBinding: NonNullable<Bundle['keyBinding']>
+  prepareCommand: string
+  digest: string
+}
+
+export type AnyBundle = Bundle | DelegationBundle
+
 export type SignedFile = {
   format: typeof SIGNED_FORMAT
   version: typeof BUNDLE_VERSION
@@ -132,7 +176,7 @@ export function sealed<T extends Record<string, unknown>>(doc: Omit<T, 'digest'>
 }
 
 /** The file text: pretty JSON (the digest does not depend on the layout). */
-export function fileText(doc: Bundle | SignedFile): string {
+export function fileText(doc: AnyBundle | SignedFile): string {
   return `${JSON.stringify(doc, null, 2)}\n`
 }
 
@@ -194,18 +238,36 @@ function parseSealed(text: string, path: string, format: string): Record<string,
 }
 
 /**
- * Reads a bundle's text: JSON, format and version, digest, then every field's shape.
+ * A transaction bundle (what broadcast sends); a delegation signature bundle is refused with
+ * where its signature goes instead.
  * @example const bundle = parseBundle(await readFile(path, 'utf8'), path)
  */
 export function parseBundle(text: string, path: string): Bundle {
+  const bundle = parseAnyBundle(text, path)
+  if (bundle.step === DELEGATION_SIGNATURE_STEP)
+    throw new UsageError(
+      `${path} is a delegation signature bundle: it holds no transaction, so there is nothing to broadcast.`,
+      {
+        fix: `Give the signature file \`tnv offline sign\` wrote beside it (${signedPathOf(path)}) to the delegator, who stakes with \`tnv delegation stake --signature FILE\` (or prepares that offline with \`tnv offline prepare delegation-stake --signature FILE\`).`,
+      },
+    )
+  return bundle
+}
+
+/**
+ * Reads a bundle's text: JSON, format and version, digest, then every field's shape.
+ * @example const bundle = parseAnyBundle(await readFile(path, 'utf8'), path)
+ */
+export function parseAnyBundle(text: string, path: string): AnyBundle {
   const bad: Check = (problem) => {
     throw new InvalidBundleError(path, problem)
   }
   const doc = parseSealed(text, path, BUNDLE_FORMAT)
   const f = (o: Record<string, unknown>, k: string, p = '') => field(o, k, p, bad)
   const step = f(doc, 'step').string()
+  if (step === DELEGATION_SIGNATURE_STEP) return checkDelegationBundle(doc, bad)
   if (!(OFFLINE_STEPS as readonly string[]).includes(step))
-    bad(`step ${step} is not one of ${OFFLINE_STEPS.join(', ')}`)
+    bad(`step ${step} is not one of ${[...OFFLINE_STEPS, DELEGATION_SIGNATURE_STEP].join(', ')}`)
   f(doc, 'createdAt').time()
   f(doc, 'expiresAt').time()
   const chain = f(doc, 'chain').record()
@@ -258,6 +320,42 @@ export function parseBundle(text: string, path: string): Bundle {
   } else if (step === 'stake') bad('a stake bundle has no keyBinding')
   f(doc, 'prepareCommand').string()
   return doc as unknown as Bundle
+}
+
+/** The fields of a delegation signature bundle (its digest already checked). */
+function checkDelegationBundle(doc: Record<string, unknown>, bad: Check): DelegationBundle {
+  const f = (o: Record<string, unknown>, k: string, p = '') => field(o, k, p, bad)
+  f(doc, 'createdAt').time()
+  f(doc, 'expiresAt').time()
+  const chain = f(doc, 'chain').record()
+  f(chain, 'chainId', 'chain').int()
+  const registry = f(doc, 'registry').record()
+  f(registry, 'address', 'registry').string(ADDRESS)
+  f(registry, 'codeHash', 'registry').string(HASH)
+  const generation = f(registry, 'generation', 'registry').string()
+  if (generation !== 'adiri' && generation !== 'next') bad(`registry.generation ${generation} is not adiri or next`)
+  const d = f(doc, 'delegation').record()
+  const g = (k: string) => f(d, k, 'delegation')
+  g('validator').string(ADDRESS)
+  g('delegator').string(ADDRESS)
+  g('blsPubkey').string(HEX)
+  g('stakeVersion').int()
+  g('nonce').string(WEI)
+  if (d.deadline !== null) g('deadline').string(WEI)
+  g('digest').string(HASH)
+  g('domainSeparator').string(HASH)
+  g('structHash').string(HASH)
+  const proof = g('proof').record()
+  if (proof.format !== 'compressed' && proof.format !== 'uncompressed')
+    bad('delegation.proof.format is not compressed or uncompressed')
+  const pre = f(doc, 'preconditions').record()
+  f(pre, 'validator', 'preconditions').string(ADDRESS)
+  f(pre, 'status', 'preconditions').string()
+  const intent = f(doc, 'intent').record()
+  f(intent, 'title', 'intent').string()
+  f(doc, 'keyBinding').record()
+  f(doc, 'prepareCommand').string()
+  return doc as unknown as DelegationBundle
 }
 
 /**

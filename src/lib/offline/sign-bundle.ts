@@ -8,10 +8,15 @@
 import { type Hex, keccak256, type LocalAccount } from 'viem'
 import { signTransaction } from '../chain/send-transaction.js'
 import { formatGasPrice, formatTelAndWei } from '../chain/units.js'
+import { UsageError } from '../errors.js'
+import { deadlineIso } from '../registry/deadline.js'
+import { computeOfflineDelegationDigest } from '../registry/delegation-digest.js'
+import { type DelegationSignatureFile, toDelegationFile } from '../registry/delegation-file.js'
 import {
   BUNDLE_VERSION,
   type Bundle,
   canonicalJson,
+  type DelegationBundle,
   preparedOf,
   SIGNED_FORMAT,
   type SignedFile,
@@ -100,4 +105,69 @@ export async function signBundle({
     raw,
     signedAt: now.toISOString(),
   })
+}
+
+/** What the validator reads before signing a delegation: the digest's inputs and what it allows. */
+export function delegationRows(bundle: DelegationBundle): [string, string][] {
+  const d = bundle.delegation
+  return [
+    ['signs', `the ${bundle.registry.generation} registry's delegation digest ${d.digest} (a raw hash)`],
+    ['chain', `${bundle.chain.name} (chain id ${bundle.chain.chainId})`],
+    ['registry', `${bundle.registry.address} (code hash ${bundle.registry.codeHash})`],
+    ['validator', d.validator],
+    ['delegator', d.delegator],
+    ['bls public key', d.blsPubkey],
+    ['stake version', String(d.stakeVersion)],
+    ['nonce', d.nonce],
+    ...(d.deadline !== null ? [['deadline', deadlineIso(BigInt(d.deadline))] as [string, string]] : []),
+    ...bundle.intent.changes.map((c): [string, string] => ['changes', c]),
+    ...bundle.intent.irreversible.map((c): [string, string] => ['irreversible', c]),
+    ['expires', bundle.expiresAt],
+    ['digest', bundle.digest],
+  ]
+}
+
+/**
+ * Signs a delegation bundle's digest with the validator's key, after computing that digest again
+ * from its inputs (with nothing contacted): the file `tnv delegation stake --signature` reads.
+ * @example const file = await signDelegationBundle({ bundle, path, account }); await writeDelegationFile(signedPathOf(path), file)
+ */
+export async function signDelegationBundle({
+  bundle,
+  path,
+  account,
+  now = new Date(),
+}: {
+  bundle: DelegationBundle
+  path: string
+  account: LocalAccount
+  now?: Date | undefined
+}): Promise<DelegationSignatureFile> {
+  const d = bundle.delegation
+  const computed = computeOfflineDelegationDigest({
+    generation: bundle.registry.generation,
+    chainId: bundle.chain.chainId,
+    registry: bundle.registry.address,
+    stakeVersion: d.stakeVersion,
+    nonce: BigInt(d.nonce),
+    blsPubkey: d.blsPubkey,
+    validator: d.validator,
+    delegator: d.delegator,
+    deadline: d.deadline === null ? null : BigInt(d.deadline),
+  })
+  if (computed.digest.toLowerCase() !== d.digest.toLowerCase())
+    throw new InvalidBundleError(path, `its inputs give the digest ${computed.digest}, not the ${d.digest} it records`)
+  if (now.getTime() > Date.parse(bundle.expiresAt))
+    throw new StaleBundleError(
+      [{ name: 'expiry', prepared: `valid until ${bundle.expiresAt}`, now: `it is ${now.toISOString()}` }],
+      bundle.prepareCommand,
+    )
+  if (account.address.toLowerCase() !== d.validator.toLowerCase())
+    throw new BundleSignerMismatchError({ expected: d.validator, got: account.address })
+  if (!account.sign)
+    throw new UsageError(`The key of ${account.address} cannot sign a raw 32-byte digest.`, {
+      fix: 'Use TN_PRIVATE_KEY or --keystore for the validator key (docs/staking.md lists which hardware signers can sign a raw digest).',
+    })
+  const signature = await account.sign({ hash: d.digest })
+  return toDelegationFile(bundle.registry.generation, computed.inputs, { proof: d.proof, digest: d.digest, signature })
 }
