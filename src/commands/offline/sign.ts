@@ -59,7 +59,7 @@ export default class OfflineSign extends BaseCommand {
     const { args, flags } = await this.parse(OfflineSign)
     const [
       { parseAnyBundle, signedPathOf, fileText, DELEGATION_SIGNATURE_STEP },
-      { signBundle, checkBundleIntent, bundleRows, delegationRows, signDelegationBundle },
+      { signBundle, checkBundleIntent, checkDelegationIntent, bundleRows, delegationRows, signDelegationBundle },
       { readSmallFile },
     ] = await Promise.all([
       import('../../lib/offline/bundle.js'),
@@ -71,7 +71,8 @@ export default class OfflineSign extends BaseCommand {
       args.bundle,
     )
     const delegation = bundle.step === DELEGATION_SIGNATURE_STEP ? bundle : null
-    if (bundle.step !== DELEGATION_SIGNATURE_STEP) checkBundleIntent({ bundle, path: args.bundle })
+    if (bundle.step === DELEGATION_SIGNATURE_STEP) checkDelegationIntent({ bundle, path: args.bundle })
+    else checkBundleIntent({ bundle, path: args.bundle })
     const rows = bundle.step === DELEGATION_SIGNATURE_STEP ? delegationRows(bundle) : bundleRows(bundle)
     await this.confirmSigning(bundle, rows, flags.yes)
 

@@ -128,21 +128,19 @@ export function delegationRows(bundle: DelegationBundle): [string, string][] {
 }
 
 /**
- * Signs a delegation bundle's digest with the validator's key, after computing that digest again
- * from its inputs (with nothing contacted): the file `tnv delegation stake --signature` reads.
- * @example const file = await signDelegationBundle({ bundle, path, account }); await writeDelegationFile(signedPathOf(path), file)
+ * A delegation bundle's digest is what its inputs give (computed with nothing contacted), and it
+ * has not expired: checked before the intent is shown.
+ * @example const { inputs } = checkDelegationIntent({ bundle, path })
  */
-export async function signDelegationBundle({
+export function checkDelegationIntent({
   bundle,
   path,
-  account,
   now = new Date(),
 }: {
   bundle: DelegationBundle
   path: string
-  account: LocalAccount
   now?: Date | undefined
-}): Promise<DelegationSignatureFile> {
+}): ReturnType<typeof computeOfflineDelegationDigest> {
   const d = bundle.delegation
   const computed = computeOfflineDelegationDigest({
     generation: bundle.registry.generation,
@@ -162,6 +160,27 @@ export async function signDelegationBundle({
       [{ name: 'expiry', prepared: `valid until ${bundle.expiresAt}`, now: `it is ${now.toISOString()}` }],
       bundle.prepareCommand,
     )
+  return computed
+}
+
+/**
+ * Signs a delegation bundle's digest with the validator's key, after computing that digest again
+ * from its inputs (with nothing contacted): the file `tnv delegation stake --signature` reads.
+ * @example const file = await signDelegationBundle({ bundle, path, account }); await writeDelegationFile(signedPathOf(path), file)
+ */
+export async function signDelegationBundle({
+  bundle,
+  path,
+  account,
+  now = new Date(),
+}: {
+  bundle: DelegationBundle
+  path: string
+  account: LocalAccount
+  now?: Date | undefined
+}): Promise<DelegationSignatureFile> {
+  const d = bundle.delegation
+  const computed = checkDelegationIntent({ bundle, path, now })
   if (account.address.toLowerCase() !== d.validator.toLowerCase())
     throw new BundleSignerMismatchError({ expected: d.validator, got: account.address })
   if (!account.sign)
