@@ -97,7 +97,8 @@ describe('tnv offline on the devnet (reference node)', { timeout: 600_000 }, () 
     const activate = join(t.dir, 'activate.bundle.json')
     ok(await t.tnv(['offline', 'prepare', 'activate', '--chain', 'devnet', '--from', v, '--out', activate, '--json']))
     ok(await signOffline(activate, t.key(3)))
-    ok(await t.tnv(['offline', 'broadcast', activate, '--chain', 'devnet', '--json']))
+    // no --chain: the network the bundle was prepared on
+    ok(await t.tnv(['offline', 'broadcast', activate, '--json']))
     assert.ok([2, 3].includes((await status(v)).currentStatus)) // PendingActivation (or Active already)
     const deadline = Date.now() + 60_000
     while ((await status(v)).currentStatus !== 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1000))

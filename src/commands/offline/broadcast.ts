@@ -9,7 +9,7 @@ export default class OfflineBroadcast extends BaseCommand {
   static override summary = 'Send a bundle signed offline, once every precondition it was prepared against still holds.'
 
   static override description =
-    `On a networked host: checks that the signed file is the bundle's transaction (digests, signer, every field), then reads again everything the bundle assumed: the chain id, the registry's code hash, the sender's nonce (not used by another transaction), the validator's status, the stake version, the epoch constraint, the base fee against the signed max fee, the balance, the expiry; and simulates the exact call. When any of them changed, nothing is sent (exit 24) and each change is named, with the command that prepares a new bundle. Otherwise the signed transaction is written to the sender's transaction journal (fsynced) before it is sent, and the receipt is awaited: a run killed at any point is settled by the next run from the journal, which never sends a second transaction. Running it again after success says so and sends nothing.`
+    `On a networked host: checks that the signed file is the bundle's transaction (digests, signer, every field), then reads again everything the bundle assumed: the chain id, the registry's code hash, the sender's nonce (not used by another transaction), the validator's status, the stake version, the epoch constraint, the base fee against the signed max fee, the balance, the expiry; and simulates the exact call. When any of them changed, nothing is sent (exit 24) and each change is named, with the command that prepares a new bundle. Otherwise the signed transaction is written to the sender's transaction journal (fsynced) before it is sent, and the receipt is awaited: a run killed at any point is settled by the next run from the journal, which never sends a second transaction. Running it again after success says so and sends nothing. Without --chain or --rpc-url it uses the network the bundle was prepared on.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> stake.bundle.json --chain testnet',
@@ -44,8 +44,11 @@ export default class OfflineBroadcast extends BaseCommand {
     const read = (path: string, what: string) => readSmallFile(path, { what, maxBytes: 256 * 1024 })
     const bundle = parseBundle(await read(bundlePath, 'an offline bundle'), bundlePath)
     const signed = parseSignedFile(await read(signedPath, 'a signed offline transaction'), signedPath)
-    // the transaction goes to the registry it was signed for, whatever preset the flags name
-    const ctx = await support.openRegistryContext({ ...flags, registry: bundle.registry.address })
+    // the transaction goes to the registry it was signed for, whatever preset the flags name;
+    // without --chain or --rpc-url, the network the bundle was prepared on
+    const preset = (['testnet', 'mainnet', 'devnet'] as const).find((n) => n === bundle.chain.name)
+    const chain = flags.chain ?? (flags['rpc-url'] === undefined ? preset : undefined)
+    const ctx = await support.openRegistryContext({ ...flags, chain, registry: bundle.registry.address })
     const r = await broadcastBundle(ctx, {
       bundle,
       bundlePath,

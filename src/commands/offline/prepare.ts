@@ -99,13 +99,22 @@ Carry the file to the offline host and run \`tnv offline sign BUNDLE\` there; br
 
   async run(): Promise<OfflinePrepareResult> {
     const { args, flags } = await this.parse(OfflinePrepare)
-    const [{ prepareBundle }, { fileText }, support, atomic, { parseAddressFlag }, { UsageError }] = await Promise.all([
+    const [
+      { prepareBundle },
+      { fileText },
+      support,
+      atomic,
+      { parseAddressFlag },
+      { UsageError },
+      { parseDurationSeconds },
+    ] = await Promise.all([
       import('../../lib/offline/prepare-bundle.js'),
       import('../../lib/offline/bundle.js'),
       import('../../lib/registry/command-support.js'),
       import('../../lib/fs/atomic.js'),
       import('../../lib/chain/address.js'),
       import('../../lib/errors.js'),
+      import('../../lib/offline/stake-material.js'),
     ])
     if (await atomic.pathExists(flags.out))
       throw new UsageError(`${flags.out} exists; a bundle is never written over another file.`, {
@@ -115,7 +124,7 @@ Carry the file to the offline host and run \`tnv offline sign BUNDLE\` there; br
     const validator = flags.validator === undefined ? undefined : parseAddressFlag(flags.validator, '--validator')
     let from = flags.from === undefined ? undefined : parseAddressFlag(flags.from, '--from')
     const common = {
-      expiresInSeconds: parseDuration(flags['expires-in'], UsageError),
+      expiresInSeconds: expiresIn(flags['expires-in'], UsageError, parseDurationSeconds),
       prepareCommand: `${this.config.bin} offline prepare ${this.argv.filter((a) => a !== '--json').join(' ')}`,
       report: this.session.reporter(),
     }
@@ -229,47 +238,30 @@ Carry the file to the offline host and run \`tnv offline sign BUNDLE\` there; br
     flags: Interfaces.InferredFlags<typeof OfflinePrepare.flags>,
     note: (line: string) => void,
   ) {
-    const [{ keyMaterialFromFlags }, { adiriProofSigner }] = await Promise.all([
-      import('../../lib/registry/key-material.js'),
-      import('../../lib/registry/adiri-proof-signer.js'),
-    ])
-    const keys = await keyMaterialFromFlags(flags)
-    const passphrase = {
-      source: flags['bls-passphrase-source'],
-      stdin: this.session.stdin(),
-      io: this.session.passphraseIo(),
-    }
-    let keyOnDisk: 'match' | 'absent' | 'not-checked' = 'not-checked'
-    if (keys.nodeInfoPath) {
-      note(`Key material from ${keys.nodeInfoPath} (execution address ${keys.executionAddress}).`)
-      await this.session.openDatadir(keys.keyDir)
-      const { assertKeyOnDisk } = await import('../../lib/keys/key-binding.js')
-      const how = await assertKeyOnDisk({
-        datadir: keys.keyDir,
-        nodeInfoKey: Buffer.from(keys.blsPubkey.slice(2), 'hex'),
-        ...passphrase,
-      })
-      keyOnDisk = how === 'match' ? 'match' : 'absent'
-      if (how === 'match') note(`- the key in ${keys.keyDir}/node-keys is the key node-info.yaml records`)
-    }
-    return {
-      blsPubkey: keys.blsPubkey,
-      proofOfPossession: keys.proofOfPossession,
-      adiriSignature: keys.adiriSignature,
-      executionAddress: keys.executionAddress,
-      signAdiriProof: adiriProofSigner({ datadir: keys.keyDir, ...passphrase, note }),
-      nodeInfo: keys.nodeInfoPath ?? null,
-      keyOnDisk,
-    }
+    const { readStakeMaterial } = await import('../../lib/offline/stake-material.js')
+    return readStakeMaterial({
+      flags,
+      passphrase: {
+        source: flags['bls-passphrase-source'],
+        stdin: this.session.stdin(),
+        io: this.session.passphraseIo(),
+      },
+      lockDatadir: (datadir) => this.session.openDatadir(datadir),
+      note,
+    })
   }
 }
 
-/** `90m` → 5400: a whole number with one unit (s, m, h, d). */
-function parseDuration(value: string, Usage: typeof import('../../lib/errors.js').UsageError): number {
-  const m = /^([1-9][0-9]{0,6})([smhd])$/.exec(value.trim())
-  if (!m)
+/** --expires-in in seconds, or the usage error that says how to write it. */
+function expiresIn(
+  value: string,
+  Usage: typeof import('../../lib/errors.js').UsageError,
+  parse: (v: string) => number | null,
+): number {
+  const seconds = parse(value)
+  if (seconds === null)
     throw new Usage(`--expires-in ${value} is not a duration.`, {
       fix: 'Pass a whole number with a unit: 90s, 30m, 24h or 7d.',
     })
-  return Number(m[1]) * { s: 1, m: 60, h: 3600, d: 86400 }[m[2] as 's' | 'm' | 'h' | 'd']
+  return seconds
 }
