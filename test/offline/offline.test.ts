@@ -131,7 +131,17 @@ describe('tnv offline prepare / sign / broadcast (CLI, real next code)', { timeo
       args: [a.address],
     })
     assert.ok(rewards > 0n)
-    assert.equal((await through('rewards-claim', 'r0.json', 0, ['--from', a.address])).outcome, 'sent')
+    // carried as a QR code: shown by sign --qr, scanned into broadcast --signed-raw -
+    const claim = await prepare('rewards-claim', 'r0.json', ['--from', a.address])
+    const qr = await tnv(['offline', 'sign', claim, '--yes', '--qr'], { TN_PRIVATE_KEY: a.privateKey })
+    assert.equal(qr.code, 0, qr.stderr)
+    assert.match(qr.stderr, /█▀|▀█|▄█/)
+    const scanned = JSON.parse(readFileSync(file('r0.signed.json'), 'utf8')).raw as string
+    const viaQr = await runCli(['offline', 'broadcast', claim, '--signed-raw', '-', '--json', ...net()], {
+      input: `${scanned}\n`,
+      env: { TN_CHAIN: undefined, TN_RPC_URL: undefined },
+    })
+    assert.equal(ok(viaQr).outcome, 'sent')
     assert.equal(
       await t.engine.client.readContract({
         address: REGISTRY_ADDRESS,

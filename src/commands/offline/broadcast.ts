@@ -14,6 +14,7 @@ export default class OfflineBroadcast extends BaseCommand {
   static override examples = [
     '<%= config.bin %> <%= command.id %> stake.bundle.json --chain testnet',
     '<%= config.bin %> <%= command.id %> activate.bundle.json --rpc-url https://rpc.example --signed /media/usb/activate.bundle.signed.json',
+    '<%= config.bin %> <%= command.id %> exit.bundle.json --chain testnet --signed-raw -   # the QR code of `offline sign --qr`, scanned',
   ]
 
   static override args = {
@@ -25,6 +26,12 @@ export default class OfflineBroadcast extends BaseCommand {
     signed: Flags.string({
       helpValue: '<file>',
       summary: 'The signed file from `tnv offline sign` (default: beside the bundle, .signed.json).',
+    }),
+    'signed-raw': Flags.string({
+      helpValue: '<0x…|->',
+      exclusive: ['signed'],
+      summary:
+        'The signed transaction as text, e.g. scanned from the QR code `tnv offline sign --qr` shows; - reads one line of standard input.',
     }),
     timeout: Flags.integer({ min: 1, default: 180, helpValue: '<seconds>', summary: 'Longest wait for the receipt.' }),
   }
@@ -40,10 +47,18 @@ export default class OfflineBroadcast extends BaseCommand {
         import('../../cli/registry-step.js'),
       ])
     const bundlePath = args.bundle
-    const signedPath = flags.signed ?? signedPathOf(bundlePath)
+    const raw = flags['signed-raw']
+    const signedPath = raw !== undefined ? '--signed-raw' : (flags.signed ?? signedPathOf(bundlePath))
     const read = (path: string, what: string) => readSmallFile(path, { what, maxBytes: 256 * 1024 })
     const bundle = parseBundle(await read(bundlePath, 'an offline bundle'), bundlePath)
-    const signed = parseSignedFile(await read(signedPath, 'a signed offline transaction'), signedPath)
+    const signed =
+      raw === undefined
+        ? parseSignedFile(await read(signedPath, 'a signed offline transaction'), signedPath)
+        : await (await import('../../lib/offline/qr.js')).signedFromRaw(
+            bundle,
+            raw === '-' ? ((await this.session.stdin().next()) ?? '') : raw,
+            signedPath,
+          )
     // the transaction goes to the registry it was signed for, whatever preset the flags name;
     // without --chain or --rpc-url, the network the bundle was prepared on
     const preset = (['testnet', 'mainnet', 'devnet'] as const).find((n) => n === bundle.chain.name)

@@ -46,6 +46,10 @@ export default class OfflineSign extends BaseCommand {
     'hd-path': signerFlags['hd-path'],
     'hd-index': signerFlags['hd-index'],
     ...yesFlag,
+    qr: Flags.boolean({
+      summary:
+        'Also show the signed transaction as a QR code (stderr), for a host without removable media; scan it into `tnv offline broadcast BUNDLE --signed-raw -`.',
+    }),
     out: Flags.string({
       helpValue: '<file>',
       summary: 'Where to write the signed transaction (default: beside the bundle, .signed.json).',
@@ -100,7 +104,11 @@ export default class OfflineSign extends BaseCommand {
     const signed = await signBundle({ bundle, path: args.bundle, account: signer.account })
     await writeFileAtomic(out, fileText(signed), { mode: 0o600 })
     this.out(`Signed ${bundle.intent.title} (nonce ${bundle.transaction.nonce}): wrote ${out}.`)
-    this.note(`Next, on the networked host: tnv offline broadcast ${args.bundle}`)
+    if (flags.qr) {
+      const { signedTransactionQr } = await import('../../lib/offline/qr.js')
+      process.stderr.write(`${signedTransactionQr(signed.raw)}\n`)
+      this.note(`Next, on the networked host: scan it into tnv offline broadcast ${args.bundle} --signed-raw -`)
+    } else this.note(`Next, on the networked host: tnv offline broadcast ${args.bundle}`)
     return {
       file: out,
       bundle: args.bundle,
