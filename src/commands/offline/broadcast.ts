@@ -14,7 +14,7 @@ export default class OfflineBroadcast extends BaseCommand {
   static override examples = [
     '<%= config.bin %> <%= command.id %> stake.bundle.json --chain testnet',
     '<%= config.bin %> <%= command.id %> activate.bundle.json --rpc-url https://rpc.example --signed /media/usb/activate.bundle.signed.json',
-    '<%= config.bin %> <%= command.id %> exit.bundle.json --chain testnet --signed-raw -   # the QR code of `offline sign --qr`, scanned',
+    '<%= config.bin %> <%= command.id %> exit.bundle.json --chain testnet --signed-raw -   # scanned from the QR code sign showed',
   ]
 
   static override args = {
