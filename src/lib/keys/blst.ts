@@ -9,8 +9,9 @@
  * operation runs, and results are copied out. After an operation on a secret key the secret's
  * slot and the module's whole stack are zeroed.
  */
+
+import { hash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { nodeCrypto } from '../crypto/node-crypto.js'
 import { TnvError } from '../errors.js'
 import { findPackageFile } from '../package-file.js'
 import { BLST_WASM_FILE, BLST_WASM_SHA256 } from './blst-wasm.generated.js'
@@ -61,7 +62,7 @@ export function blstWasmBytes(path: string | null = findPackageFile(BLST_WASM_FI
   } catch {
     bytes = undefined
   }
-  if (bytes === undefined || nodeCrypto().hash('sha256', bytes) !== BLST_WASM_SHA256)
+  if (bytes === undefined || hash('sha256', bytes) !== BLST_WASM_SHA256)
     throw new BlsModuleUnavailableError(bytes === undefined ? 'missing' : 'damaged')
   return bytes
 }
