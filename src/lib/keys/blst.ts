@@ -1,7 +1,7 @@
 /**
  * BLS12-381 on blst compiled to WebAssembly: blst 0.3.10 as published and tnv's operations on it
  * (wasm/blst/tnv-blst.c), built by scripts/build-blst-wasm.mjs into wasm/blst/tnv-blst.wasm
- * (docs/decisions.md, "BLS on blst in WebAssembly"). One module instance per process, made on
+ * (docs/decisions.md, "BLS on blst 0.3.10 in WebAssembly, compiled as published"). One module instance per process, made on
  * the first operation from the package file (the single executable extracts it with its other
  * files), checked against the SHA-256 recorded at its build.
  *
