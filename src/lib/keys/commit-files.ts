@@ -215,8 +215,8 @@ async function swapIn(
     }
     for (const dir of new Set(replacements.map((r) => dirname(r.target)))) await fsyncDir(dir)
     // Not fsynced: a crash that brings the record back finds nothing staged left to rename, and
-    // the next command's recovery removes it (docs/decisions.md, "Start-up, stop 31"). A record
-    // that removes a file is: rolled forward again, it would remove one made there since.
+    // the next command's recovery removes it, reporting nothing. A record that removes a file
+    // is fsynced: rolled forward again, it would remove one made there since.
     if (replacements.some((r) => r.kind === 'remove')) await removeIntent(datadir)
     else await removeFile(join(datadir, COMMIT_INTENT_FILE))
     killPoint('commit:done')
@@ -357,8 +357,7 @@ export async function recoverCommit(datadir: string): Promise<RecoverCommitRetur
   let intent: CommitIntent | null = null
   let intentMissing = false
   try {
-    // read synchronously, as every opening of a data directory does (docs/decisions.md, "Start-up,
-    // stop 28"); the repairs below, which are rare, stay asynchronous
+    // read synchronously; the repairs below, which are rare, stay asynchronous
     intent = JSON.parse(readFileSync(path, 'utf8')) as CommitIntent
   } catch (err) {
     // an unreadable or damaged record is removed below, like a finished one

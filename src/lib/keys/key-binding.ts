@@ -58,7 +58,7 @@ export function keyBindingText(publicKey: Uint8Array, keyFile: KeyBinding['keyFi
   return `${JSON.stringify(record, null, 2)}\n`
 }
 
-/** A small file's text, or undefined when it is not there (read synchronously: docs/decisions.md, "Start-up, stop 28"). */
+/** A small file's text, or undefined when it is not there (read synchronously). */
 async function readIfExists(path: string): Promise<string | undefined> {
   try {
     return readFileSync(path, 'utf8')

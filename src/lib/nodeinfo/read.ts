@@ -1,7 +1,6 @@
 /**
  * Reads node-info.yaml from a file path or from the data directory that holds it. The file is a
- * few hundred bytes: it is stat'ed and read with synchronous calls, as the other small reads on a
- * command's way to its work (docs/decisions.md, "Start-up, stop 28").
+ * few hundred bytes: it is stat'ed and read with synchronous calls.
  */
 import { closeSync, openSync, readSync, type Stats, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
