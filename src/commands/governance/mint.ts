@@ -64,8 +64,8 @@ On the devnet (--chain devnet, or no --chain and no --rpc-url), without signer f
     const dir = defaultDevnetDir()
     const running = await findRunningDevnet(dir)
     if (!running.info) {
-      const { DevnetNotRunningError } = await import('../../devnet/node/errors.js')
-      throw new DevnetNotRunningError(dir)
+      const { DevnetNodeNotRunningError } = await import('../../devnet/node/errors.js')
+      throw new DevnetNodeNotRunningError(dir)
     }
     this.note(`On the devnet: REHEARSAL-ONLY mint by impersonating the registry owner (${running.info.owner}).`)
     const r = await rehearseGovernance(dir, { action: 'mint', validator })

@@ -12,7 +12,7 @@ import { parseWorkerEndpointsLine, planEndpoints } from './endpoints.js'
 import {
   IpcInUseError,
   NodeExitedError,
-  NoRpcEndpointError,
+  NodeNoRpcEndpointError,
   PortInUseError,
   ProbeAnsweredByOtherError,
   RpcTimeoutError,
@@ -79,7 +79,7 @@ export async function startNode({
   const rpc = planEndpoints(plan)
   // tnv dials the node over IPC first (no JWT there), then HTTP (with a token when needed).
   const probe = rpc.ipc ?? rpc.http
-  if (!probe) throw new NoRpcEndpointError()
+  if (!probe) throw new NodeNoRpcEndpointError()
   // the reference node takes a JWT secret from its own environment, never from its argv
   const jwt = binary.origin === 'reference' ? splitJwtSecret(nodeFlags) : { flags: [...nodeFlags], secret: null }
   const args = nodeArgv(datadir, jwt.flags)
