@@ -75,6 +75,9 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       yes: flags.yes,
       createKeys: flags['create-keys'],
       passphraseSource: flags['bls-passphrase-source'],
+      envPassphrase:
+        flags['bls-passphrase-source'] === 'env' ? this.session.takeEnvSecret('TN_BLS_PASSPHRASE') : undefined,
+      env: this.session.env,
       externalPrimaryAddr: flags['external-primary-addr'],
       externalWorkerAddrs: flags['external-worker-addrs'],
       mint: flags.mint,

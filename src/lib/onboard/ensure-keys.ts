@@ -41,7 +41,8 @@ export type CreateKeysParameters = {
   externalPrimaryAddr?: string | undefined
   /** Comma-separated. */
   externalWorkerAddrs?: string | undefined
-  env?: NodeJS.ProcessEnv
+  /** TN_BLS_PASSPHRASE as the session hands it (a copy: the read removes it from this object only). */
+  env: NodeJS.ProcessEnv
   /**
    * On a terminal, offer (and recommend) a key from a new recovery phrase (issue 18); `terminal`
    * shows the phrase once. Not offered on the rehearsal chain, where keys guard nothing.
@@ -59,7 +60,7 @@ export async function createKeys(
     passphraseSource,
     externalPrimaryAddr,
     externalWorkerAddrs,
-    env = process.env,
+    env,
     offerPhrase = false,
     terminal,
   }: CreateKeysParameters,

@@ -31,6 +31,8 @@ export type ExitFlowParameters = {
   through?: ExitThrough | undefined
   chain: ChainFlagValues
   signer: SignerFlagValues
+  /** The environment the session hands over, for the signer's variables. */
+  env: NodeJS.ProcessEnv
   yes: boolean
   acceptRewardShortfall: boolean
   timeoutSeconds: number
@@ -67,7 +69,7 @@ export async function runExitFlow(io: WizardIo, p: ExitFlowParameters): Promise<
   const steps: StepRecord[] = []
   const timeoutMs = p.timeoutSeconds * 1000
   const ctx: RegistryContext = await support.openRegistryContext(p.chain)
-  const signer = await pickSigner(io, { action: 'beginExit', flags: p.signer })
+  const signer = await pickSigner(io, { action: 'beginExit', flags: p.signer, env: p.env })
   const validator = signer.address
   const journal: StepJournal = {
     journals: journalsFor({ datadir: p.datadir, from: validator }),

@@ -54,6 +54,13 @@ export type StakeFlowParameters = {
   yes: boolean
   createKeys: boolean
   passphraseSource: PassphraseSource
+  /**
+   * TN_BLS_PASSPHRASE when the passphrase source is env, taken out of the environment by the
+   * session (src/cli/session.ts `takeEnvSecret`): the flow never reads or changes process.env.
+   */
+  envPassphrase?: string | undefined
+  /** The environment the session hands over, for the signer's variables (TN_PRIVATE_KEY, TN_KEYSTORE_PASSWORD). */
+  env: NodeJS.ProcessEnv
   externalPrimaryAddr?: string | undefined
   externalWorkerAddrs?: string | undefined
   /** On the devnet: whitelist by the devnet's rehearsal mint without asking. */
@@ -160,14 +167,20 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
       }
     }
   }
-  const signer = await pickSigner(io, { action: 'stake', flags: p.signer, defaultFrom: keys?.info.executionAddress })
+  const signer = await pickSigner(io, {
+    action: 'stake',
+    flags: p.signer,
+    defaultFrom: keys?.info.executionAddress,
+    env: p.env,
+  })
   const validator = signer.address
   io.emit(
     { event: 'signer', address: validator, type: signer.type, network: ctx.target.name, rpcUrl: ctx.target.rpcUrl },
     `Network ${ctx.target.name} (${ctx.target.rpcUrl}); validator address ${validator}${signer.type === 'unsigned' ? ' (unsigned: transactions are printed, not sent)' : ''}.`,
   )
-  // the passphrase of keys created in this run, for the node tnv may start (never printed)
-  let nodePassphrase: string | null = null
+  // the passphrase of keys created in this run, or the one the session took from the
+  // environment: for the key check, the adiri proof and the node tnv may start (never printed)
+  let nodePassphrase: string | null = p.passphraseSource === 'env' ? (p.envPassphrase ?? null) : null
   if (!keys) {
     const created = await createKeys(io, {
       datadir: p.datadir,
@@ -176,6 +189,7 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
       passphraseSource: p.passphraseSource,
       externalPrimaryAddr: p.externalPrimaryAddr,
       externalWorkerAddrs: p.externalWorkerAddrs,
+      env: { TN_BLS_PASSPHRASE: p.envPassphrase },
       // a recovery phrase is offered (and recommended) except on the rehearsal chain
       offerPhrase: ctx.target.expectedChainId !== DEVNET_CHAIN_ID,
       terminal: p.terminal,
@@ -191,24 +205,14 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
   // files copied by hand, could leave them apart): refused with how to repair
   {
     const { assertKeyOnDisk } = await import('../keys/key-binding.js')
-    const env: NodeJS.ProcessEnv = {
-      TN_BLS_PASSPHRASE: nodePassphrase ?? process.env.TN_BLS_PASSPHRASE,
-    }
-    const had = env.TN_BLS_PASSPHRASE
     await assertKeyOnDisk({
       datadir: dirname(keys.path),
       nodeInfoKey: info.blsPublicKey,
       source: nodePassphrase !== null ? 'env' : p.passphraseSource,
       stdin: io.stdin(),
       io: { isTTY: io.interactive, ask: (m) => io.secret(m) },
-      env,
+      env: { TN_BLS_PASSPHRASE: nodePassphrase ?? undefined },
     })
-    // the key was opened with TN_BLS_PASSPHRASE (read, so removed from tnv's environment, as
-    // every read does): tnv keeps it in memory for the adiri proof and the node it may start
-    if (nodePassphrase === null && had && env.TN_BLS_PASSPHRASE === undefined) {
-      nodePassphrase = had
-      delete process.env.TN_BLS_PASSPHRASE
-    }
   }
 
   // every transaction of this run is journaled in the data directory (and the sender's state
