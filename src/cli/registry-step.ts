@@ -26,6 +26,7 @@ export async function signerFromFlags(
     ...signerOptionsOf(flags),
     defaultFrom,
     prompter: session.prompter,
+    env: session.env,
   })
   for (const w of warnings) process.stderr.write(`${w}\n`)
   return signer
@@ -37,7 +38,7 @@ export function stepJournal(
   { from, datadir = null, timeoutSeconds }: { from: Address; datadir?: string | null; timeoutSeconds?: number },
 ): StepJournal {
   return {
-    journals: journalsFor({ datadir, from }),
+    journals: journalsFor({ datadir, from, env: session.env }),
     command: session.command,
     ...(timeoutSeconds !== undefined ? { timeoutMs: timeoutSeconds * 1000 } : {}),
   }

@@ -86,7 +86,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
           import('../devnet/paths.js'),
           import('../devnet/node/governance-client.js'),
         ])
-        const r = await rehearseGovernance(defaultDevnetDir(), { action: 'mint', validator })
+        const r = await rehearseGovernance(defaultDevnetDir(this.session.env), { action: 'mint', validator })
         return { txHash: r.txHash, owner: r.owner }
       },
       whitelistWaitSeconds: flags['whitelist-wait'],

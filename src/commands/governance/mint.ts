@@ -61,7 +61,7 @@ On the devnet (--chain devnet, or no --chain and no --rpc-url), without signer f
       import('../../devnet/node/governance-client.js'),
       import('../../devnet/node/runtime-file.js'),
     ])
-    const dir = defaultDevnetDir()
+    const dir = defaultDevnetDir(this.session.env)
     const running = await findRunningDevnet(dir)
     if (!running.info) {
       const { DevnetNodeNotRunningError } = await import('../../devnet/node/errors.js')

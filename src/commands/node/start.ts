@@ -72,7 +72,7 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
         import('../../lib/rpc/resolve.js'),
       ])
 
-    const binary = resolveNodeBinary({ flag: flags['node-binary'] })
+    const binary = resolveNodeBinary({ flag: flags['node-binary'], env: this.session.env })
     const kind = binary.origin === 'reference' ? 'reference' : 'released'
     const { warnings } = checkNodeStart(nodeFlags, kind)
     if (kind === 'reference') assertReferenceChain(nodeFlags)
@@ -104,6 +104,7 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
       detach: flags.detach,
       readyTimeoutMs: flags['ready-timeout'] * 1000,
       onLog: (line: string) => this.note(`  node | ${line}`),
+      env: this.session.env,
     }
     const started = await startNode(startParameters)
     const { state } = started

@@ -44,6 +44,7 @@ export default class NodeSync extends BaseCommand {
       rpcUrl: flags['rpc-url'],
       networkUrl: flags['network-url'],
       chain: flags.chain,
+      devnetDir: (await import('../../lib/chain/devnet-runtime-file.js')).defaultDevnetDir(this.session.env),
     })
     this.note(`comparing ${localUrl} with ${networkUrl}`)
     const result = await waitForSync({

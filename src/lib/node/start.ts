@@ -34,6 +34,8 @@ export type StartNodeParameters = {
   logFile?: string
   onLog?: (line: string) => void
   readyTimeoutMs?: number
+  /** tnv's environment as the session hands it: the node's is built from it (./node-env.ts). */
+  env: NodeJS.ProcessEnv
   /**
    * The BLS key passphrase for the node (it reads TN_BLS_PASSPHRASE), when tnv holds it
    * because it created the keys in this run; otherwise TN_BLS_PASSPHRASE is passed on, and
@@ -75,6 +77,7 @@ export async function startNode({
   readyTimeoutMs = 60_000,
   passphrase,
   restart = 0,
+  env: tnvEnv,
 }: StartNodeParameters): Promise<StartedNode> {
   const rpc = planEndpoints(plan)
   // tnv dials the node over IPC first (no JWT there), then HTTP (with a token when needed).
@@ -96,7 +99,7 @@ export async function startNode({
   }
 
   // No secret of tnv's; the BLS passphrase only for the real node that needs it (./node-env.ts).
-  const { env } = nodeChildEnv({ binary, datadir, nodeFlags, passphrase })
+  const { env } = nodeChildEnv({ binary, datadir, nodeFlags, passphrase, env: tnvEnv })
   if (jwt.secret !== null) env[NODE_JWT_SECRET_ENV] = jwt.secret
   let child: ChildProcess
   let logFd: number | null = null

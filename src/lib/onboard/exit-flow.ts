@@ -72,7 +72,7 @@ export async function runExitFlow(io: WizardIo, p: ExitFlowParameters): Promise<
   const signer = await pickSigner(io, { action: 'beginExit', flags: p.signer, env: p.env })
   const validator = signer.address
   const journal: StepJournal = {
-    journals: journalsFor({ datadir: p.datadir, from: validator }),
+    journals: journalsFor({ env: p.env, datadir: p.datadir, from: validator }),
     command: 'tnv exit',
     timeoutMs,
   }

@@ -135,7 +135,7 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
       rpcUrl: ctx.target.rpcUrl,
       from: keys.info.executionAddress,
       journal: {
-        journals: journalsFor({ datadir: p.datadir, from: keys.info.executionAddress }),
+        journals: journalsFor({ datadir: p.datadir, from: keys.info.executionAddress, env: p.env }),
         command: 'tnv stake',
         timeoutMs,
       },
@@ -218,7 +218,7 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
   // every transaction of this run is journaled in the data directory (and the sender's state
   // journal is settled too); --unsigned writes nothing
   const journal: StepJournal = {
-    journals: journalsFor({ datadir: p.datadir, from: validator }),
+    journals: journalsFor({ datadir: p.datadir, from: validator, env: p.env }),
     command: 'tnv stake',
     timeoutMs,
   }
@@ -238,7 +238,7 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
   const view = identityView(info)
   const nodeBinary = await import('../node/binary.js').then(({ resolveNodeBinary }) => {
     try {
-      return { path: resolveNodeBinary({ ...(p.nodeBinary !== undefined ? { flag: p.nodeBinary } : {}) }).path }
+      return { path: resolveNodeBinary({ flag: p.nodeBinary, env: p.env }).path }
     } catch (err) {
       return { error: errorMessage(err) }
     }
@@ -384,6 +384,7 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
       start: p.startNode,
       nodeBinary: p.nodeBinary,
       passphrase: nodePassphrase,
+      env: p.env,
     })
     io.emit({ event: 'node', rpcUrl: node.rpcUrl, how: node.how, pid: node.pid }, `Node: ${node.rpcUrl} (${node.how}).`)
     const synced = await waitForNodeSync(io, { localUrl: node.rpcUrl, target: ctx.target, timeoutMs })
