@@ -10,8 +10,8 @@ import { resolveSigner, type Signer } from '../lib/chain/signer.js'
 import { type ChainFlagValues, type PassphraseSource, type SignerFlagValues, signerOptionsOf } from '../lib/options.js'
 import { openRegistryContext, outcomeLines } from '../lib/registry/command-support.js'
 import type { ConfirmFn, RegistryContext, Reporter, TxOutcome } from '../lib/registry/types.js'
+import type { StepJournal } from '../lib/tx/journal.js'
 import { journalsFor } from '../lib/tx/journal.js'
-import type { StepJournal } from '../lib/tx/run-step.js'
 import type { Session } from './session.js'
 
 export async function signerFromFlags(

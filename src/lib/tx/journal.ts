@@ -62,6 +62,16 @@ export type JournalEntry = {
 
 export type JournalFile = { version: 1 | 2; entries: JournalEntry[] }
 
+/** What a command hands an operation so that its transaction is journaled (./run-step.ts). */
+export type StepJournal = {
+  /** Written to the first; all are read and settled (`journalsFor`). */
+  journals: TxJournal[]
+  /** The command, recorded as the lock's holder ("tnv stake"). */
+  command: string
+  /** Longest wait for a receipt (and for an earlier run's transaction), ms. Default 180 s. */
+  timeoutMs?: number
+}
+
 /** tnv's own state directory: $TNV_STATE_DIR, else $XDG_STATE_HOME/tnv, else ~/.local/state/tnv. */
 export function tnvStateDir(env: NodeJS.ProcessEnv): string {
   if (env.TNV_STATE_DIR) return env.TNV_STATE_DIR

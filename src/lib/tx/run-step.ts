@@ -33,17 +33,7 @@ import { waitForReceipt } from '../chain/wait-for-receipt.js'
 import { killPoint } from '../fs/atomic.js'
 import type { ReleaseLock } from '../fs/lock.js'
 import type { Reporter } from '../registry/types.js'
-import type { JournalEntry, JournalOutcome, JournalStep, TxJournal } from './journal.js'
-
-/** What a command hands an operation so that its transaction is journaled. */
-export type StepJournal = {
-  /** Written to the first; all are read and settled (./journal.ts `journalsFor`). */
-  journals: TxJournal[]
-  /** The command, recorded as the lock's holder ("tnv stake"). */
-  command: string
-  /** Longest wait for a receipt (and for an earlier run's transaction), ms. Default 180 s. */
-  timeoutMs?: number
-}
+import type { JournalEntry, JournalOutcome, JournalStep, StepJournal, TxJournal } from './journal.js'
 
 export type Resumed = { step: JournalStep; hash: Hex; outcome: JournalOutcome; blockNumber: string | null }
 
