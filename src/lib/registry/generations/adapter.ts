@@ -53,6 +53,7 @@ export interface RegistryAdapter {
   /** Signatures of the calls, for messages ("stake(bytes,(bytes,bytes))"). */
   readonly signatures: { stake: string; delegateStake: string; unstake: string; delegationDigest: string }
   stakeData(blsPubkey: Hex, proof: StakeProof): Hex
+  activateData(): Hex
   delegateStakeData(p: {
     blsPubkey: Hex
     proof: StakeProof
