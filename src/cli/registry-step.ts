@@ -20,7 +20,8 @@ export async function signerFromFlags(
   { action, defaultFrom }: { action: string; defaultFrom?: Address | undefined },
 ): Promise<Signer> {
   // --format safe without --unsigned is refused before any signer is opened
-  ;(await import('./safe-output.js')).assertSafeFormat(flags)
+  const { assertSafeFormat } = await import('./safe-output.js')
+  assertSafeFormat(flags)
   const { signer, warnings } = await resolveSigner({
     action,
     ...signerOptionsOf(flags),

@@ -166,7 +166,8 @@ export class Session {
     // amount formatting (viem) with them
     let policy: ConfirmFn | undefined
     return async (plan) => {
-      policy ??= (await import('../lib/tx/confirm-policy.js')).createConfirm({
+      const { createConfirm } = await import('../lib/tx/confirm-policy.js')
+      policy ??= createConfirm({
         yes,
         interactive: this.interactive,
         show: (plan: TransactionPlan) => {

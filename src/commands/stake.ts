@@ -176,7 +176,8 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
    * key material, the signer, the backup gate, then the one library operation, `stake`. Journaled.
    */
   private async stakeOnly(flags: StakeFlags): Promise<StakeReturnType> {
-    const safe = (await import('../cli/safe-output.js')).assertSafeFormat(flags)
+    const { assertSafeFormat } = await import('../cli/safe-output.js')
+    const safe = assertSafeFormat(flags)
     const [{ stake }, support, cli, { adiriProofSigner }, { backupGate, gatedConfirm }] = await Promise.all([
       import('../lib/registry/stake.js'),
       import('../lib/registry/command-support.js'),

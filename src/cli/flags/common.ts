@@ -5,7 +5,7 @@
 import { Flags } from '@oclif/core'
 import { defaultDatadir, PASSPHRASE_SOURCES } from '../../lib/options.js'
 
-export { defaultDatadir, PASSPHRASE_SOURCES, type PassphraseSource } from '../../lib/options.js'
+export type { PassphraseSource } from '../../lib/options.js'
 
 export const datadirFlag = {
   datadir: Flags.string({

@@ -212,11 +212,12 @@ The node's own flags go after \`--\`, exactly as the real node takes them. Witho
         `  chain id ${probe.upstreamChainId}, block ${probe.blockNumber}, registry ${probe.registry.generation} generation (${probe.registry.match === 'exact' ? 'known code' : 'known interface'}, code hash ${probe.registry.codeHash})`,
       )
     }
+    const { DEVNET_CHAIN_ID } = await import('../../lib/chain/addresses.js')
     const effectiveChainId = record
       ? record.chainId
       : chainId === 'genesis'
         ? (sourceChainId ?? 487)
-        : (chainId ?? (await import('../../lib/chain/addresses.js')).DEVNET_CHAIN_ID)
+        : (chainId ?? DEVNET_CHAIN_ID)
     const real = defaults.REAL_NETWORK_CHAIN_IDS[effectiveChainId]
     if (real)
       warn(

@@ -93,7 +93,8 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
     }
     await assertNotRunning(flags.datadir)
     // a taken port is named before anything is started (startNode checks again, just before spawning)
-    await (await import('../../lib/node/start.js')).assertPortsFree(plan)
+    const { assertPortsFree } = await import('../../lib/node/start.js')
+    await assertPortsFree(plan)
     const { redactNodeFlags } = await import('../../lib/rpc/format-plan.js')
     this.note(`starting ${binary.path} node --datadir ${flags.datadir} ${redactNodeFlags(finalFlags, plan).join(' ')}`)
     const startParameters = {

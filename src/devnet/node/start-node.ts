@@ -78,8 +78,6 @@ function genesisFileOf(datadir: string, chain: DevnetChain): string | null {
  * of the node (anvil) ever sees it. `--rpc.jwtsecret <hex>` (the released node's only form)
  * still works, with a warning.
  */
-export { NODE_JWT_SECRET_ENV } from '../../lib/node/jwt-secret-env.js'
-
 import { NODE_JWT_SECRET_ENV } from '../../lib/node/jwt-secret-env.js'
 
 async function jwtSecretOf(plan: RpcPlan, fromEnv: string | undefined, log: NodeLogger): Promise<string | null> {

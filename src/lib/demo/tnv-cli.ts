@@ -11,8 +11,6 @@ export function tnvBinPath(): string {
   })
 }
 
-export type CliStepResult<T> = { code: number; json: T | null; stdout: string; stderr: string }
-
 /** Runs `tnv <args> --json` and parses stdout; a non-zero exit becomes a TnvError carrying the step's own error. */
 export async function runTnvJson<T>(args: string[], env: NodeJS.ProcessEnv): Promise<T> {
   // --json is tnv's flag: it goes before `--`, after which everything is the node's

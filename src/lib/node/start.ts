@@ -181,9 +181,10 @@ export async function startNode({
     }
     try {
       // a node behind --rpc.jwtsecret needs a fresh token on HTTP (IPC needs none)
+      const { createJwt } = await import('../rpc/jwt.js')
       const headers: Record<string, string> =
         probe.startsWith('http') && plan.jwt.source === 'hex' && plan.jwtSecret
-          ? { authorization: `Bearer ${await (await import('../rpc/jwt.js')).createJwt(plan.jwtSecret)}` }
+          ? { authorization: `Bearer ${await createJwt(plan.jwtSecret)}` }
           : {}
       await jsonRpcCall({ endpoint: probe, method: 'eth_blockNumber', timeoutMs: 1_000, headers })
       // answered while the child had already exited: the answer was not the child's

@@ -3,11 +3,9 @@ import { BadInputError } from '../errors.js'
 import { NodeAlreadyRunningError, NodeNotRunningError } from './errors.js'
 import { commitAgeSeconds, readNodeProgress } from './health.js'
 import { jsonRpcCall } from './json-rpc.js'
-import { NODE_NETWORKS, nodeNetworkPreset } from './networks.js'
+import { nodeNetworkPreset } from './networks.js'
 import { observeNodeExits } from './run-log.js'
 import { isNodeProcess, type NodeState, readNodeState, removeNodeState } from './state.js'
-
-export const TESTNET_PUBLIC_RPC = NODE_NETWORKS.adiri.publicRpc as string
 
 export type NodeStatus = {
   running: boolean

@@ -1,7 +1,6 @@
 /**
- * One adapter per deployed registry generation behind one interface (style.md: several deployed
- * versions behind one interface): its ABI, the calldata of every state-changing call, the proof
- * format, the delegation digest and the errors it can raise. Commands and the wizard talk to
+ * One adapter per deployed registry generation behind one interface: its ABI, the calldata of
+ * every state-changing call, the proof format, the delegation digest and the errors it can raise. Commands and the wizard talk to
  * this interface only; the generation is always detected from the code at the address
  * (./detect.ts), never assumed.
  */
