@@ -1,11 +1,12 @@
 /**
  * The tail every state-changing registry step shares, after its own checks, inside the one
  * step runner (../tx/run-step.ts, entered with `registryStep`):
- * simulate (eth_estimateGas: a revert is decoded with the generation's error table and nothing
- * is sent) → prepare (nonce and fees read in the step's first batch) → show and confirm →
- * print (--unsigned) or sign, journal, send and wait for the receipt (a revert on chain is
- * decoded by replaying the call). A nonce taken meanwhile (recorded dropped) is retried once,
- * after a fresh simulation.
+ * simulate (eth_estimateGas, `simulateStep`: a revert is decoded with the generation's error
+ * table and nothing is sent; an operation may have made it already, in the request of its last
+ * read, and hands its estimate in as `simulated`) → prepare (nonce and fees read in the step's
+ * first batch) → show and confirm → print (--unsigned) or sign, journal, send and wait for the
+ * receipt (a revert on chain is decoded by replaying the call). A nonce taken meanwhile
+ * (recorded dropped) is retried once, after a fresh simulation.
  * --unsigned sends nothing, so a sender short of funds is a warning there, not an error: the
  * simulation then gives the sender the value in a state override, so it still checks the call.
  */
