@@ -1,4 +1,3 @@
-import { resolve } from 'node:path'
 import { Flags, type Interfaces } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { devnetDirFlag } from '../../devnet/node/cli-flags.js'
@@ -104,25 +103,35 @@ The node's own flags go after \`--\`, exactly as the real node takes them. Witho
 
   async run(): Promise<DevnetStartResult | undefined> {
     const { flags, given } = await this.parseArgs()
-    const dir = flags.datadir
     const warnings: string[] = []
     const warn = (w: string) => {
       warnings.push(w)
       this.note(`warning: ${w}`)
     }
     const values = await parseValues(flags, warn)
-    // everything that can be checked before anything runs or is written
-    const { record } = await this.checkBeforeStart(flags, values, warn)
-    const { defaultDevnetNodeFlags, withDevnetIpcPath } = await import('../../devnet/node/default-node-flags.js')
-    const nodeFlags = given.length > 0 ? withDevnetIpcPath(given, dir) : await defaultDevnetNodeFlags(dir)
-    await this.checkNodePlan(nodeFlags)
-    this.note(`${record ? 'resuming' : 'starting'} the devnet in ${dir}${flags.detach ? '' : ' (Ctrl-C stops it)'}`)
-    const started = await this.startNode(flags, values, nodeFlags, given.length > 0)
-    const { PUBLIC_KEYS_NOTICE } = await import('../../devnet/node/devnet-status.js')
+    const [{ launchDevnet }, { PUBLIC_KEYS_NOTICE }] = await Promise.all([
+      import('../../devnet/node/launch-devnet.js'),
+      import('../../devnet/node/devnet-status.js'),
+    ])
+    const started = await launchDevnet({
+      dir: flags.datadir,
+      givenNodeFlags: given,
+      genesis: flags.genesis,
+      forkUrl: flags['fork-url'],
+      forkBlock: values.forkBlock,
+      chainId: values.chainId,
+      epochSeconds: values.epochSeconds,
+      blockTime: flags['block-time'],
+      detach: flags.detach,
+      readyTimeoutMs: flags['ready-timeout'] * 1000,
+      onLog: (line) => this.note(`  node | ${line}`),
+      note: (line) => this.note(line),
+      warn,
+    })
     const { engine: _internal, governance: _none, ...info } = started.info
     const result: DevnetStartResult = {
       ...info,
-      datadir: dir,
+      datadir: flags.datadir,
       nodeArgs: started.args,
       logFile: started.logFile,
       keysNotice: PUBLIC_KEYS_NOTICE,
@@ -162,115 +171,6 @@ The node's own flags go after \`--\`, exactly as the real node takes them. Witho
         fix: 'Use --genesis, --fork-url, --fork-block, --chain-id, --epoch-seconds and --block-time before `--`.',
       })
     return { flags, given }
-  }
-
-  /**
-   * No devnet running in the directory, the genesis file found (made absolute, so the node and a
-   * resume from elsewhere find the same file), the directory's record agreeing, the chain to fork
-   * answering; a real network's chain id is warned about.
-   */
-  private async checkBeforeStart(
-    flags: DevnetStartFlags,
-    { chainId, forkBlock }: StartValues,
-    warn: (w: string) => void,
-  ): Promise<{ record: Awaited<ReturnType<typeof import('../../devnet/chain/start.js').checkDevnetDirectory>> }> {
-    const [{ loadGenesis }, { probeForkSource, redactUrl, checkForkUrl }, { checkDevnetDirectory }, defaults] =
-      await Promise.all([
-        import('../../devnet/chain/genesis.js'),
-        import('../../devnet/chain/fork.js'),
-        import('../../devnet/chain/start.js'),
-        import('../../devnet/chain/defaults.js'),
-      ])
-    const dir = flags.datadir
-    const { findRunningDevnet } = await import('../../devnet/node/runtime-file.js')
-    const running = await findRunningDevnet(dir)
-    if (running.info) {
-      const { DevnetAlreadyRunningError } = await import('../../devnet/node/errors.js')
-      throw new DevnetAlreadyRunningError(dir, running.info.pid, running.info.rpcUrl)
-    }
-    if (flags.genesis !== undefined && flags.genesis !== 'adiri' && flags.genesis !== 'next')
-      flags.genesis = resolve(flags.genesis)
-    const forkUrl = flags['fork-url']
-    const source =
-      forkUrl !== undefined
-        ? { kind: 'fork' as const, url: forkUrl, blockNumber: forkBlock }
-        : flags.genesis !== undefined
-          ? { kind: 'genesis' as const, genesis: flags.genesis }
-          : undefined
-    let sourceChainId: number | undefined
-    if (flags.genesis !== undefined) sourceChainId = loadGenesis(flags.genesis).chainId
-    if (forkUrl !== undefined) checkForkUrl(forkUrl)
-    const record = await checkDevnetDirectory(dir, { source, chainId: chainId === 'genesis' ? 'source' : chainId })
-    if (forkUrl !== undefined) {
-      this.note(`checking the chain to fork (${redactUrl(forkUrl)})…`)
-      const probe = await probeForkSource({
-        url: forkUrl,
-        blockNumber: forkBlock ?? (record?.source.fork ? BigInt(record.source.fork.blockNumber) : undefined),
-      })
-      sourceChainId = probe.upstreamChainId
-      this.note(
-        `  chain id ${probe.upstreamChainId}, block ${probe.blockNumber}, registry ${probe.registry.generation} generation (${probe.registry.match === 'exact' ? 'known code' : 'known interface'}, code hash ${probe.registry.codeHash})`,
-      )
-    }
-    const { DEVNET_CHAIN_ID } = await import('../../lib/chain/addresses.js')
-    const effectiveChainId = record
-      ? record.chainId
-      : chainId === 'genesis'
-        ? (sourceChainId ?? 487)
-        : (chainId ?? DEVNET_CHAIN_ID)
-    const real = defaults.REAL_NETWORK_CHAIN_IDS[effectiveChainId]
-    if (real)
-      warn(
-        `the rehearsal runs under the chain id of ${real} (${effectiveChainId}): transactions and signatures made on it are valid there too. Keep it off real keys, or leave --chain-id out (tnv's rehearsal id 911329).`,
-      )
-    return { record }
-  }
-
-  /** The node would refuse these flags: say so now, with the resolver's own words. */
-  private async checkNodePlan(nodeFlags: string[]): Promise<void> {
-    const { resolveRpcPlan } = await import('../../lib/rpc/resolve.js')
-    const plan = resolveRpcPlan(nodeFlags)
-    if (!plan.ok) {
-      const { NodeStartRefusedError } = await import('../../devnet/node/errors.js')
-      throw new NodeStartRefusedError(plan.errors)
-    }
-    for (const w of plan.warnings) this.note(`warning: ${w}`)
-  }
-
-  /**
-   * Ports tnv chose (none given after `--`) were free when looked at, but another process (a
-   * second devnet starting at the same moment) can take one before the node binds it: choose
-   * again, twice at most. Ports the user gave are never changed.
-   */
-  private async startNode(flags: DevnetStartFlags, values: StartValues, first: string[], portsGiven: boolean) {
-    const [{ startDevnet }, { DevnetStartFailedError }, { defaultDevnetNodeFlags }] = await Promise.all([
-      import('../../devnet/node/start-devnet.js'),
-      import('../../devnet/node/errors.js'),
-      import('../../devnet/node/default-node-flags.js'),
-    ])
-    const dir = flags.datadir
-    let nodeFlags = first
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await startDevnet({
-          dir,
-          nodeFlags,
-          genesis: flags.genesis,
-          forkUrl: flags['fork-url'],
-          forkBlock: values.forkBlock,
-          chainId: values.chainId,
-          epochSeconds: values.epochSeconds,
-          blockTime: flags['block-time'],
-          detach: flags.detach,
-          readyTimeoutMs: flags['ready-timeout'] * 1000,
-          onLog: (line) => this.note(`  node | ${line}`),
-        })
-      } catch (err) {
-        if (!(err instanceof DevnetStartFailedError && err.portInUse && !portsGiven && attempt < 3)) throw err
-        nodeFlags = await defaultDevnetNodeFlags(dir)
-        this.note(`a port was taken while the devnet started; starting again on ${nodeFlags.join(' ')}`)
-      }
-    }
   }
 
   /** Foreground: stay until the node stops (Ctrl-C reaches it directly; SIGTERM is passed on). */
