@@ -8,13 +8,7 @@ import { CHAIN_NAMES } from '../../lib/chain/presets.js'
 import { KEYSTORE_PASSWORD_SOURCES, REGISTRY_GENERATION_NAMES } from '../../lib/options.js'
 import { yesFlag } from './common.js'
 
-export {
-  type ChainFlagValues,
-  KEYSTORE_PASSWORD_SOURCES,
-  type KeystorePasswordSource,
-  REGISTRY_GENERATION_NAMES,
-  type SignerFlagValues,
-} from '../../lib/options.js'
+export { REGISTRY_GENERATION_NAMES } from '../../lib/options.js'
 
 export const chainFlags = {
   chain: Flags.option({

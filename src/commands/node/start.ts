@@ -72,7 +72,7 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
         import('../../lib/rpc/resolve.js'),
       ])
 
-    const binary = resolveNodeBinary({ flag: flags['node-binary'] })
+    const binary = resolveNodeBinary({ flag: flags['node-binary'], env: this.session.env })
     const kind = binary.origin === 'reference' ? 'reference' : 'released'
     const { warnings } = checkNodeStart(nodeFlags, kind)
     if (kind === 'reference') assertReferenceChain(nodeFlags)
@@ -93,7 +93,8 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
     }
     await assertNotRunning(flags.datadir)
     // a taken port is named before anything is started (startNode checks again, just before spawning)
-    await (await import('../../lib/node/start.js')).assertPortsFree(plan)
+    const { assertPortsFree } = await import('../../lib/node/start.js')
+    await assertPortsFree(plan)
     const { redactNodeFlags } = await import('../../lib/rpc/format-plan.js')
     this.note(`starting ${binary.path} node --datadir ${flags.datadir} ${redactNodeFlags(finalFlags, plan).join(' ')}`)
     const startParameters = {
@@ -104,6 +105,7 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
       detach: flags.detach,
       readyTimeoutMs: flags['ready-timeout'] * 1000,
       onLog: (line: string) => this.note(`  node | ${line}`),
+      env: this.session.env,
     }
     const started = await startNode(startParameters)
     const { state } = started

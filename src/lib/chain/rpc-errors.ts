@@ -2,7 +2,7 @@
  * Turns endpoint faults into operator-facing errors. viem has already retried what is safe
  * to retry (timeouts, refused connections, 429, 5xx); what reaches here is explained.
  * Transaction-pool refusals (nonce too low, replacement underpriced, already known) are
- * classified for ./send-transaction.ts, which decides what is safe to retry.
+ * classified for the step runner (../tx/run-step.ts), which decides what is safe to retry.
  */
 import { BaseError, HttpRequestError, TimeoutError } from 'viem'
 import { TnvError } from '../errors.js'
@@ -22,6 +22,26 @@ export type RpcFaultKind =
   | 'already-known'
   | 'insufficient-funds'
   | 'other'
+
+/**
+ * The faults after which the endpoint has given no verdict on the request: it may have been
+ * carried out, and may answer differently later (a node restarting, a gateway limiting or
+ * refusing this client for now). The step runner (../tx/run-step.ts) keeps a transaction open
+ * after one of them, never concluding it was dropped; the receipt wait (./wait-for-receipt.ts)
+ * polls through them. The one classification of transient faults.
+ */
+const TRANSIENT_FAULTS: ReadonlySet<RpcFaultKind> = new Set<RpcFaultKind>([
+  'unreachable',
+  'timeout',
+  'rate-limited',
+  'unauthorized',
+  'method-missing',
+])
+
+/** @example if (isTransientRpcFault(classifyRpcError(err))) throw explainRpcError(err, rpcUrl) ?? err */
+export function isTransientRpcFault(kind: RpcFaultKind): boolean {
+  return TRANSIENT_FAULTS.has(kind)
+}
 
 /** Every message and detail along the cause chain, lower-cased, for matching node wording. */
 function chainText(err: unknown): string {

@@ -6,7 +6,7 @@
  * fees, value, calldata) through tnv's one signing function.
  */
 import { type Hex, keccak256, type LocalAccount } from 'viem'
-import { signTransaction } from '../chain/send-transaction.js'
+import { signTransaction } from '../chain/sign-transaction.js'
 import { formatGasPrice, formatTelAndWei } from '../chain/units.js'
 import { UsageError } from '../errors.js'
 import { deadlineIso } from '../registry/deadline.js'

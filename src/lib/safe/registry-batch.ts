@@ -6,7 +6,6 @@
  */
 import { type Abi, type Address, decodeErrorResult, type Hex } from 'viem'
 import type { ChainClient } from '../chain/client.js'
-import type { UnsignedTransaction } from '../chain/transaction.js'
 import { formatTelAndWei } from '../chain/units.js'
 import { writeFileAtomic } from '../fs/atomic.js'
 import { registryAbis } from '../registry/generations/detect.js'
@@ -129,9 +128,4 @@ async function callFails(
     const e = err as { shortMessage?: string; message?: string }
     return e.shortMessage ?? e.message ?? String(err)
   }
-}
-
-/** The transactions of `--unsigned` outcomes, for a batch. */
-export function callsOf(unsigned: readonly UnsignedTransaction[]): { to: Address; value: string; data: Hex }[] {
-  return unsigned.map((u) => ({ to: u.to, value: u.value, data: u.data }))
 }
