@@ -30,7 +30,7 @@ import { runStep, sendJournaled } from '../tx/run-step.js'
 import { type Bundle, preparedOf, type SignedFile } from './bundle.js'
 import { type ChangedPrecondition, SignedTransactionMismatchError, StaleBundleError } from './errors.js'
 import { readAnchor } from './read-anchor.js'
-import { checkBundleIntent } from './sign-bundle.js'
+import { checkBundleCall } from './sign-bundle.js'
 
 export type BroadcastBundleParameters = {
   bundle: Bundle
@@ -63,7 +63,7 @@ export async function broadcastBundle(
   const tx = preparedOf(bundle)
   await checkSignedMatches({ bundle, signed, signedPath, tx })
   // the calldata is the call recorded; the expiry is judged below with the other preconditions
-  checkBundleIntent({ bundle, path: bundlePath, now: new Date(0) })
+  checkBundleCall({ bundle, path: bundlePath })
   const account = presignedAccount(signed, tx)
   const signer: Signer = { type: 'local', address: tx.from, account, source: signedPath }
   const { client, target } = ctx
@@ -174,6 +174,8 @@ function presignedAccount(signed: SignedFile, tx: PreparedTransaction): LocalAcc
     async signTransaction(request) {
       if (
         request.nonce !== tx.nonce ||
+        request.to?.toLowerCase() !== tx.to.toLowerCase() ||
+        request.value !== tx.value ||
         request.data !== tx.data ||
         request.gas !== tx.gas ||
         request.chainId !== tx.chainId

@@ -28,10 +28,10 @@ import { decodeRegistryCall } from './intent.js'
 export type CheckBundleIntentParameters = { bundle: Bundle; path: string; now?: Date | undefined }
 
 /**
- * The bundle's recorded call is what its calldata says, and it has not expired.
- * @example checkBundleIntent({ bundle, path })
+ * The bundle's recorded call is what its calldata says (decoded again with the generation's ABI).
+ * @example checkBundleCall({ bundle, path })
  */
-export function checkBundleIntent({ bundle, path, now = new Date() }: CheckBundleIntentParameters): void {
+export function checkBundleCall({ bundle, path }: { bundle: Bundle; path: string }): void {
   const decoded = decodeRegistryCall(bundle.registry.generation, bundle.transaction.data)
   if (!decoded)
     throw new InvalidBundleError(
@@ -46,6 +46,14 @@ export function checkBundleIntent({ bundle, path, now = new Date() }: CheckBundl
       path,
       `its calldata is ${decoded.function}, not the ${bundle.call.function} it records`,
     )
+}
+
+/**
+ * The bundle's recorded call is what its calldata says, and it has not expired.
+ * @example checkBundleIntent({ bundle, path })
+ */
+export function checkBundleIntent({ bundle, path, now = new Date() }: CheckBundleIntentParameters): void {
+  checkBundleCall({ bundle, path })
   if (now.getTime() > Date.parse(bundle.expiresAt))
     throw new StaleBundleError(
       [{ name: 'expiry', prepared: `valid until ${bundle.expiresAt}`, now: `it is ${now.toISOString()}` }],
