@@ -29,6 +29,7 @@ import { ExitCode } from '../../src/lib/errors.js'
 import { registryAbis } from '../../src/lib/registry/generations/detect.js'
 import { BIN, type CliResult, generateKeysArgs, ROOT, runCli, testStateDir } from '../helpers/cli.js'
 import { startTestChain, type TestChain } from '../registry/devnet-fixture.js'
+import { ENTER, PYTHON, spawnPty } from '../wizard/pty.js'
 
 const abi = registryAbis.next
 const schema = JSON.parse(readFileSync(join(ROOT, 'docs/offline-bundle.schema.json'), 'utf8'))
@@ -402,5 +403,26 @@ describe('tnv offline prepare / sign / broadcast (CLI, real next code)', { timeo
       )
       assert.equal(await nonceOf(d.address), before + 1, `exactly one transaction after a kill at ${point}`)
     }
+  })
+
+  it('offline wizard on a terminal: prepares, says what to run offline, waits for the signed file, broadcasts', {
+    skip: PYTHON ? false : 'python3 is missing (the PTY relay)',
+  }, async () => {
+    const b = acct(1)
+    assert.equal((await onChain(b.address)).currentStatus, 1) // Staked by the namespace test
+    const out = file('w1.json')
+    const w = spawnPty(['offline', 'wizard', 'activate', '--from', b.address, '--out', out, ...net()], {
+      TNV_STATE_DIR: testStateDir(),
+      TN_CHAIN: undefined,
+      TN_RPC_URL: undefined,
+    })
+    await w.expect(`tnv offline sign ${out}`)
+    await w.expect('Path of the signed file')
+    // meanwhile, on the offline host
+    await sign(out, 1)
+    w.type(ENTER)
+    await w.expect('transaction 0x')
+    assert.equal(await w.exited, 0)
+    assert.equal((await onChain(b.address)).currentStatus, 2) // PendingActivation
   })
 })

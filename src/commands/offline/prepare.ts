@@ -99,6 +99,15 @@ Carry the file to the offline host and run \`tnv offline sign BUNDLE\` there; br
 
   async run(): Promise<OfflinePrepareResult> {
     const { args, flags } = await this.parse(OfflinePrepare)
+    return this.prepareToFile(args.step, flags)
+  }
+
+  /** Prepares STEP from the flags and writes the bundle to --out (also the first stop of `offline wizard`). */
+  protected async prepareToFile(
+    stepName: string,
+    flags: Interfaces.InferredFlags<typeof OfflinePrepare.flags>,
+  ): Promise<OfflinePrepareResult> {
+    const args = { step: stepName }
     const [
       { prepareBundle },
       { fileText },
@@ -125,6 +134,7 @@ Carry the file to the offline host and run \`tnv offline sign BUNDLE\` there; br
     let from = flags.from === undefined ? undefined : parseAddressFlag(flags.from, '--from')
     const common = {
       expiresInSeconds: expiresIn(flags['expires-in'], UsageError, parseDurationSeconds),
+      // the command that prepares a fresh bundle (the wizard's own argv is prepare's, with the step first)
       prepareCommand: `${this.config.bin} offline prepare ${this.argv.filter((a) => a !== '--json').join(' ')}`,
       report: this.session.reporter(),
     }
