@@ -262,6 +262,19 @@ describe('tnv offline prepare / sign / broadcast (CLI, real next code)', { timeo
 
   it('a tampered or truncated bundle, or a signed file of another bundle, is refused; nothing signed or sent', async () => {
     const c = acct(2)
+    // the backup gate of `tnv stake` runs before a stake bundle exists (on the rehearsal chain it reports)
+    const human = await runCli(
+      ['offline', 'prepare', 'stake', '--datadir', file('v2'), '--out', file('s2-human.json'), ...net()],
+      {
+        env: { TN_CHAIN: undefined, TN_RPC_URL: undefined },
+      },
+    )
+    assert.equal(human.code, 0, human.stderr)
+    assert.match(human.stderr, /rehearsal chain: .*On a real network tnv stops here until `tnv keytool backup`/)
+    assert.match(
+      human.stdout,
+      /^Wrote .*s2-human\.json: Stake 1,000,000 TEL \(1000000000000000000000000 wei\) for validator/,
+    )
     const bundle = await prepare('stake', 's2.json', ['--datadir', file('v2')])
     const text = readFileSync(bundle, 'utf8')
     const tampered = file('s2-tampered.json')

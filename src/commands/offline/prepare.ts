@@ -1,5 +1,7 @@
+import { dirname } from 'node:path'
 import { Args, Flags, type Interfaces } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
+import { skipBackupCheckFlag } from '../../cli/flags/backup-gate.js'
 import { chainFlags } from '../../cli/flags/chain.js'
 import { passphraseFlags } from '../../cli/flags/common.js'
 import { keyMaterialFlags } from '../../cli/flags/registry.js'
@@ -90,6 +92,7 @@ Carry the file to the offline host and run \`tnv offline sign BUNDLE\` there; br
       helpValue: '<n>s|m|h|d',
       summary: 'How long the bundle stays valid (sign and broadcast refuse it after that), e.g. 90m, 24h, 2d.',
     }),
+    ...skipBackupCheckFlag,
     out: Flags.string({
       required: true,
       helpValue: '<file>',
@@ -175,6 +178,8 @@ Carry the file to the offline host and run \`tnv offline sign BUNDLE\` there; br
       this.out(r.message)
       return r
     }
+    // before a bundle that binds the key for good exists: a verified backup or a confirmed phrase
+    if (params.step === 'stake') await this.backupGate(flags, params.stake, 'the stake', r.bundle.chain.chainId)
     await atomic.writeFileAtomic(flags.out, fileText(r.bundle), { mode: 0o644 })
     this.out(
       `Wrote ${flags.out}: ${r.bundle.intent.title}, nonce ${r.bundle.transaction.nonce}, valid until ${r.bundle.expiresAt}.`,
@@ -228,6 +233,7 @@ Carry the file to the offline host and run \`tnv offline sign BUNDLE\` there; br
       deadline: parseDeadline(flags.deadline, BigInt(Math.floor(Date.now() / 1000))),
       stake,
     })
+    await this.backupGate(flags, stake, 'signing the delegation', bundle.chain.chainId)
     const { writeFileAtomic } = await import('../../lib/fs/atomic.js')
     await writeFileAtomic(flags.out, fileText(bundle), { mode: 0o644 })
     this.out(`Wrote ${flags.out}: ${bundle.intent.title}, valid until ${bundle.expiresAt}.`)
@@ -241,6 +247,23 @@ Carry the file to the offline host and run \`tnv offline sign BUNDLE\` there; br
       expiresAt: bundle.expiresAt,
       transaction: null,
     }
+  }
+
+  /** The backup gate of `tnv stake` (src/lib/keys/backup-gate.ts), for the key the bundle would bind. */
+  private async backupGate(
+    flags: Interfaces.InferredFlags<typeof OfflinePrepare.flags>,
+    stake: { blsPubkey: `0x${string}`; nodeInfo: string | null },
+    action: string,
+    chainId: number,
+  ): Promise<void> {
+    const { backupGate } = await import('../../cli/backup-gate.js')
+    await backupGate({
+      datadir: stake.nodeInfo ? dirname(stake.nodeInfo) : flags.datadir,
+      publicKey: stake.blsPubkey,
+      skip: flags['skip-backup-check'],
+      action,
+      note: (line) => this.note(line),
+    })(chainId)
   }
 
   /** node-info.yaml (or hex flags), checked against the key on disk as `tnv stake` checks it. */
