@@ -29,6 +29,7 @@ import { ExitCode } from '../../src/lib/errors.js'
 import { registryAbis } from '../../src/lib/registry/generations/detect.js'
 import { BIN, type CliResult, generateKeysArgs, ROOT, runCli, testStateDir } from '../helpers/cli.js'
 import { startTestChain, type TestChain } from '../registry/devnet-fixture.js'
+import { writeKeystore } from '../registry/keystore-fixture.js'
 import { ENTER, PYTHON, spawnPty } from '../wizard/pty.js'
 
 const abi = registryAbis.next
@@ -227,17 +228,24 @@ describe('tnv offline prepare / sign / broadcast (CLI, real next code)', { timeo
     )
   })
 
-  it('signing in a network namespace with no interfaces works and sends nothing', async () => {
+  it('signing with a keystore in a network namespace with no interfaces works and sends nothing', async () => {
     const b = acct(1)
     const bundle = await prepare('stake', 's1.json', ['--datadir', file('v1')])
+    const keystore = file('v1-keystore.json')
+    writeKeystore(keystore, b.privateKey, 'offline password')
     const before = await nonceOf(b.address)
     const r = await new Promise<CliResult>((resolve, reject) => {
       const child = spawn(
         'unshare',
-        ['-n', '--', process.execPath, BIN, 'offline', 'sign', bundle, '--yes', '--json'],
+        ['-n', '--', process.execPath, BIN, 'offline', 'sign', bundle, '--keystore', keystore, '--yes', '--json'],
         {
           cwd: ROOT,
-          env: { ...process.env, TN_PRIVATE_KEY: b.privateKey, TNV_STATE_DIR: testStateDir() },
+          env: {
+            ...process.env,
+            TN_PRIVATE_KEY: undefined,
+            TN_KEYSTORE_PASSWORD: 'offline password',
+            TNV_STATE_DIR: testStateDir(),
+          },
           stdio: ['ignore', 'pipe', 'pipe'],
         },
       )
