@@ -6,6 +6,7 @@
  */
 import { type Address, decodeFunctionData, type Hex, toFunctionSignature } from 'viem'
 import { formatTelAndWei } from '../chain/units.js'
+import { deadlineIso } from '../registry/deadline.js'
 import { type RegistryGeneration, registryAbis } from '../registry/generations/detect.js'
 import type { OfflineStep } from './bundle.js'
 
@@ -128,5 +129,33 @@ export function describeIntent({ step, validator, from, value, status, epoch, bl
         changes: [`the accrued rewards of ${validator} are paid out (to it, or its delegator when delegated)`],
         irreversible: [],
       }
+  }
+}
+
+/** What a delegation signature allows, and what cannot be undone once it is used. */
+export function describeDelegationIntent({
+  validator,
+  delegator,
+  blsPubkey,
+  deadline,
+  revocable,
+}: {
+  validator: Address
+  delegator: Address
+  blsPubkey: Hex
+  deadline: bigint | null
+  /** The registry offers increaseNonce (the next generation). */
+  revocable: boolean
+}): { title: string; changes: string[]; irreversible: string[] } {
+  return {
+    title: `Authorise ${delegator} to stake for validator ${validator}`,
+    changes: [
+      `nothing on chain yet: ${delegator} may then stake the stake amount for ${validator} with BLS key ${blsPubkey}${deadline === null ? '' : ` until ${deadlineIso(deadline)}`}`,
+      `${validator} becomes delegated: its stake and rewards are paid to ${delegator} at unstake`,
+    ],
+    irreversible: [
+      `Once ${delegator} stakes with it, the BLS key ${blsPubkey} is bound to ${validator} for good.`,
+      `Until then it can be revoked only by raising the delegation nonce (\`tnv delegation revoke\`${revocable ? '' : ', which this registry does not offer'}).`,
+    ],
   }
 }

@@ -19,6 +19,7 @@ import { orNullOnRevert } from '../registry/reads.js'
 import { checkStakeKeyMaterial, resolveStakeProof } from '../registry/stake-checks.js'
 import type { RegistryContext, Reporter } from '../registry/types.js'
 import { BUNDLE_FORMAT, BUNDLE_VERSION, DELEGATION_SIGNATURE_STEP, type DelegationBundle, sealed } from './bundle.js'
+import { describeDelegationIntent } from './intent.js'
 import type { StakeBundleMaterial } from './prepare-bundle.js'
 
 export type PrepareDelegationSignatureParameters = {
@@ -123,17 +124,13 @@ export async function prepareDelegationSignature(
       proof,
     },
     preconditions: { validator, status, stakeVersion, epoch },
-    intent: {
-      title: `Authorise ${delegator} to stake for validator ${validator}`,
-      changes: [
-        `nothing on chain yet: ${delegator} may then stake the stake amount for ${validator} with BLS key ${stake.blsPubkey}${deadline === null ? '' : ` until ${deadlineIso(deadline)}`}`,
-        `${validator} becomes delegated: its stake and rewards are paid to ${delegator} at unstake`,
-      ],
-      irreversible: [
-        `Once ${delegator} stakes with it, the BLS key ${stake.blsPubkey} is bound to ${validator} for good.`,
-        `Until then it can be revoked only by raising the delegation nonce (\`tnv delegation revoke\`${adapter.features.increaseNonce ? '' : ', which this registry does not offer'}).`,
-      ],
-    },
+    intent: describeDelegationIntent({
+      validator,
+      delegator,
+      blsPubkey: stake.blsPubkey,
+      deadline,
+      revocable: adapter.features.increaseNonce,
+    }),
     keyBinding: {
       blsPubkey: stake.blsPubkey,
       proofOfPossession: stake.proofOfPossession ?? null,

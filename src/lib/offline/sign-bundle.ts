@@ -12,6 +12,7 @@ import { UsageError } from '../errors.js'
 import { deadlineIso } from '../registry/deadline.js'
 import { computeOfflineDelegationDigest } from '../registry/delegation-digest.js'
 import { type DelegationSignatureFile, toDelegationFile } from '../registry/delegation-file.js'
+import { registryAdapters } from '../registry/generations/adapters.js'
 import {
   BUNDLE_VERSION,
   type Bundle,
@@ -23,7 +24,7 @@ import {
   sealed,
 } from './bundle.js'
 import { BundleSignerMismatchError, InvalidBundleError, StaleBundleError } from './errors.js'
-import { decodeRegistryCall } from './intent.js'
+import { decodeRegistryCall, describeDelegationIntent, describeIntent } from './intent.js'
 
 export type CheckBundleIntentParameters = { bundle: Bundle; path: string; now?: Date | undefined }
 
@@ -46,6 +47,27 @@ export function checkBundleCall({ bundle, path }: { bundle: Bundle; path: string
       path,
       `its calldata is ${decoded.function}, not the ${bundle.call.function} it records`,
     )
+  // the text the signer reads is what this call does, never free text from the bundle
+  const { validator, status, epoch } = bundle.preconditions
+  const from = bundle.transaction.from
+  const args = canonicalJson(decoded.args).toLowerCase()
+  const blsPubkey = bundle.keyBinding?.blsPubkey
+  const selfStep = bundle.step === 'stake' || bundle.step === 'activate' || bundle.step === 'beginExit'
+  if (selfStep ? validator.toLowerCase() !== from.toLowerCase() : !args.includes(validator.slice(2).toLowerCase()))
+    throw new InvalidBundleError(path, `its call does not act on the validator ${validator} it names`)
+  if (blsPubkey !== undefined && !args.includes(blsPubkey.slice(2).toLowerCase()))
+    throw new InvalidBundleError(path, `its call does not register the BLS key ${blsPubkey} it names`)
+  const intent = describeIntent({
+    step: bundle.step,
+    validator,
+    from,
+    value: BigInt(bundle.transaction.value),
+    status,
+    epoch,
+    blsPubkey,
+  })
+  if (canonicalJson(intent) !== canonicalJson(bundle.intent))
+    throw new InvalidBundleError(path, 'the intent it shows is not what its call does')
 }
 
 /**
@@ -163,6 +185,15 @@ export function checkDelegationIntent({
   })
   if (computed.digest.toLowerCase() !== d.digest.toLowerCase())
     throw new InvalidBundleError(path, `its inputs give the digest ${computed.digest}, not the ${d.digest} it records`)
+  const intent = describeDelegationIntent({
+    validator: d.validator,
+    delegator: d.delegator,
+    blsPubkey: d.blsPubkey,
+    deadline: d.deadline === null ? null : BigInt(d.deadline),
+    revocable: registryAdapters[bundle.registry.generation].features.increaseNonce,
+  })
+  if (canonicalJson(intent) !== canonicalJson(bundle.intent))
+    throw new InvalidBundleError(path, 'the intent it shows is not what the signature allows')
   if (now.getTime() > Date.parse(bundle.expiresAt))
     throw new StaleBundleError(
       [{ name: 'expiry', prepared: `valid until ${bundle.expiresAt}`, now: `it is ${now.toISOString()}` }],
