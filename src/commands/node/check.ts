@@ -64,18 +64,21 @@ Exit codes (for monitors, as Nagios-style checks): 0 all ok, 1 a warning, 2 a fa
 
   async run(): Promise<NodeCheckReport> {
     const { flags } = await this.parse(NodeCheckCommand)
-    const [{ checkNode }, { writePrometheusFile }, { DEFAULT_THRESHOLDS }, { parseAddressFlag }] = await Promise.all([
-      import('../../lib/health/check-node.js'),
-      import('../../lib/health/prometheus.js'),
-      import('../../lib/health/evaluate.js'),
-      import('../../lib/chain/address.js'),
-    ])
+    const [{ checkNode }, { writePrometheusFinding }, { DEFAULT_THRESHOLDS }, { parseAddressFlag }] = await Promise.all(
+      [
+        import('../../lib/health/check-node.js'),
+        import('../../lib/health/prometheus.js'),
+        import('../../lib/health/evaluate.js'),
+        import('../../lib/chain/address.js'),
+      ],
+    )
     const address = flags.address === undefined ? undefined : parseAddressFlag(flags.address, '--address')
+    if (flags.prometheus) await assertTextfileKind(flags.prometheus)
     let jwtSecretHex: string | null = null
     if (flags['jwt-secret'])
       jwtSecretHex = await (await import('../../lib/rpc/jwt.js')).readJwtSecret(flags['jwt-secret'])
     const once = async (): Promise<NodeCheckReport> => {
-      const report = await checkNode({
+      let report = await checkNode({
         datadir: flags.datadir,
         nodeUrl: flags['node-rpc-url'],
         chain: flags,
@@ -89,7 +92,7 @@ Exit codes (for monitors, as Nagios-style checks): 0 all ok, 1 a warning, 2 a fa
           minFreeBytes: flags['min-free-gib'] * 2 ** 30,
         },
       })
-      if (flags.prometheus) await writePrometheusFile(flags.prometheus, report)
+      if (flags.prometheus) report = await writePrometheusFinding(flags.prometheus, report)
       process.exitCode = report.exitCode
       return report
     }
@@ -147,5 +150,20 @@ Exit codes (for monitors, as Nagios-style checks): 0 all ok, 1 a warning, 2 a fa
     this.note(
       `${r.roundTrips.total} round trips (local ${r.roundTrips.local}, network ${r.roundTrips.network}, registry ${r.roundTrips.registry}) + ${r.roundTrips.exposureProbes} exposure probes, ${r.wallMs} ms`,
     )
+  }
+}
+
+/**
+ * A --prometheus path of the wrong kind (an existing directory, a device, below a file) can never
+ * be written: refused before the first check (exit 3). A missing or unwritable directory or a
+ * full disk may be fixed while the check runs (a disk mounted, space freed): those become the
+ * `host.textfile` finding of each check instead.
+ */
+async function assertTextfileKind(path: string): Promise<void> {
+  const { assertOutputPath, OutputPathKindError } = await import('../../lib/fs/output-file.js')
+  try {
+    await assertOutputPath(path, '--prometheus')
+  } catch (err) {
+    if (err instanceof OutputPathKindError) throw err
   }
 }

@@ -503,12 +503,17 @@ export function evaluate(p: EvaluateParameters): EvaluateReturnType {
       )
   } else if (p.exposureProblem) add('node.rpc-exposure', 'node', 'skip', p.exposureProblem)
 
+  return { findings, ...summarize(findings, v) }
+}
+
+/** The worst level of `findings` (skip counts as ok), its exit code and the next step. */
+export function summarize(findings: Finding[], v: ValidatorFacts | null): Omit<EvaluateReturnType, 'findings'> {
   const level = findings.some((f) => f.level === 'fail')
     ? 'fail'
     : findings.some((f) => f.level === 'warn')
       ? 'warn'
       : 'ok'
-  return { findings, next: nextStep(findings, v), level, exitCode: EXIT[level] }
+  return { next: nextStep(findings, v), level, exitCode: EXIT[level] }
 }
 
 function lagOf(
