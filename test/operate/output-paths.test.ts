@@ -156,7 +156,10 @@ describe('output files at a path given on the command line', () => {
         const out = join(missing, 'tn-out.json')
         const r = await runCli(w.args(out), { env: w.env })
         assert.equal(r.code, 5, r.stderr)
-        assert.match(r.stderr, new RegExp(`${w.flag} ${reEscape(out)}: the directory ${reEscape(missing)} does not exist`))
+        assert.match(
+          r.stderr,
+          new RegExp(`${w.flag} ${reEscape(out)}: the directory ${reEscape(missing)} does not exist`),
+        )
         assert.match(r.stderr, new RegExp(`mkdir -p ${reEscape(missing)}`))
         assert.doesNotMatch(r.stderr, /Unexpected failure|\.tmp-|tnv-new-/)
         assert.equal(existsSync(join(dir, 'media')), false)
