@@ -106,10 +106,11 @@ type Judging = {
   local: EndpointSnapshot | null
   network: EndpointSnapshot | null
   nodeStart: string
-  add: (id: string, area: FindingArea, level: FindingLevel, message: string, fix?: string | null) => void
+  /** Records a finding (returns nothing: a step may `return add(…)`). */
+  add: (id: string, area: FindingArea, level: FindingLevel, message: string, fix?: string | null) => undefined
 }
 
-const STEPS: ((c: Judging) => void)[] = [
+const STEPS: ((c: Judging) => undefined)[] = [
   judgeProcess,
   judgeLocalRpc,
   judgeNetworkRpc,
@@ -129,7 +130,7 @@ const STEPS: ((c: Judging) => void)[] = [
 ]
 
 /** node.process: the node tnv started runs (fail when it does not). */
-function judgeProcess({ p, add, nodeStart }: Judging): void {
+function judgeProcess({ p, add, nodeStart }: Judging): undefined {
   const proc = p.host.process
   const runs = p.host.restarts
   if (proc && !proc.running) {
@@ -151,7 +152,7 @@ function judgeProcess({ p, add, nodeStart }: Judging): void {
 }
 
 /** node.rpc: there is a local node to check, and it answers. */
-function judgeLocalRpc({ p, local, add, nodeStart }: Judging): void {
+function judgeLocalRpc({ p, local, add, nodeStart }: Judging): undefined {
   if (p.localEndpoint === null)
     add(
       'node.rpc',
@@ -172,7 +173,7 @@ function judgeLocalRpc({ p, local, add, nodeStart }: Judging): void {
 }
 
 /** network.rpc: an endpoint of the network to compare with (warn without one: the node is judged alone). */
-function judgeNetworkRpc({ p, network, add }: Judging): void {
+function judgeNetworkRpc({ p, network, add }: Judging): undefined {
   if (p.networkProblem !== null)
     add(
       'network.rpc',
@@ -193,7 +194,7 @@ function judgeNetworkRpc({ p, network, add }: Judging): void {
 }
 
 /** network.chain and node.chain: both ends serve the chain id expected. */
-function judgeChains({ p, local, network, add }: Judging): void {
+function judgeChains({ p, local, network, add }: Judging): undefined {
   const expected = p.expectedChainId
   if (network && expected !== null && network.chainId !== null && network.chainId !== expected)
     add(
@@ -217,7 +218,7 @@ function judgeChains({ p, local, network, add }: Judging): void {
 }
 
 /** node.sync: execution height against the network (within the tolerance, lagging, stalled). */
-function judgeSync({ p, t, local, network, add }: Judging): void {
+function judgeSync({ p, t, local, network, add }: Judging): undefined {
   const lag = lagOf(local, network)
   if (local && !network) return add('node.sync', 'node', 'skip', 'not compared: the network endpoint is not available')
   if (!local || !network || lag === null || lag.blocks === null) return
@@ -254,7 +255,7 @@ function judgeSync({ p, t, local, network, add }: Judging): void {
 }
 
 /** node.consensus: the latest consensus header is recent (stale after 60 s unless the network is idle too). */
-function judgeConsensus({ p, t, local, network, add }: Judging): void {
+function judgeConsensus({ p, t, local, network, add }: Judging): undefined {
   if (!local) return
   const c = local.consensus
   if (c === null)
@@ -298,7 +299,7 @@ function judgeConsensus({ p, t, local, network, add }: Judging): void {
 }
 
 /** node.identity: tn_info against node-info.yaml (the node runs this data directory's keys). */
-function judgeIdentity({ p, local, add }: Judging): void {
+function judgeIdentity({ p, local, add }: Judging): undefined {
   if (!(local && p.nodeInfo)) {
     if (p.nodeInfoProblem)
       add('node.identity', 'node', 'warn', p.nodeInfoProblem, 'Pass --datadir with the node’s data directory.')
@@ -344,7 +345,7 @@ function judgeIdentity({ p, local, add }: Judging): void {
 const STATUS_OK = new Set(['Staked', 'PendingActivation', 'Active', 'PendingExit', 'Retired'])
 
 /** validator.registry and validator.status: the registry read, and where the validator stands in it. */
-function judgeValidatorStatus({ p, add }: Judging): void {
+function judgeValidatorStatus({ p, add }: Judging): undefined {
   const v = p.validator
   if (p.validatorProblem)
     return add(
@@ -387,7 +388,7 @@ function judgeValidatorStatus({ p, add }: Judging): void {
  * Active (and PendingActivation) validators, shuffled and cut to the committee size
  * (real-network/node.md §6): an Active validator without a seat is the draw, not a fault (ok).
  */
-function judgeCommittee({ p, add }: Judging): void {
+function judgeCommittee({ p, add }: Judging): undefined {
   const v = p.validator
   if (p.validatorProblem || !v || v.status === 'Retired') return
   const seat = v.inCommittee ? 'in the committee now' : 'not in the committee now'
@@ -405,7 +406,7 @@ function judgeCommittee({ p, add }: Judging): void {
 }
 
 /** node.mode: tn_nodeMode fits the seat (CvvActive in the committee; Observer without a seat). */
-function judgeNodeMode({ p, local, add }: Judging): void {
+function judgeNodeMode({ p, local, add }: Judging): undefined {
   const v = p.validator
   if (p.validatorProblem || !v || !local || local.nodeMode === null) return
   const mode = local.nodeMode
@@ -439,7 +440,7 @@ function judgeNodeMode({ p, local, add }: Judging): void {
 export const AUTHORING_TURNS = 2
 
 /** validator.authoring: its reputation score in the latest consensus header (a seat only). */
-function judgeAuthoring({ p, local, add }: Judging): void {
+function judgeAuthoring({ p, local, add }: Judging): undefined {
   const v = p.validator
   const scores = local?.consensus?.scores ?? null
   if (p.validatorProblem || !v || !v.inCommittee || !local?.consensus) return
@@ -473,7 +474,7 @@ function judgeAuthoring({ p, local, add }: Judging): void {
 }
 
 /** validator.rewards: what can be claimed (informational). */
-function judgeRewards({ p, add }: Judging): void {
+function judgeRewards({ p, add }: Judging): undefined {
   const v = p.validator
   if (p.validatorProblem || !v) return
   const rewards = BigInt(v.rewards)
@@ -486,7 +487,7 @@ function judgeRewards({ p, add }: Judging): void {
 }
 
 /** host.disk: free space in the data directory (warn below the threshold, fail below a quarter of it). */
-function judgeDisk({ p, t, add }: Judging): void {
+function judgeDisk({ p, t, add }: Judging): undefined {
   const disk = p.host.diskFreeBytes
   if (disk === null) return add('host.disk', 'host', 'skip', `free space of ${p.datadir} not measurable here`)
   const gib = (n: number) => `${(n / 2 ** 30).toFixed(1)} GiB`
@@ -501,7 +502,7 @@ function judgeDisk({ p, t, add }: Judging): void {
 }
 
 /** host.p2p: the UDP ports of node-info.yaml are bound on this host, by the node. */
-function judgeP2p({ p, add }: Judging): void {
+function judgeP2p({ p, add }: Judging): undefined {
   const udp = p.host.udpPorts
   if (udp.length === 0)
     return add(
@@ -541,7 +542,7 @@ function judgeP2p({ p, add }: Judging): void {
 }
 
 /** host.restarts: unclean exits in the run log (a crash loop fails, a crash within a day warns). */
-function judgeRestarts({ p, t, add }: Judging): void {
+function judgeRestarts({ p, t, add }: Judging): undefined {
   const runs = p.host.restarts
   if (runs === null)
     return add('host.restarts', 'host', 'skip', `tnv started no node for ${p.datadir}: no run log to count restarts in`)
@@ -572,7 +573,7 @@ function judgeRestarts({ p, t, add }: Judging): void {
 }
 
 /** node.rpc-exposure: `tnv rpc check`'s verdict on the endpoints the node was started with. */
-function judgeExposure({ p, add }: Judging): void {
+function judgeExposure({ p, add }: Judging): undefined {
   const e = p.exposure
   if (!e) {
     if (p.exposureProblem) add('node.rpc-exposure', 'node', 'skip', p.exposureProblem)
