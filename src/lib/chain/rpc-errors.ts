@@ -87,7 +87,7 @@ export function explainRpcError(err: unknown, rpcUrl: string): TnvError | undefi
     }
     case 'timeout':
       return new RpcUnreachableError(`The endpoint ${rpcUrl} did not answer in time, after retries.`, {
-        fix: 'Try again later, or use a node of your own with --rpc-url.',
+        fix: 'Try again later, use a node of your own with --rpc-url, or give a slow endpoint longer with --rpc-timeout SECONDS (each of the 4 attempts; default 15).',
         cause: err,
       })
     case 'rate-limited':
