@@ -51,14 +51,15 @@ export abstract class BaseCommand extends Command {
 
   /**
    * An endpoint that has not answered an attempt for 5 s is announced (src/lib/chain/slow-answer.ts):
-   * a stderr line; with --json a `waiting` event, on stdout among the JSON lines of a flow, on
-   * stderr when stdout holds a single JSON document.
+   * a stderr line; with --json a `waiting` event, on stdout among the events of a flow (session
+   * output json-lines: stake, exit), on stderr otherwise (one JSON document, or `node check
+   * --watch`'s one report per line, stay as their schemas say).
    */
   override async init(): Promise<void> {
     await super.init()
     this.stopSlowNotices = onSlowAnswer((s) => {
       if (!this.jsonEnabled()) process.stderr.write(`${slowAnswerLine(s)}\n`)
-      else if (this.jsonLines || this.current?.output === 'json-lines')
+      else if (this.current?.output === 'json-lines')
         process.stdout.write(`${JSON.stringify({ event: 'waiting', ...s })}\n`)
       else process.stderr.write(`${JSON.stringify({ event: 'waiting', ...s })}\n`)
     })

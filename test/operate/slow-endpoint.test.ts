@@ -7,8 +7,10 @@
  */
 import assert from 'node:assert/strict'
 import { createServer, type Server, type Socket } from 'node:net'
+import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { runCli } from '../helpers/cli.js'
+import { eventProblems } from '../../src/lib/wizard/event-schema.js'
+import { generateKeysArgs, runCli, tempDir } from '../helpers/cli.js'
 
 describe('an endpoint that never answers', () => {
   let server: Server
@@ -79,5 +81,50 @@ describe('an endpoint that never answers', () => {
     assert.equal(events[0].endpoint, url)
     assert.equal(events[0].attempt, 1)
     assert.ok(events[0].methods.includes('eth_chainId'))
+  })
+
+  it('a flow (stake --through --json): waiting events among its JSON lines on stdout, each matching its schema', async () => {
+    const { dir, cleanup } = tempDir()
+    try {
+      const datadir = join(dir, 'tn')
+      const g = await runCli(generateKeysArgs(datadir, '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'))
+      assert.equal(g.code, 0, g.stderr)
+      const r = await runCli(
+        [
+          'stake',
+          '--through',
+          'staked',
+          '--json',
+          '--yes',
+          '--rpc-url',
+          url,
+          '--chain-id',
+          '911329',
+          '--datadir',
+          datadir,
+          '--bls-passphrase-source',
+          'no-passphrase',
+          '--skip-backup-check',
+          '--rpc-timeout',
+          '2',
+        ],
+        // anvil's well-known account #1: a test key, never a real one
+        { env: { TN_PRIVATE_KEY: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d' } },
+      )
+      assert.equal(r.code, 10, r.stderr)
+      const lines = r.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+      const waiting = lines.filter((l) => l.event === 'waiting')
+      assert.deepEqual(
+        waiting.map((w) => w.attempt),
+        [1, 2, 3, 4],
+      )
+      for (const w of waiting) assert.deepEqual(eventProblems(w), [])
+      assert.equal((lines.at(-1)?.error as { code: string }).code, 'RpcUnreachable')
+    } finally {
+      cleanup()
+    }
   })
 })
