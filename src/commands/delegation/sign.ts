@@ -88,8 +88,8 @@ The signature stops working when the stake version changes (the next epoch after
       throw new HardwareCannotSignDigestError(flags.ledger ? 'ledger' : 'trezor')
     }
     // the place of the signature file is checked before any key is opened or anything signed
-    const outputFile = flags.out === undefined ? undefined : await import('../../lib/fs/output-file.js')
-    if (flags.out !== undefined) await outputFile?.assertOutputPath(flags.out, '--out')
+    const outputFile = await import('../../lib/fs/output-file.js')
+    if (flags.out !== undefined) await outputFile.assertOutputPath(flags.out, '--out')
     const [
       { signDelegation },
       support,
@@ -208,7 +208,7 @@ The signature stops working when the stake version changes (the next epoch after
       try {
         ;({ backup } = await files.writeDelegationFile(flags.out, file, { force: flags.force }))
       } catch (err) {
-        throw outputFile?.explainOutputError(err, resolve(flags.out), '--out') ?? err
+        throw outputFile.explainOutputError(err, resolve(flags.out), '--out')
       }
       if (backup) note(`Kept the previous file as ${backup}.`)
       this.out(`Wrote the delegation signature for delegator ${delegator} to ${flags.out} (${validity}).`)
