@@ -38,6 +38,8 @@ export async function writeSafeBatch({
   out: (line: string) => void
   note: (line: string) => void
 }): Promise<RegistrySafeBatchReturnType> {
+  // the place of the batch file is checked before the chain is read
+  if (flags.out) await (await import('../lib/fs/output-file.js')).assertOutputPath(flags.out, '--out')
   const [{ readAccountKind }, { registrySafeBatch }, { formatTelAndWei }] = await Promise.all([
     import('../lib/safe/account-kind.js'),
     import('../lib/safe/registry-batch.js'),

@@ -30,6 +30,8 @@ export type ChainFlagValues = {
   'chain-id'?: number | undefined
   'registry-generation'?: (typeof REGISTRY_GENERATION_NAMES)[number] | undefined
   'accept-registry-code'?: string | undefined
+  /** Seconds each JSON-RPC attempt may take (default 15). */
+  'rpc-timeout'?: number | undefined
 }
 
 export type SignerFlagValues = {

@@ -67,11 +67,14 @@ for (const generation of GENERATIONS) {
     it('stake: one batch of reads, the simulation, the send, the receipt', async () => {
       const { outcome, trips } = await stake()
       assert.equal(outcome, 'sent')
-      assert.equal(trips.length, 4, JSON.stringify(trips))
       assert.ok(trips[0]?.includes('eth_chainId') && trips[0]?.includes('eth_getCode'), JSON.stringify(trips[0]))
       assert.ok(trips[1]?.includes('eth_estimateGas'), JSON.stringify(trips[1]))
       assert.deepEqual(trips[2], ['eth_sendRawTransaction'])
-      assert.deepEqual(trips[3], ['eth_getTransactionReceipt'])
+      // then the receipt: one round trip when the block is already there, one more per poll while
+      // the node has not made it yet (a loaded machine); nothing else is asked
+      const receipt = trips.slice(3)
+      assert.ok(receipt.length >= 1, JSON.stringify(trips))
+      for (const trip of receipt) assert.deepEqual(trip, ['eth_getTransactionReceipt'], JSON.stringify(trips))
     })
 
     it('a rerun with nothing to send: at most 2', async () => {

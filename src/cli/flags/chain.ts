@@ -26,6 +26,14 @@ export const chainFlags = {
     helpValue: '<url>',
     summary: "JSON-RPC endpoint (HTTP). Overrides the network's; alone, it names a custom network.",
   }),
+  'rpc-timeout': Flags.integer({
+    env: 'TN_RPC_TIMEOUT',
+    helpGroup: 'CHAIN',
+    min: 1,
+    helpValue: '<seconds>',
+    summary:
+      'Seconds each JSON-RPC request may wait for an answer before it is sent again (default 15; 4 attempts). After 5 s without an answer a line names the endpoint and the attempt.',
+  }),
   registry: Flags.string({
     env: 'TN_REGISTRY',
     helpGroup: 'CHAIN',

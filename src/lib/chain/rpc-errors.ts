@@ -8,6 +8,7 @@ import { BaseError, HttpRequestError, TimeoutError } from 'viem'
 import { TnvError } from '../errors.js'
 import { remoteText } from '../io/remote-text.js'
 import { httpFailureText } from '../net/http-failure.js'
+import { isLoopbackAddress } from '../rpc/loopback.js'
 import { InsufficientFundsError, RpcUnreachableError } from './errors.js'
 
 export type RpcFaultKind =
@@ -102,14 +103,11 @@ export function explainRpcError(err: unknown, rpcUrl: string): TnvError | undefi
         const { message, fix } = httpFailureText({ url: rpcUrl, status: http.status, body: http.details })
         return new RpcUnreachableError(message, { fix, cause: err })
       }
-      return new RpcUnreachableError(`Cannot reach the endpoint ${rpcUrl} (${rootCause(err)}).`, {
-        fix: 'Check that the node is running and --rpc-url is right (for the local devnet: `tnv devnet status`).',
-        cause: err,
-      })
+      return unreachable(err, rpcUrl)
     }
     case 'timeout':
       return new RpcUnreachableError(`The endpoint ${rpcUrl} did not answer in time, after retries.`, {
-        fix: 'Try again later, or use a node of your own with --rpc-url.',
+        fix: 'Try again later, use a node of your own with --rpc-url, or give a slow endpoint longer with --rpc-timeout SECONDS (each of the 4 attempts; default 15).',
         cause: err,
       })
     case 'rate-limited':
@@ -143,6 +141,36 @@ export function explainRpcError(err: unknown, rpcUrl: string): TnvError | undefi
     default:
       return undefined
   }
+}
+
+/**
+ * A connection that failed: a host name that does not resolve is a DNS or network problem of
+ * this machine (or a wrong name), worded as such; the devnet is named only for a loopback
+ * endpoint, where it is the likely server.
+ */
+function unreachable(err: unknown, rpcUrl: string): RpcUnreachableError {
+  let host = ''
+  try {
+    host = new URL(rpcUrl).hostname
+  } catch {
+    // not a URL: the endpoint is named as given
+  }
+  const text = chainText(err)
+  if (/enotfound|eai_again/.test(text)) {
+    const code = text.includes('eai_again') ? 'EAI_AGAIN' : 'ENOTFOUND'
+    return new RpcUnreachableError(
+      `The host name ${host || rpcUrl} of the endpoint ${rpcUrl} does not resolve (DNS ${code}): tnv could not connect to it.`,
+      {
+        fix: `Check this machine's network connection and DNS resolver (\`getent hosts ${host || 'HOST'}\` should print an address) and the spelling of the endpoint, then run the command again; or pass another endpoint of the same network with --rpc-url.`,
+        cause: err,
+      },
+    )
+  }
+  const devnet = host !== '' && isLoopbackAddress(host) ? ' (for the local devnet: `tnv devnet status`)' : ''
+  return new RpcUnreachableError(`Cannot reach the endpoint ${rpcUrl} (${rootCause(err)}).`, {
+    fix: `Check that the node is running and --rpc-url is right${devnet}.`,
+    cause: err,
+  })
 }
 
 /** A TnvError that tnv's own transport threw inside viem (an answer of the wrong type), found along the cause chain. */

@@ -89,13 +89,15 @@ async function verifyFileStep(io: WizardIo, p: EnsureBackupParameters, make: boo
     ).trim(),
   )
   if (make) {
-    const [{ makeBackup }, { writeNewFile }, { OutputFileExistsError }] = await Promise.all([
+    const [{ makeBackup }, { assertOutputPath, writeNewOutputFile }, { OutputFileExistsError }] = await Promise.all([
       import('../keys/backup-file.js'),
-      import('../keys/write-new-file.js'),
+      import('../fs/output-file.js'),
       import('../keys/recovery-errors.js'),
     ])
+    await assertOutputPath(path, 'the backup file')
     const { text } = await makeBackup(datadir)
-    if (!(await writeNewFile(path, text, 0o600))) throw new OutputFileExistsError(path, 'the backup file')
+    if (!(await writeNewOutputFile(path, text, { flag: 'the backup file', mode: 0o600 })))
+      throw new OutputFileExistsError(path, 'the backup file')
     const rel = relative(datadir, path)
     io.emit(
       { event: 'backup', status: 'written', file: path },
