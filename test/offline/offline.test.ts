@@ -119,7 +119,16 @@ describe('tnv offline prepare / sign / broadcast (CLI, real next code)', { timeo
     assert.equal(again.outcome, 'already-sent')
     assert.equal(await nonceOf(a.address), before + 1)
 
-    assert.equal((await through('activate', 'a0.json', 0, ['--from', a.address])).outcome, 'sent')
+    const activate = await prepare('activate', 'a0.json', ['--from', a.address])
+    await sign(activate, 0)
+    // an epoch boundary between prepare and broadcast: sent, with what it changes said
+    await t.engine.closeEpoch()
+    const human = await runCli(['offline', 'broadcast', activate, ...net()], {
+      env: { TN_CHAIN: undefined, TN_RPC_URL: undefined },
+    })
+    assert.equal(human.code, 0, human.stderr)
+    assert.match(human.stderr, /it is epoch 1 now, so the validator becomes Active from epoch 2, not 1/)
+    assert.match(human.stdout, /^Activate validator .*: transaction 0x[0-9a-f]{64} in block \d+\.$/m)
     assert.equal((await onChain(a.address)).currentStatus, 2) // PendingActivation
     await t.engine.closeEpoch()
     assert.equal((await onChain(a.address)).currentStatus, 3) // Active

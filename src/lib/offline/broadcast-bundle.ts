@@ -71,8 +71,14 @@ export async function broadcastBundle(
     const mined = await receiptOf(ctx, signed.hash)
     if (mined) return minedResult(bundle, signed, mined, 'already-sent')
 
-    const changed = await changedPreconditions(ctx, { bundle, tx, now: now ?? new Date() })
+    const { changed, epoch } = await changedPreconditions(ctx, { bundle, tx, now: now ?? new Date() })
     if (changed.length > 0) throw new StaleBundleError(changed, bundle.prepareCommand)
+    // the epoch moving is no refusal (only a step's epoch constraint is), but what depends on it is said
+    if (bundle.step === 'activate' && epoch !== bundle.preconditions.epoch)
+      report?.({
+        type: 'warning',
+        message: `the bundle was prepared in epoch ${bundle.preconditions.epoch}; it is epoch ${epoch} now, so the validator becomes Active from epoch ${epoch + 1}, not ${bundle.preconditions.epoch + 1}`,
+      })
     report?.({ type: 'step', message: 'every precondition of the bundle holds; the simulation passes' })
 
     const sent = await sendJournaled(client, run, { account, tx, rpcUrl: target.rpcUrl, report })
@@ -186,11 +192,11 @@ function presignedAccount(signed: SignedFile, tx: PreparedTransaction): LocalAcc
   })
 }
 
-/** Every precondition the chain no longer meets, read in one batch, then the simulation. */
+/** Every precondition the chain no longer meets, read in one batch, then the simulation; and the current epoch. */
 async function changedPreconditions(
   { client, target }: RegistryContext,
   { bundle, tx, now }: { bundle: Bundle; tx: PreparedTransaction; now: Date },
-): Promise<ChangedPrecondition[]> {
+): Promise<{ changed: ChangedPrecondition[]; epoch: number }> {
   const pre = bundle.preconditions
   const a = await readAnchor(client, {
     rpcUrl: target.rpcUrl,
@@ -233,7 +239,7 @@ async function changedPreconditions(
   const cost = maxCost(tx)
   if (a.balance < cost)
     add('balance', `${tx.from} pays up to ${formatTelAndWei(cost)}`, `it holds ${formatTelAndWei(a.balance)}`)
-  if (changed.length > 0) return changed
+  if (changed.length > 0) return { changed, epoch: a.epoch }
   // the exact call from the exact sender, against the chain as it is now
   try {
     const gas = await client.estimateGas({ account: tx.from, to: tx.to, data: tx.data, value: tx.value })
@@ -250,5 +256,5 @@ async function changedPreconditions(
     })
     add('simulation', 'the call succeeds', `it reverts: ${why.message}`)
   }
-  return changed
+  return { changed, epoch: a.epoch }
 }
