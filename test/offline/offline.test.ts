@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { Ajv } from 'ajv'
@@ -132,6 +132,12 @@ describe('tnv offline prepare / sign / broadcast (CLI, real next code)', { timeo
     assert.equal((await onChain(a.address)).currentStatus, 2) // PendingActivation
     await t.engine.closeEpoch()
     assert.equal((await onChain(a.address)).currentStatus, 3) // Active
+    // a step the chain shows done: said so, no bundle written
+    const again2 = ok(
+      await tnv(['offline', 'prepare', 'activate', '--from', a.address, '--out', file('a0-again.json'), ...net()]),
+    )
+    assert.equal(again2.outcome, 'already-done')
+    assert.equal(existsSync(file('a0-again.json')), false)
 
     await t.engine.closeEpoch({ headerCounts: [{ validatorAddress: a.address, consensusHeaderCount: 10n }] })
     await t.fundPool(parseEther('100000'))
