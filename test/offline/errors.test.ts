@@ -24,7 +24,7 @@ describe('offline errors as operators read them', () => {
     assert.equal(
       err.render(),
       [
-        'The bundle no longer matches the chain, so nothing was sent: nonce, validator status changed since it was prepared. Prepare a new bundle on this host with `tnv offline prepare activate --from 0xabc --out a.json`, sign it offline, then broadcast it.',
+        'The bundle no longer matches the chain, so nothing was sent: nonce, validator status changed since it was prepared. Prepare a new bundle on the networked host with `tnv offline prepare activate --from 0xabc --out a.json` (remove the stale bundle first, or pass another --out), sign it offline, then broadcast it.',
         "  nonce: prepared with nonce 7 of 0xabc; now used by another transaction (the account's next nonce is 8)",
         '  validator status: prepared with 0xabc Staked; now PendingActivation',
       ].join('\n'),

@@ -82,7 +82,7 @@ export class StaleBundleError extends TnvError {
     super(
       `The bundle no longer matches the chain, so nothing was sent: ${changed.map((c) => c.name).join(', ')} changed since it was prepared.`,
       {
-        fix: `Prepare a new bundle on this host with \`${prepareCommand}\`, sign it offline, then broadcast it.`,
+        fix: `Prepare a new bundle on the networked host with \`${prepareCommand}\` (remove the stale bundle first, or pass another --out), sign it offline, then broadcast it.`,
         details: changed.map((c) => `${c.name}: prepared with ${c.prepared}; now ${c.now}`),
         exitCode: ExitCode.WrongState,
       },
