@@ -14,7 +14,7 @@ import { remoteText } from '../lib/io/remote-text.js'
 import { httpFailureText } from '../lib/net/http-failure.js'
 import { errorLabel } from './color.js'
 import { closestWithin, suggestFlag } from './did-you-mean.js'
-import { Session } from './session.js'
+import { resolveEnvironmentSecrets, Session } from './session.js'
 
 export abstract class BaseCommand extends Command {
   static override enableJsonFlag = true
@@ -26,6 +26,11 @@ export abstract class BaseCommand extends Command {
       summary:
         'Never prompt: every answer comes from flags and the environment (implied without a terminal); a step that moves money or cannot be undone then needs --yes.',
     }),
+  }
+
+  override async init(): Promise<void> {
+    resolveEnvironmentSecrets()
+    await super.init()
   }
 
   /** JSON lines (the flows): every JSON document on one line, the result last. */

@@ -1,0 +1,172 @@
+/**
+ * `tnv node unit`: the units are judged by systemd's own `systemd-analyze verify` (Debian's
+ * systemd package); a rerun writes nothing (already-done); --check writes nothing; and the
+ * passphrase a unit hands over with LoadCredential= ($CREDENTIALS_DIRECTORY/tn-bls-passphrase)
+ * opens the key the way TN_BLS_PASSPHRASE does.
+ */
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, describe, it } from 'node:test'
+import { BIN, parseJson, runCli, tempDir } from '../helpers/cli.js'
+
+const analyze = spawnSync('systemd-analyze', ['--version'], { encoding: 'utf8' })
+const noAnalyze =
+  analyze.status === 0
+    ? false
+    : 'systemd-analyze is not installed (apt-get install systemd): the units cannot be verified'
+
+type UnitResult = {
+  outcome: string
+  check: boolean
+  files: { path: string; action: string; written: boolean }[]
+  instance: string | null
+  enable: string[]
+}
+
+/** systemd-analyze verify on instances of the templates, run from their directory. */
+function verify(dir: string, units: string[]) {
+  // verify loads tnv-node@v1.service from the template tnv-node@.service in the same directory
+  return spawnSync('systemd-analyze', ['verify', ...units.map((u) => `./${u}`)], { cwd: dir, encoding: 'utf8' })
+}
+
+describe('tnv node unit', () => {
+  const t = tempDir('tnv-unit-')
+  after(t.cleanup)
+  const units = join(t.dir, 'units')
+  const etc = join(t.dir, 'etc')
+  const args = [
+    'node',
+    'unit',
+    '--out',
+    units,
+    '--config-dir',
+    etc,
+    '--tnv',
+    BIN,
+    '--node-binary',
+    '/bin/true',
+    '--instance',
+    'v1',
+    '--chain',
+    'testnet',
+    '--json',
+    '--',
+    '--chain',
+    'adiri',
+    '--http',
+    '--http.api',
+    'eth,net,web3,rpc,tn',
+  ]
+
+  it('writes the three units and the instance settings, and a rerun is already-done', async () => {
+    const first = await runCli(args)
+    assert.equal(first.code, 0, first.stderr)
+    const r = parseJson<UnitResult>(first)
+    assert.equal(r.outcome, 'changed')
+    assert.deepEqual(
+      r.files.map((f) => [f.path, f.action, f.written]),
+      [
+        [join(units, 'tnv-node@.service'), 'create', true],
+        [join(units, 'tnv-check@.service'), 'create', true],
+        [join(units, 'tnv-check@.timer'), 'create', true],
+        [join(etc, 'v1.env'), 'create', true],
+      ],
+    )
+    assert.deepEqual(r.enable, ['tnv-node@v1.service', 'tnv-check@v1.timer'])
+    const node = readFileSync(join(units, 'tnv-node@.service'), 'utf8')
+    // one supervisor: systemd restarts, tnv runs the node in the foreground without its own loop
+    assert.match(node, /^Restart=on-failure$/m)
+    assert.match(node, /node start --restart never /)
+    assert.match(node, /^LoadCredential=tn-bls-passphrase:.*\/etc\/%i\/bls-passphrase$/m)
+    assert.doesNotMatch(node, /TN_BLS_PASSPHRASE/)
+    assert.equal(statSync(join(units, 'tnv-node@.service')).mode & 0o777, 0o644)
+    assert.equal(
+      readFileSync(join(etc, 'v1.env'), 'utf8').split('\n')[1],
+      'TN_NODE_FLAGS=--chain adiri --http --http.api eth,net,web3,rpc,tn',
+    )
+    const before = statSync(join(units, 'tnv-node@.service')).mtimeMs
+    const again = parseJson<UnitResult>(await runCli(args))
+    assert.equal(again.outcome, 'already-done')
+    assert.ok(again.files.every((f) => f.action === 'none' && !f.written))
+    assert.equal(statSync(join(units, 'tnv-node@.service')).mtimeMs, before)
+  })
+
+  it('--check reports what would change and writes nothing', async () => {
+    const out = join(t.dir, 'check-only')
+    const r = await runCli(['node', 'unit', '--out', out, '--check', '--json'])
+    assert.equal(r.code, 0, r.stderr)
+    const result = parseJson<UnitResult>(r)
+    assert.equal(result.outcome, 'would-change')
+    assert.equal(result.check, true)
+    assert.ok(result.files.every((f) => f.action === 'create' && !f.written))
+    assert.equal(existsSync(out), false)
+  })
+
+  it('refuses a relative executable path (systemd runs units from /)', async () => {
+    const r = await runCli(['node', 'unit', '--out', join(t.dir, 'x'), '--tnv', 'bin/tnv', '--json'])
+    assert.equal(r.code, 2)
+    assert.equal(existsSync(join(t.dir, 'x')), false)
+  })
+
+  it('systemd-analyze verify accepts the units', { skip: noAnalyze }, async () => {
+    const r = verify(units, ['tnv-node@v1.service', 'tnv-check@v1.service', 'tnv-check@v1.timer'])
+    assert.equal(r.status, 0, r.stderr)
+    // verify reports a unit's problems on stderr (and may still exit 0): nothing about ours
+    const ours = r.stderr
+      .split('\n')
+      .filter((l) => l.includes('tnv-'))
+      .join('\n')
+    assert.equal(ours, '')
+  })
+
+  it('systemd-analyze verify does reject a broken copy (the verdict comes from the tool)', { skip: noAnalyze }, () => {
+    const broken = join(t.dir, 'broken')
+    mkdirSync(broken)
+    const text = readFileSync(join(units, 'tnv-node@.service'), 'utf8')
+    writeFileSync(join(broken, 'tnv-node@.service'), text.replace('Restart=on-failure', 'Restart=sometimes'))
+    const r = verify(broken, ['tnv-node@v1.service'])
+    assert.match(r.stderr, /tnv-node@.service:\d+: Failed to parse service restart specifier/)
+  })
+})
+
+describe('the BLS passphrase from a systemd credential', () => {
+  const t = tempDir('tnv-cred-')
+  after(t.cleanup)
+  const datadir = join(t.dir, 'v')
+  const creds = join(t.dir, 'credentials')
+
+  it('opens the key through $CREDENTIALS_DIRECTORY/tn-bls-passphrase (trailing newline dropped)', async () => {
+    const gen = await runCli(
+      ['keytool', 'generate', 'validator', '--datadir', datadir, '--address', `0x${'11'.repeat(20)}`, '--json'],
+      { env: { TN_BLS_PASSPHRASE: 'correct horse battery' } },
+    )
+    assert.equal(gen.code, 0, gen.stderr)
+    mkdirSync(creds, { mode: 0o700 })
+    writeFileSync(join(creds, 'tn-bls-passphrase'), 'correct horse battery\n', { mode: 0o400 })
+    const ok = await runCli(['keytool', 'verify', '--datadir', datadir, '--json'], {
+      env: { CREDENTIALS_DIRECTORY: creds },
+    })
+    assert.equal(ok.code, 0, ok.stdout + ok.stderr)
+    assert.doesNotMatch(ok.stdout + ok.stderr, /correct horse/)
+  })
+
+  it('a wrong credential is the wrong-passphrase error; none at all is the missing-passphrase one', async () => {
+    writeFileSync(join(creds, 'tn-bls-passphrase'), 'wrong\n')
+    const wrong = await runCli(['keytool', 'verify', '--datadir', datadir, '--json'], {
+      env: { CREDENTIALS_DIRECTORY: creds },
+    })
+    assert.equal(wrong.code, 4)
+    const none = await runCli(['keytool', 'verify', '--datadir', datadir, '--json'])
+    assert.equal(none.code, 2)
+  })
+
+  it('TN_BLS_PASSPHRASE set explicitly wins over the credential', async () => {
+    writeFileSync(join(creds, 'tn-bls-passphrase'), 'wrong\n')
+    const r = await runCli(['keytool', 'verify', '--datadir', datadir, '--json'], {
+      env: { CREDENTIALS_DIRECTORY: creds, TN_BLS_PASSPHRASE: 'correct horse battery' },
+    })
+    assert.equal(r.code, 0, r.stdout)
+  })
+})
