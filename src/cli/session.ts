@@ -51,6 +51,14 @@ export function resolveEnvironmentSecrets(env: NodeJS.ProcessEnv = process.env):
   applyCredentialPassphrase(env)
 }
 
+/**
+ * The service manager this run is under: systemd sets INVOCATION_ID for every unit it starts.
+ * `tnv node start --restart on-failure` refuses to run under one (one supervisor per setup).
+ */
+export function serviceManager(env: NodeJS.ProcessEnv = process.env): 'systemd' | null {
+  return env.INVOCATION_ID ? 'systemd' : null
+}
+
 /** The one "may we prompt?" predicate. */
 export function isInteractive({
   nonInteractive = false,

@@ -170,3 +170,19 @@ describe('the BLS passphrase from a systemd credential', () => {
     assert.equal(r.code, 0, r.stdout)
   })
 })
+
+describe('one supervisor per setup', () => {
+  it('tnv node start --restart on-failure refuses to run under systemd (INVOCATION_ID set)', async () => {
+    const t = tempDir('tnv-one-supervisor-')
+    try {
+      const r = await runCli(
+        ['node', 'start', '--restart', 'on-failure', '--datadir', t.dir, '--json', '--', '--chain', 'devnet'],
+        { env: { INVOCATION_ID: '0123456789abcdef0123456789abcdef' } },
+      )
+      assert.equal(r.code, 2, r.stdout + r.stderr)
+      assert.match(r.stdout, /two supervisors/)
+    } finally {
+      t.cleanup()
+    }
+  })
+})

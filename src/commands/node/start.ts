@@ -83,6 +83,10 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
           fix: 'Drop --detach (run tnv node start --restart on-failure under your service manager or in tmux), or keep --detach and let the service manager restart the node (systemd: Restart=on-failure).',
         },
       )
+    if (flags.restart === 'on-failure' && (await import('../../cli/session.js')).serviceManager() === 'systemd')
+      throw new UsageError('--restart on-failure would make two supervisors: this tnv already runs under systemd.', {
+        fix: "Use --restart never and the unit's Restart=on-failure (the units of `tnv node unit` do), or run tnv outside systemd.",
+      })
     const secret = await this.jwtSecret(flags['jwt-secret-file'])
     const finalFlags = secret ? [...nodeFlags, '--rpc.jwtsecret', secret] : nodeFlags
     const plan = resolveRpcPlan(finalFlags, { behaviour: kind === 'released' ? 'released' : 'spec' })
