@@ -16,7 +16,7 @@ description:
   - C(started), C(stopped), C(restarted) drive the node, with C(systemctl) on C(tnv-node@<name>)
     (I(manager=systemd)) or with C(tnv node start --detach | stop) (I(manager=tnv), for hosts
     without systemd, such as a devnet rehearsal).
-  - One supervisor per node: under systemd, restarts are systemd's (C(Restart=on-failure)).
+  - One supervisor per node; under systemd, restarts are systemd's (C(Restart=on-failure)).
 version_added: 0.1.0
 author: tnv maintainers
 options:
