@@ -172,6 +172,20 @@ describe('Ansible collection telcoin.tnv', { skip: noAnsible }, () => {
     }
   })
 
+  it('ansible-playbook --syntax-check accepts every playbook', () => {
+    for (const book of ['onboard.yml', 'rolling_restart.yml', 'collect_facts.yml']) {
+      const r = spawnSync(
+        'ansible-playbook',
+        ['--syntax-check', '-i', inventory(['a1']), join(COLLECTION, 'playbooks', book)],
+        {
+          env: { ...process.env, ...env },
+          encoding: 'utf8',
+        },
+      )
+      assert.equal(r.status, 0, `${book}: ${r.stdout}${r.stderr}`)
+    }
+  })
+
   it('onboard.yml takes two validators to Active; a second run changes nothing', async () => {
     const inv = inventory(['a1', 'a2'])
     const first = await play('onboard.yml', inv)

@@ -9,10 +9,26 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
+import { Ajv } from 'ajv'
 import type { Facts } from '../../src/lib/fleet/facts.js'
 import type { FleetStatus } from '../../src/lib/fleet/status.js'
-import { parseJson } from '../helpers/cli.js'
+import { parseJson, ROOT } from '../helpers/cli.js'
 import { jsonLines, startTestDevnet, stopNode, type TestDevnet } from '../wizard/devnet.js'
+
+const ajv = new Ajv({ allErrors: true, strict: true })
+const factsShape = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'docs/facts.schema.json'), 'utf8')))
+const fleetShape = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'docs/fleet-status.schema.json'), 'utf8')))
+/** Every --json document of these commands is checked against its published schema. */
+function parseFacts(r: { stdout: string; stderr: string; code: number }): Facts {
+  const doc = parseJson<Facts>(r)
+  assert.ok(factsShape(doc), JSON.stringify(factsShape.errors, null, 1))
+  return doc
+}
+function parseFleet(r: { stdout: string; stderr: string; code: number }): FleetStatus {
+  const doc = parseJson<FleetStatus>(r)
+  assert.ok(fleetShape(doc), JSON.stringify(fleetShape.errors, null, 1))
+  return doc
+}
 
 const promtool = spawnSync('promtool', ['--version'], { encoding: 'utf8' })
 const noPromtool = promtool.status === 0 ? false : 'promtool is not installed (apt-get install prometheus)'
@@ -67,7 +83,7 @@ describe('facts and fleet status on one devnet', () => {
   it('facts: identity, registry status, node and epoch from the devnet; the key checks only with a passphrase', async () => {
     const r = await t.tnv(['facts', '--datadir', dir('v1'), '--chain', 'devnet', '--json'])
     assert.equal(r.code, 0, r.stderr)
-    const f = parseJson<Facts>(r)
+    const f = parseFacts(r)
     assert.equal(f.schema, 'tnv-facts/1')
     assert.ok('executionAddress' in f.identity)
     assert.equal(f.identity.executionAddress, address.v1)
@@ -80,7 +96,7 @@ describe('facts and fleet status on one devnet', () => {
     assert.ok('ok' in f.backup && f.backup.ok === false)
     assert.ok(['ok', 'warn', 'fail'].includes(f.attention))
     // the passphrase from the environment, then from a systemd credential: the checks run and pass
-    const withEnv = parseJson<Facts>(
+    const withEnv = parseFacts(
       await t.tnv(['facts', '--datadir', dir('v1'), '--chain', 'devnet', '--json'], {
         TN_BLS_PASSPHRASE: 'passphrase of v1',
       }),
@@ -92,7 +108,7 @@ describe('facts and fleet status on one devnet', () => {
     const withCred = await t.tnv(['facts', '--datadir', dir('v1'), '--chain', 'devnet', '--json'], {
       CREDENTIALS_DIRECTORY: creds,
     })
-    const fc = parseJson<Facts>(withCred)
+    const fc = parseFacts(withCred)
     assert.ok('verified' in fc.keys && fc.keys.verified.ok === true)
     assert.doesNotMatch(withCred.stdout + withCred.stderr, /passphrase of v1/)
   })
@@ -100,10 +116,10 @@ describe('facts and fleet status on one devnet', () => {
   it('facts of a directory without a node or keys: sections in error, still one document, exit 0', async () => {
     const none = await t.tnv(['facts', '--datadir', dir('nothing-here'), '--chain', 'devnet', '--json'])
     assert.equal(none.code, 0, none.stderr)
-    const f = parseJson<Facts>(none)
+    const f = parseFacts(none)
     assert.ok('error' in f.identity)
     assert.equal(f.attention, 'fail')
-    const v3 = parseJson<Facts>(await t.tnv(['facts', '--datadir', dir('v3'), '--chain', 'devnet', '--json']))
+    const v3 = parseFacts(await t.tnv(['facts', '--datadir', dir('v3'), '--chain', 'devnet', '--json']))
     assert.ok('running' in v3.node && v3.node.running === false)
     assert.equal(v3.registry?.status, 'Undefined')
   })
@@ -137,7 +153,7 @@ describe('facts and fleet status on one devnet', () => {
       `[validators]\nv1 tnv_datadir=${dir('v1')}\nv2 tnv_datadir=${dir('v2')}\nv3 tnv_datadir=${dir('v3')}\n\n[validators:vars]\ntnv_chain=devnet\n\n[monitoring]\ngrafana ansible_host=10.0.0.9\n`,
     )
     const r = await t.tnv(['fleet', 'status', '--inventory', ini, '--concurrency', '2', '--json'])
-    const fleet = parseJson<FleetStatus>(r)
+    const fleet = parseFleet(r)
     assert.deepEqual(fleet.rows.map((x) => x.name).sort(), ['v1', 'v2', 'v3'])
     // v3 has no node: its check fails, and it comes first
     assert.equal(fleet.rows[0]?.name, 'v3')
@@ -165,7 +181,7 @@ describe('facts and fleet status on one devnet', () => {
       yml,
       `all:\n  children:\n    validators:\n      vars: { tnv_chain: devnet }\n      hosts:\n        v1: { tnv_datadir: ${dir('v1')} }\n        v2: { tnv_datadir: ${dir('v2')} }\n`,
     )
-    const a = parseJson<FleetStatus>(await t.tnv(['fleet', 'status', '--inventory', yml, '--json']))
+    const a = parseFleet(await t.tnv(['fleet', 'status', '--inventory', yml, '--json']))
     assert.deepEqual(a.rows.map((x) => x.name).sort(), ['v1', 'v2'])
     assert.ok(a.rows.every((x) => x.status === 'Active'))
     const own = join(t.dir, 'validators.yml')
@@ -173,7 +189,7 @@ describe('facts and fleet status on one devnet', () => {
       own,
       `validators:\n  - { name: one, datadir: ${dir('v1')}, chain: devnet }\n  - { name: remote, node_rpc_url: 'http://127.0.0.1:1', address: '${address.v2}', chain: devnet }\n`,
     )
-    const b = parseJson<FleetStatus>(await t.tnv(['fleet', 'status', '--inventory', own, '--json']))
+    const b = parseFleet(await t.tnv(['fleet', 'status', '--inventory', own, '--json']))
     // a node that does not answer is a failing row, named by its address, not a crash
     assert.equal(b.rows[0]?.name, 'remote')
     assert.equal(b.rows[0]?.level, 'fail')

@@ -121,6 +121,25 @@ describe('tnv node unit', () => {
     assert.equal(ours, '')
   })
 
+  it('systemd-analyze verify accepts the reference-node variant (devnet rehearsal) too', {
+    skip: noAnalyze,
+  }, async () => {
+    const ref = join(t.dir, 'reference')
+    const r = await runCli(['node', 'unit', '--out', ref, '--reference-node', '--tnv', BIN, '--json'])
+    assert.equal(r.code, 0, r.stderr)
+    const text = readFileSync(join(ref, 'tnv-node@.service'), 'utf8')
+    assert.doesNotMatch(text, /TN_NODE_BINARY/)
+    const v = verify(ref, ['tnv-node@r1.service', 'tnv-check@r1.service', 'tnv-check@r1.timer'])
+    assert.equal(v.status, 0, v.stderr)
+    assert.equal(
+      v.stderr
+        .split('\n')
+        .filter((l) => l.includes('tnv-'))
+        .join('\n'),
+      '',
+    )
+  })
+
   it('systemd-analyze verify does reject a broken copy (the verdict comes from the tool)', { skip: noAnalyze }, () => {
     const broken = join(t.dir, 'broken')
     mkdirSync(broken)
