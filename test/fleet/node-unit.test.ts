@@ -5,11 +5,12 @@
  * opens the key the way TN_BLS_PASSPHRASE does.
  */
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
-import { BIN, parseJson, runCli, tempDir } from '../helpers/cli.js'
+import { BIN, parseJson, ROOT, runCli, tempDir } from '../helpers/cli.js'
+import { freePort } from '../helpers/ports.js'
 
 const analyze = spawnSync('systemd-analyze', ['--version'], { encoding: 'utf8' })
 const noAnalyze =
@@ -200,6 +201,96 @@ describe('one supervisor per setup', () => {
       )
       assert.equal(r.code, 2, r.stdout + r.stderr)
       assert.match(r.stdout, /two supervisors/)
+    } finally {
+      t.cleanup()
+    }
+  })
+})
+
+describe("the node unit's command as systemd runs it (no systemd as PID 1 here: its environment, by hand)", () => {
+  const FAKE = join(ROOT, 'test/node/fixtures/fake-node.mjs')
+
+  /** The unit's ExecStart for `instance`, with %i and $TN_NODE_FLAGS expanded as systemd does, and its Environment=. */
+  function execStart(unitsDir: string, configDir: string, instance: string) {
+    const unit = readFileSync(join(unitsDir, 'tnv-node@.service'), 'utf8').replaceAll('%i', instance)
+    const env: Record<string, string> = {}
+    for (const m of unit.matchAll(/^Environment=([^=]+)=(.*)$/gm)) env[m[1] as string] = m[2] as string
+    const file = readFileSync(join(configDir, `${instance}.env`), 'utf8')
+    for (const m of file.matchAll(/^([A-Z_]+)=(.*)$/gm)) env[m[1] as string] = m[2] as string
+    const line = /^ExecStart=(.*)$/m.exec(unit)?.[1] as string
+    const argv = line.split(' ').flatMap((w) => (w === '$TN_NODE_FLAGS' ? (env.TN_NODE_FLAGS ?? '').split(' ') : [w]))
+    return { argv, env }
+  }
+
+  /** Runs the unit's command until `until` says so on stdout, then `then` (a signal), and resolves with its exit. */
+  function run(argv: string[], env: Record<string, string>, signalOnReady: boolean) {
+    return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const [cmd, ...args] = argv
+      const merged: Record<string, string> = {}
+      for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'TN_BLS_PASSPHRASE') merged[k] = v
+      const child = spawn(process.execPath, [cmd as string, ...args], { env: { ...merged, ...env } })
+      let stdout = ''
+      let stderr = ''
+      child.stdout.on('data', (d) => {
+        stdout += d
+        if (signalOnReady && /node running \(pid \d+\)/.test(stdout)) child.kill('SIGTERM')
+      })
+      child.stderr.on('data', (d) => {
+        stderr += d
+      })
+      child.on('error', reject)
+      child.on('close', (code) => resolve({ code, stdout, stderr }))
+    })
+  }
+
+  it('the passphrase arrives from $CREDENTIALS_DIRECTORY; SIGTERM is a clean stop (exit 0), a crash exits non-zero (Restart=on-failure restarts it)', async () => {
+    const t = tempDir('tnv-unit-run-')
+    try {
+      const datadirRoot = join(t.dir, 'data')
+      const etc = join(t.dir, 'etc')
+      const units = join(t.dir, 'units')
+      const gen = await runCli(
+        ['keytool', 'generate', 'validator', '--datadir', join(datadirRoot, 'v1'), '--address', `0x${'22'.repeat(20)}`],
+        { env: { TN_BLS_PASSPHRASE: 'unit passphrase' } },
+      )
+      assert.equal(gen.code, 0, gen.stderr)
+      const port = await freePort()
+      const made = await runCli([
+        'node',
+        'unit',
+        '--out',
+        units,
+        '--config-dir',
+        etc,
+        '--datadir-root',
+        datadirRoot,
+        '--tnv',
+        BIN,
+        '--node-binary',
+        FAKE,
+        '--instance',
+        'v1',
+        '--',
+        '--http',
+        '--http.port',
+        String(port),
+        '--ipcdisable',
+      ])
+      assert.equal(made.code, 0, made.stderr)
+      // what LoadCredential= gives the service, and what systemd sets for every unit it starts
+      const creds = join(t.dir, 'credentials')
+      mkdirSync(creds, { mode: 0o700 })
+      writeFileSync(join(creds, 'tn-bls-passphrase'), 'unit passphrase\n', { mode: 0o400 })
+      const { argv, env } = execStart(units, etc, 'v1')
+      const systemdEnv = { ...env, CREDENTIALS_DIRECTORY: creds, INVOCATION_ID: 'f'.repeat(32) }
+
+      const stopped = await run(argv, systemdEnv, true)
+      assert.equal(stopped.code, 0, stopped.stderr)
+      assert.match(stopped.stderr, /fake node secret env: TN_BLS_PASSPHRASE$/m)
+      assert.equal((stopped.stdout + stopped.stderr).includes('unit passphrase'), false)
+
+      const crashed = await run(argv, { ...systemdEnv, FAKE_NODE_MODE: 'die', FAKE_NODE_DIE_MS: '3000' }, false)
+      assert.equal(crashed.code, 3, crashed.stderr)
     } finally {
       t.cleanup()
     }
