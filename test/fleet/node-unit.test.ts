@@ -222,7 +222,7 @@ describe("the node unit's command as systemd runs it (no systemd as PID 1 here: 
     return { argv, env }
   }
 
-  /** Runs the unit's command until `until` says so on stdout, then `then` (a signal), and resolves with its exit. */
+  /** Runs the unit's command (with SIGTERM once it says the node runs, when asked) and resolves with its exit. */
   function run(argv: string[], env: Record<string, string>, signalOnReady: boolean) {
     return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
       const [cmd, ...args] = argv
@@ -231,9 +231,14 @@ describe("the node unit's command as systemd runs it (no systemd as PID 1 here: 
       const child = spawn(process.execPath, [cmd as string, ...args], { env: { ...merged, ...env } })
       let stdout = ''
       let stderr = ''
+      let signalled = false
       child.stdout.on('data', (d) => {
         stdout += d
-        if (signalOnReady && /node running \(pid \d+\)/.test(stdout)) child.kill('SIGTERM')
+        // one SIGTERM, as systemd sends one to the main process on stop (KillMode=mixed)
+        if (signalOnReady && !signalled && /node running \(pid \d+\)/.test(stdout)) {
+          signalled = true
+          child.kill('SIGTERM')
+        }
       })
       child.stderr.on('data', (d) => {
         stderr += d
@@ -285,7 +290,7 @@ describe("the node unit's command as systemd runs it (no systemd as PID 1 here: 
       const systemdEnv = { ...env, CREDENTIALS_DIRECTORY: creds, INVOCATION_ID: 'f'.repeat(32) }
 
       const stopped = await run(argv, systemdEnv, true)
-      assert.equal(stopped.code, 0, stopped.stderr)
+      assert.equal(stopped.code, 0, `${stopped.stdout}\n---\n${stopped.stderr}`)
       assert.match(stopped.stderr, /fake node secret env: TN_BLS_PASSPHRASE$/m)
       assert.equal((stopped.stdout + stopped.stderr).includes('unit passphrase'), false)
 

@@ -111,21 +111,38 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
       onLog: (line: string) => this.note(`  node | ${line}`),
       env: this.session.env,
     }
-    const started = await startNode(startParameters)
+    // foreground: a stop asked for (Ctrl-C, SIGTERM from a service manager) is caught from before the
+    // start, so one arriving while the node starts still stops it cleanly once it runs. `on`, not
+    // `once`: the listener stays during the signal's dispatch, so signal-exit (proper-lockfile's lock
+    // release) sees another listener and does not re-raise the signal to kill tnv; a second signal
+    // only aborts again.
+    const aborter = new AbortController()
+    const stop = () => aborter.abort()
+    if (!flags.detach) {
+      process.on('SIGINT', stop)
+      process.on('SIGTERM', stop)
+    }
+    const unhook = () => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+    }
+    const started = await startNode(startParameters).catch((err: unknown) => {
+      unhook()
+      throw err
+    })
     const { state } = started
     const { success } = await import('../../cli/color.js')
     this.out(success(`node running (pid ${state.pid})`))
     for (const [k, v] of Object.entries(state.rpc)) if (v) this.out(`  ${k.padEnd(4)} ${v}`)
     if (state.workerEndpoints.length) this.out(`  workers: ${state.workerEndpoints.join(', ')}`)
     if (state.logFile) this.out(`  log  ${state.logFile}`)
-    if (flags.detach || !started.child) return state
+    if (flags.detach || !started.child) {
+      unhook()
+      return state
+    }
 
     if (this.jsonEnabled()) process.stdout.write(`${JSON.stringify(state)}\n`)
     // the foreground: until Ctrl-C / SIGTERM (the node is stopped, not restarted) or the node ends
-    const aborter = new AbortController()
-    const stop = () => aborter.abort()
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
     const [{ superviseNode }, { removeNodeState }] = await Promise.all([
       import('../../lib/node/supervise.js'),
       import('../../lib/node/state.js'),
@@ -160,8 +177,7 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
         }
       },
     })
-    process.off('SIGINT', stop)
-    process.off('SIGTERM', stop)
+    unhook()
     await removeNodeState(flags.datadir)
     const exit = result.exit
     // the node's own exit code when it ended by itself; 128 + the signal's number when a signal ended it uncleanly
