@@ -245,13 +245,63 @@ describe('Ansible collection telcoin.tnv', { skip: noAnsible }, () => {
       assert.equal((await tnv(['node', 'status', '--datadir', join(work, 'data', name), '--json'])).code, 0)
   })
 
+  it('tnv_keys verifies a backup (backup_file): the facts then say the key is backed up', async () => {
+    const backup = join(work, 'a1.backup')
+    const made = await tnv(['keytool', 'backup', '--out', backup, '--datadir', join(work, 'data', 'a1'), '--json'])
+    assert.equal(made.code, 0, made.stderr)
+    const book = join(work, 'verify-backup.yml')
+    writeFileSync(
+      book,
+      stringify([
+        {
+          hosts: 'a1',
+          gather_facts: false,
+          tasks: [
+            {
+              name: 'the backup restores these keys',
+              'telcoin.tnv.tnv_keys': {
+                datadir: '{{ tnv_datadir_root }}/{{ inventory_hostname }}',
+                state: 'verified',
+                passphrase: '{{ tnv_bls_passphrase }}',
+                backup_file: backup,
+                tnv_path: '{{ tnv_install_path }}',
+              },
+              register: 'verified',
+            },
+            { 'ansible.builtin.assert': { that: ['verified.verify.ok', 'not verified.changed'] } },
+          ],
+        },
+      ]),
+    )
+    const r = await new Promise<Run>((resolve, reject) => {
+      const child = spawn('ansible-playbook', ['-i', inventory(['a1']), book], {
+        cwd: work,
+        env: { ...process.env, ...t.env, ...env } as NodeJS.ProcessEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      let stdout = ''
+      child.stdout.on('data', (d) => {
+        stdout += d
+      })
+      child.on('error', reject)
+      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr: '' }))
+    })
+    assert.equal(r.code, 0, r.stdout)
+    assert.doesNotMatch(r.stdout, /passphrase of a1/)
+  })
+
   it('collect_facts.yml writes one report with every validator', async () => {
     const report = join(work, 'report.json')
     const r = await play('collect_facts.yml', inventory(['a1', 'a2', 'a3']), ['-e', `tnv_report=${report}`])
     assert.equal(r.code, 0, r.stdout + r.stderr)
-    const doc = JSON.parse(readFileSync(report, 'utf8')) as Record<string, { registry: { status: string } | null }>
+    const doc = JSON.parse(readFileSync(report, 'utf8')) as Record<
+      string,
+      { registry: { status: string } | null; backup: { ok: boolean } }
+    >
     assert.deepEqual(Object.keys(doc).sort(), ['a1', 'a2', 'a3'])
     for (const f of Object.values(doc)) assert.equal(f.registry?.status, 'Active')
+    // a1's backup was verified through tnv_keys above; the others have none
+    assert.deepEqual([doc.a1?.backup.ok, doc.a2?.backup.ok, doc.a3?.backup.ok], [true, false, false])
   })
 
   it('the role refuses an executable whose sha256 does not match', async () => {
