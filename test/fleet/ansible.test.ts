@@ -339,6 +339,32 @@ const OFFLINE_SANITY = [
   'line-endings',
 ]
 
+describe('ansible-galaxy', () => {
+  it('builds the collection and installs it; ansible-doc lists its modules from the installed copy', {
+    skip: noAnsible,
+  }, () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'tnv-galaxy-'))
+    try {
+      const build = spawnSync('ansible-galaxy', ['collection', 'build', COLLECTION], { cwd: tmp, encoding: 'utf8' })
+      assert.equal(build.status, 0, build.stdout + build.stderr)
+      const tarball = join(tmp, 'telcoin-tnv-0.1.0.tar.gz')
+      assert.ok(existsSync(tarball))
+      const install = spawnSync('ansible-galaxy', ['collection', 'install', '-p', join(tmp, 'c'), tarball], {
+        cwd: tmp,
+        encoding: 'utf8',
+      })
+      assert.equal(install.status, 0, install.stdout + install.stderr)
+      const list = spawnSync('ansible-doc', ['-l', 'telcoin.tnv'], {
+        env: { ...process.env, ANSIBLE_COLLECTIONS_PATH: join(tmp, 'c') },
+        encoding: 'utf8',
+      })
+      for (const m of MODULES) assert.match(list.stdout, new RegExp(`telcoin\\.tnv\\.${m}\\s`))
+    } finally {
+      rmSync(tmp, { recursive: true, force: true })
+    }
+  })
+})
+
 describe('ansible-test sanity', () => {
   it('passes the offline sanity tests', {
     skip: ansibleTest.status === 0 ? false : 'ansible-test is not installed (apt-get install ansible-core)',
