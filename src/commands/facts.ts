@@ -11,7 +11,7 @@ export default class FactsCommand extends KeytoolCommand {
   static override summary =
     'One document about a data directory: identity, keys and their checks, backup, node, health, registry, epoch and committee.'
   static override description =
-    `For automation (Ansible facts, audits): composed from keytool show and verify, the backup record, node status, node check and the registry. Reads only; sends nothing.
+    `For automation (Ansible facts, audits): composed from keytool show and verify, the backup record, node status, node check and the registry. Sends nothing and changes no key, setting or node; like node status it may add to tnv's own records (a node found dead goes into the run log).
 
 The key checks (keytool verify) need the key opened: they run when the key is the unencrypted bls.key, or a passphrase is available (TN_BLS_PASSPHRASE, the systemd credential $CREDENTIALS_DIRECTORY/tn-bls-passphrase, or --bls-passphrase-source stdin); otherwise keys.verified is {"ok": null, "reason": …}.
 

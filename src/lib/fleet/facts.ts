@@ -9,8 +9,9 @@
  * - health, registry status, epoch and committee: `node check` (checkNode: its findings and figures).
  *
  * Guarantees: a section that cannot be read is `{ error }` (code, message, fix) and the others
- * are still read; nothing here writes, sends or prints; no secret is in the document (the key is
- * opened only to compare public values, and zeroed).
+ * are still read; nothing is sent or printed, and no key, setting or node is changed (the reads
+ * keep tnv's own records as they always do: a node found dead goes into the run log); no secret
+ * is in the document (the key is opened only to compare public values).
  */
 import type { Address } from 'viem'
 import { TnvError } from '../errors.js'

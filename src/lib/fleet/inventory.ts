@@ -15,8 +15,8 @@
  *
  * Only what these forms need is read: INI `[group]`, `[group:vars]`, `[group:children]` and
  * `key=value` words (quoted values unquoted); YAML `hosts`, `vars`, `children`. Jinja templates
- * and dynamic inventory scripts are not evaluated (`ansible-inventory -i … --list --yaml` turns
- * those into a static YAML inventory this reads).
+ * and dynamic inventory scripts are not evaluated, nor INI host ranges (`v[01:50]`):
+ * `ansible-inventory -i … --list --yaml` turns those into a static YAML inventory this reads.
  */
 import { promises as fs } from 'node:fs'
 import { parse as parseYaml } from 'yaml'
