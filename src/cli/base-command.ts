@@ -28,11 +28,6 @@ export abstract class BaseCommand extends Command {
     }),
   }
 
-  override async init(): Promise<void> {
-    resolveEnvironmentSecrets()
-    await super.init()
-  }
-
   /** JSON lines (the flows): every JSON document on one line, the result last. */
   protected jsonLines = false
   private current: Session | undefined
@@ -61,6 +56,8 @@ export abstract class BaseCommand extends Command {
    * --watch`'s one report per line, stay as their schemas say).
    */
   override async init(): Promise<void> {
+    // a passphrase the service manager provides (systemd credentials) before any flag reads the environment
+    resolveEnvironmentSecrets()
     await super.init()
     this.stopSlowNotices = onSlowAnswer((s) => {
       if (!this.jsonEnabled()) process.stderr.write(`${slowAnswerLine(s)}\n`)

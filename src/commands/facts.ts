@@ -53,7 +53,7 @@ Exit code 0 whenever the document is written (the facts say what is wrong); bad 
     const encrypted = existsSync(join(flags.datadir, 'node-keys', 'bls.kw'))
     // env without a passphrase and an encrypted key: the checks are skipped, not an error (facts read what they can)
     const keys: KeyAccess =
-      source === 'env' && encrypted && !envPassphrasePresent()
+      source === 'env' && encrypted && !envPassphrasePresent(this.session.env)
         ? {
             unavailable:
               'node-keys/bls.kw is encrypted and no passphrase was given (TN_BLS_PASSPHRASE, $CREDENTIALS_DIRECTORY/tn-bls-passphrase or --bls-passphrase-source stdin)',
