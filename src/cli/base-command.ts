@@ -14,7 +14,7 @@ import { remoteText } from '../lib/io/remote-text.js'
 import { httpFailureText } from '../lib/net/http-failure.js'
 import { errorLabel } from './color.js'
 import { closestWithin, suggestFlag } from './did-you-mean.js'
-import { Session } from './session.js'
+import { resolveEnvironmentSecrets, Session } from './session.js'
 
 export abstract class BaseCommand extends Command {
   static override enableJsonFlag = true
@@ -56,6 +56,8 @@ export abstract class BaseCommand extends Command {
    * --watch`'s one report per line, stay as their schemas say).
    */
   override async init(): Promise<void> {
+    // a passphrase the service manager provides (systemd credentials) before any flag reads the environment
+    resolveEnvironmentSecrets()
     await super.init()
     this.stopSlowNotices = onSlowAnswer((s) => {
       if (!this.jsonEnabled()) process.stderr.write(`${slowAnswerLine(s)}\n`)
