@@ -174,7 +174,7 @@ describe('tnv … --unsigned --format safe on the devnet (real next-generation r
   const tmp = tempDir('tnv-safe-')
   const devnetDir = join(tmp.dir, 'devnet')
   const datadir = join(tmp.dir, 'validator')
-  const env = { TNV_DEVNET_DIR: devnetDir, TNV_STATE_DIR: join(tmp.dir, 'state') }
+  const env = { TNV_DEVNET_DIR: devnetDir, TNV_STATE_DIR: join(tmp.dir, 'state'), TN_DEVNET_RELAXED: '1' }
   let rpcUrl = ''
   let validator = '' as Hex
   let validatorKey = '' as Hex

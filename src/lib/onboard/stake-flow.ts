@@ -74,6 +74,8 @@ export type StakeFlowParameters = {
   releaseDatadir?: (() => Promise<void>) | undefined
   /** --skip-backup-check: stake without a verified backup or confirmed phrase (with a warning). */
   skipBackupCheck?: boolean | undefined
+  /** --devnet-relaxed: on the rehearsal chain id only, no backup gate and no recovery-phrase offer. */
+  devnetRelaxed?: boolean | undefined
   /** The terminal (stderr) a recovery phrase is shown on, when the wizard makes keys from one. */
   terminal?: ((text: string) => void) | undefined
 }
@@ -176,8 +178,9 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
       passphraseSource: p.passphraseSource,
       externalPrimaryAddr: p.externalPrimaryAddr,
       externalWorkerAddrs: p.externalWorkerAddrs,
-      // a recovery phrase is offered (and recommended) except on the rehearsal chain
-      offerPhrase: ctx.target.expectedChainId !== DEVNET_CHAIN_ID,
+      // a recovery phrase is offered (and recommended) on every network, the devnet included,
+      // unless --devnet-relaxed says otherwise on the rehearsal chain
+      offerPhrase: !(p.devnetRelaxed === true && ctx.target.expectedChainId === DEVNET_CHAIN_ID),
       terminal: p.terminal,
     })
     keys = created
@@ -311,6 +314,7 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
       publicKey: view.blsPublicKey,
       chainId: chain.chainId,
       skip: p.skipBackupCheck === true,
+      relaxed: p.devnetRelaxed === true,
       passphrase: nodePassphrase,
       passphraseSource: p.passphraseSource,
     })
