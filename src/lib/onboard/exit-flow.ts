@@ -67,7 +67,7 @@ export async function runExitFlow(io: WizardIo, p: ExitFlowParameters): Promise<
   const steps: StepRecord[] = []
   const timeoutMs = p.timeoutSeconds * 1000
   const ctx: RegistryContext = await support.openRegistryContext(p.chain)
-  const signer = await pickSigner(io, { action: 'beginExit', flags: p.signer })
+  const signer = await pickSigner(io, { action: 'beginExit', flags: p.signer, datadir: p.datadir ?? undefined })
   const validator = signer.address
   const journal: StepJournal = {
     journals: journalsFor({ datadir: p.datadir, from: validator }),

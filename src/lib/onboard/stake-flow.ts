@@ -32,6 +32,7 @@ import { type StepJournal, settleJournal } from '../tx/run-step.js'
 import type { WizardIo } from '../wizard/io.js'
 import { wizardReporter } from '../wizard/reporter.js'
 import { wizardConfirm } from './confirm.js'
+import { rememberSignerChoice, type SignerChoice } from './signer-memory.js'
 import { ensureBackup } from './ensure-backup.js'
 import { createKeys, findKeys } from './ensure-keys.js'
 import { type EnsureNodeReturnType, ensureNode, waitForNodeSync } from './ensure-node.js'
@@ -162,7 +163,16 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
       }
     }
   }
-  const signer = await pickSigner(io, { action: 'stake', flags: p.signer, defaultFrom: keys?.info.executionAddress })
+  let signerChoice: SignerChoice | undefined
+  const signer = await pickSigner(io, {
+    action: 'stake',
+    flags: p.signer,
+    defaultFrom: keys?.info.executionAddress,
+    datadir: p.datadir,
+    onChosen: (c) => {
+      signerChoice = c
+    },
+  })
   const validator = signer.address
   io.emit(
     { event: 'signer', address: validator, type: signer.type, network: ctx.target.name, rpcUrl: ctx.target.rpcUrl },
@@ -185,6 +195,8 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
     })
     keys = created
     nodePassphrase = created.passphrase
+    // the data directory exists only now: remember the signer chosen at the prompts
+    if (signerChoice) await rememberSignerChoice(p.datadir, signerChoice).catch(() => {})
     steps.push({ step: 'keys', outcome: 'done' })
   }
   const info: NodeInfo = keys.info
