@@ -9,6 +9,7 @@ import type { Address } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
 import { formatTelAndWei } from '../chain/units.js'
 import type { ChainFlagValues, SignerFlagValues } from '../options.js'
+import { AbortedError } from '../errors.js'
 import { RewardShortfallError } from '../registry/errors.js'
 import type { ValidatorStatus } from '../registry/read-validator-status.js'
 import type { RegistryContext } from '../registry/types.js'
@@ -196,8 +197,13 @@ export async function runExitFlow(io: WizardIo, p: ExitFlowParameters): Promise<
   } catch (err) {
     if (!(err instanceof RewardShortfallError) || !err.canForfeit || !io.interactive) throw err
     io.emit({ event: 'warning', message: err.message }, err.message)
+    // the way to be paid in full is said before the question, not after a No
+    const fill = err.devnetFund
+      ? `${err.devnetFund} Then run \`tnv exit --through unstaked\` again: nothing is forfeited.`
+      : 'Or answer No and run `tnv exit --through unstaked` again once governance has funded the pool: nothing is forfeited.'
+    io.emit({ event: 'note', message: fill }, fill)
     if (!(await io.confirm('Forfeit the rewards the pool cannot cover (the stake itself is paid in full)?', false)))
-      throw err
+      throw new AbortedError(`Declined: ${err.message} Nothing was sent.`, { fix: err.fix })
     unstaked = await runUnstake(true)
   }
   const u = unstaked.result
