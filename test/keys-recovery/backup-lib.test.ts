@@ -93,7 +93,10 @@ describe('backup file, record and gate (library)', () => {
     assert.equal((await gate(DEVNET_CHAIN_ID, false, true)).outcome, 'rehearsal')
     // the relaxation is refused anywhere else, before anything is read
     await assert.rejects(gate(2017, false, true), (err: Error & { exitCode?: number }) => {
-      assert.match(err.message, /--devnet-relaxed .* only on its rehearsal chain id 911329; this network is chain id 2017/)
+      assert.match(
+        err.message,
+        /--devnet-relaxed .* only on its rehearsal chain id 911329; this network is chain id 2017/,
+      )
       assert.equal(err.exitCode, 2)
       return true
     })

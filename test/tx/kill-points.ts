@@ -223,7 +223,8 @@ export function killPointSuite(title: string, cases: Case[]): void {
         it(`${c.name}: killed at ${group.join(', then at ')}, then run again: one transaction`, async () => {
           const s = await c.setup(t, account(), account(), group.join('+'))
           for (const point of group) {
-            const killed = await spawnCli(s.args, { TN_PRIVATE_KEY: s.key, TNV_KILL_AT: point, TN_DEVNET_RELAXED: '1' }).result
+            const killed = await spawnCli(s.args, { TN_PRIVATE_KEY: s.key, TNV_KILL_AT: point, TN_DEVNET_RELAXED: '1' })
+              .result
             assert.equal(killed.signal, 'SIGKILL', `not killed at ${point}: ${killed.code}\n${killed.stderr}`)
           }
           const again = await spawnCli(s.args, { TN_PRIVATE_KEY: s.key, TN_DEVNET_RELAXED: '1' }).result

@@ -14,7 +14,13 @@ import { beginExit } from '../../src/lib/registry/begin-exit.js'
 import { RewardShortfallError } from '../../src/lib/registry/errors.js'
 import { readValidatorStatus } from '../../src/lib/registry/read-validator-status.js'
 import { stake } from '../../src/lib/registry/stake.js'
-import { localSigner, newValidatorKeys, stakeMaterial, startTestChain, type TestChain } from '../registry/devnet-fixture.js'
+import {
+  localSigner,
+  newValidatorKeys,
+  stakeMaterial,
+  startTestChain,
+  type TestChain,
+} from '../registry/devnet-fixture.js'
 import { ENTER, PYTHON, spawnPty } from './pty.js'
 
 const skip = PYTHON ? false : 'python3 is not installed: the pseudo-terminal helper needs its pty module'
@@ -31,7 +37,10 @@ describe('the exit wizard when the pool cannot cover the rewards', { skip, timeo
   it('says how to be paid in full before asking to forfeit; No exits 30 and sends nothing', async () => {
     const a = localSigner((t.accounts[0] as { privateKey: `0x${string}` }).privateKey)
     await t.mint(a.address)
-    assert.equal((await stake(t.ctx(), { signer: a, ...stakeMaterial(t, newValidatorKeys(), a.address) })).outcome, 'sent')
+    assert.equal(
+      (await stake(t.ctx(), { signer: a, ...stakeMaterial(t, newValidatorKeys(), a.address) })).outcome,
+      'sent',
+    )
     await activate(t.ctx(), { signer: a })
     await t.engine.closeEpoch()
     // rewards credited at a boundary; the pool (empty at genesis) cannot pay them

@@ -69,9 +69,12 @@ describe('prompts on a terminal: Ctrl-C, the remembered signer, a signer asked f
 
   it('the signer choice is remembered in the data directory (kind and keystore path, 0600, no secret) and is the default next run', async () => {
     const datadir = join(t.dir, 'remembered')
-    const keys = await t.tnv(['keytool', 'generate', 'validator', '--address', t.address(5), '--datadir', datadir, '-q'], {
-      TN_BLS_PASSPHRASE: 'x',
-    })
+    const keys = await t.tnv(
+      ['keytool', 'generate', 'validator', '--address', t.address(5), '--datadir', datadir, '-q'],
+      {
+        TN_BLS_PASSPHRASE: 'x',
+      },
+    )
     assert.equal(keys.code, 0, keys.stderr)
     const first = spawnPty(['stake', '--datadir', datadir, '--chain', 'devnet'], t.env)
     await first.expect('Who signs the transactions?')
@@ -102,9 +105,12 @@ describe('prompts on a terminal: Ctrl-C, the remembered signer, a signer asked f
 
   it('a wrong BLS passphrase at the hidden prompt gets another try; after the tries, what to do if it is really lost', async () => {
     const datadir = join(t.dir, 'passphrase')
-    const keys = await t.tnv(['keytool', 'generate', 'validator', '--address', t.address(6), '--datadir', datadir, '-q'], {
-      TN_BLS_PASSPHRASE: 'the right one',
-    })
+    const keys = await t.tnv(
+      ['keytool', 'generate', 'validator', '--address', t.address(6), '--datadir', datadir, '-q'],
+      {
+        TN_BLS_PASSPHRASE: 'the right one',
+      },
+    )
     assert.equal(keys.code, 0, keys.stderr)
     const verify = ['keytool', 'verify', '--datadir', datadir, '--bls-passphrase-source', 'ask']
     const typo = spawnPty(verify, t.env)

@@ -160,7 +160,9 @@ export async function runDemo({
     const media = join(dir, 'usb')
     await mkdir(media, { mode: 0o700 })
     const backupFile = join(media, 'tn-backup.json')
-    cmd(`keytool backup --datadir ${datadir} --out ${backupFile}   (on other media: here a directory standing for a USB key)`)
+    cmd(
+      `keytool backup --datadir ${datadir} --out ${backupFile}   (on other media: here a directory standing for a USB key)`,
+    )
     await runTnvJson(['keytool', 'backup', '--datadir', datadir, '--out', backupFile], env)
     cmd(`keytool backup verify ${backupFile} --datadir ${datadir}   (restores it privately and opens the key)`)
     await runTnvJson(['keytool', 'backup', 'verify', backupFile, '--datadir', datadir], {

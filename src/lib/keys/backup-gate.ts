@@ -71,6 +71,8 @@ export function assertRelaxedOnDevnet(relaxed: boolean, chainId: number | undefi
   if (relaxed && chainId !== DEVNET_CHAIN_ID)
     throw new UsageError(
       `--devnet-relaxed (TN_DEVNET_RELAXED) relaxes the devnet's safety steps only on its rehearsal chain id ${DEVNET_CHAIN_ID}; this network is chain id ${chainId ?? 'unknown'}.`,
-      { fix: 'Leave out --devnet-relaxed and unset TN_DEVNET_RELAXED: a real network always asks for every safety step.' },
+      {
+        fix: 'Leave out --devnet-relaxed and unset TN_DEVNET_RELAXED: a real network always asks for every safety step.',
+      },
     )
 }

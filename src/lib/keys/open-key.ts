@@ -94,11 +94,7 @@ export async function openBlsKey({
 /** How often the hidden prompt asks for the passphrase of an existing key before it gives up. */
 export const ASK_PASSPHRASE_TRIES = 3
 
-function openedKw(
-  opened: Awaited<ReturnType<typeof decryptBlsKw>>,
-  path: string,
-  tries: number,
-): OpenBlsKeyReturnType {
+function openedKw(opened: Awaited<ReturnType<typeof decryptBlsKw>>, path: string, tries: number): OpenBlsKeyReturnType {
   const paths = { blsKw: path }
   if (!opened.ok) {
     if (opened.reason === 'not-base58')
