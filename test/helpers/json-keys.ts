@@ -6,7 +6,7 @@
  *   name (`blsPubkey`, kept one release) appears only beside its scheme twin with the same value.
  */
 import bs58 from 'bs58'
-import { DEPRECATED_KEY_NAMES } from '../../src/lib/io/json-key-names.js'
+import { ABI_ARGUMENT_FIELDS, DEPRECATED_KEY_NAMES } from '../../src/lib/io/json-key-names.js'
 
 /** A key's name: camelCase ending in Key, Pubkey, PublicKey or Signature, or the proof itself. */
 export const KEY_NAME =
@@ -50,6 +50,8 @@ export function keyNameProblems(value: unknown, path = '$'): string[] {
   const problems: string[] = []
   for (const [name, v] of Object.entries(record)) {
     const at = `${path}.${name}`
+    // a contract call's arguments keep the ABI's names (docs/ci.md "Key names in JSON")
+    if (ABI_ARGUMENT_FIELDS.has(name)) continue
     const scheme = DEPRECATED_KEY_NAMES[name]
     if (scheme !== undefined && JSON.stringify(record[scheme]) !== JSON.stringify(v))
       problems.push(`${at}: deprecated, and its twin ${scheme} is missing or differs`)

@@ -25,6 +25,9 @@ describe('the scheme itself', () => {
       'blsPublicKey',
       'blsPubkey',
     ])
+    // a contract call's arguments (a Safe batch, covered by its checksum) are left as they are
+    const batch = { transactions: [{ contractInputsValues: { blsPubkey: '0xab' } }] }
+    assert.deepEqual(withSchemeKeyNames({ safe: { batch } }), { safe: { batch } })
   })
   it('the name check: off-scheme names and lone deprecated names are caught', () => {
     assert.deepEqual(

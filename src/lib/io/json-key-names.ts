@@ -3,7 +3,8 @@
  * public key is `blsPublicKey` (0x hex) with `blsPublicKeyBase58` beside it where base58 is shown,
  * as keytool and the flow events name it. The registry commands' older `blsPubkey` /
  * `blsPubkeyBase58` are kept for one release as deprecated twins holding the same value.
- * Applied once, where a command prints its JSON.
+ * Applied once, where a command prints its JSON. The arguments of a contract call keep their ABI
+ * names and are never touched (a Safe batch's checksum covers them byte for byte).
  */
 
 /** Deprecated key name → the name of the scheme. */
@@ -11,6 +12,13 @@ export const DEPRECATED_KEY_NAMES: Readonly<Record<string, string>> = {
   blsPubkey: 'blsPublicKey',
   blsPubkeyBase58: 'blsPublicKeyBase58',
 }
+
+/**
+ * Fields holding a contract call's arguments under the ABI's parameter names, left exactly as
+ * they are: a Safe batch (its `meta.checksum` covers every byte), its `contractInputsValues`, and
+ * the `inputs`/`request` of a delegation digest or signature (delegationDigest's arguments).
+ */
+export const ABI_ARGUMENT_FIELDS: ReadonlySet<string> = new Set(['batch', 'contractInputsValues', 'inputs', 'request'])
 
 /**
  * A copy of `value` in which every object holding a deprecated key also holds the scheme's name,
@@ -23,6 +31,10 @@ export function withSchemeKeyNames(value: unknown): unknown {
   const record = value as Record<string, unknown>
   const out: Record<string, unknown> = {}
   for (const [name, v] of Object.entries(record)) {
+    if (ABI_ARGUMENT_FIELDS.has(name)) {
+      out[name] = v
+      continue
+    }
     const scheme = DEPRECATED_KEY_NAMES[name]
     if (scheme !== undefined && !(scheme in record)) out[scheme] = withSchemeKeyNames(v)
     out[name] = withSchemeKeyNames(v)
