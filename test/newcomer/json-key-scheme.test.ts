@@ -78,7 +78,7 @@ describe("every command's JSON on a devnet: one key-name scheme", { timeout: 300
     await run(
       'stake --through staked (JSON lines)',
       ['stake', '--chain', 'devnet', '--datadir', dd2, '--create-keys', '--mint', '--through', 'staked', '--yes'],
-      { ...pass, TN_PRIVATE_KEY: t.key(2), TN_DEVNET_RELAXED: '1' },
+      { TN_BLS_PASSPHRASE: 'weak', TN_PRIVATE_KEY: t.key(2), TN_DEVNET_RELAXED: '1' },
     )
     await run('rewards claim', ['rewards', 'claim', '--chain', 'devnet', '--yes'], { TN_PRIVATE_KEY: t.key(1) })
   })
@@ -102,6 +102,13 @@ describe("every command's JSON on a devnet: one key-name scheme", { timeout: 300
     assert.equal(status.blsPublicKeyBase58, shown.blsPublicKeyBase58)
     const staked = (outputs.get('stake') as Record<string, string>[])[0] ?? {}
     assert.equal(staked.blsPublicKey, shown.blsPublicKey)
+  })
+
+  it('a weak passphrase is warned about before the keys are written (the flow made keys with "weak")', () => {
+    const events = outputs.get('stake --through staked (JSON lines)') as { event?: string; message?: string }[]
+    const warned = events.findIndex((e) => e.event === 'warning' && /passphrase is weak/.test(e.message ?? ''))
+    const created = events.findIndex((e) => e.event === 'keys-created')
+    assert.ok(warned !== -1 && created !== -1 && warned < created, JSON.stringify(events.map((e) => e.event)))
   })
 
   it("the exception: export-staking-args prints the node keytool's exact stake() arguments", async () => {

@@ -193,5 +193,10 @@ describe('the stake and exit wizards on a terminal', { skip }, () => {
     assert.match(w.screen(), new RegExp(`Paid to ${t.address(3)}`))
     assert.match(w.screen(), /stake\s+1,000,000 TEL/)
     assert.equal((await status()).retired, true)
+    // paid out and retired: the status no longer shows a stake it does not hold
+    const human = await t.tnv(['validator', 'status', '--address', t.address(3)])
+    assert.equal(human.code, 0, human.stderr)
+    assert.match(human.stdout, /\nstake\s+none: paid out at unstake/)
+    assert.doesNotMatch(human.stdout, /\nstake\s+1,000,000 TEL/)
   })
 })

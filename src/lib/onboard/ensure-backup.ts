@@ -127,7 +127,7 @@ async function verifyFileStep(io: WizardIo, p: EnsureBackupParameters, make: boo
     }),
   )
   io.emit({ event: 'backup', status: 'verified', how: 'backup-verified', file: path, checks: r.checks }, [
-    ...r.checks.map((c) => `  [ok] ${c.field}: ${c.detail}`),
+    ...r.checks.map((c) => `  OK  ${c.field}: ${c.detail}`),
     `Backup verified; recorded in ${r.recorded}.`,
   ])
 }

@@ -438,7 +438,7 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
   steps.push({ step: 'active', outcome: 'done' })
   io.emit(
     { event: 'active', validator, epoch: status.currentEpoch },
-    `${validator} is Active from epoch ${status.currentEpoch}: eligible for committee selection in later epochs (inclusion is not guaranteed).`,
+    `${validator} is Active from epoch ${status.activationEpoch ?? status.currentEpoch}: eligible for committee selection in later epochs (inclusion is not guaranteed).`,
   )
   return done(status, node)
 
