@@ -7,6 +7,8 @@
  * data directory (./signer-memory.ts) and offered as the default next time. Ctrl-C at any of these
  * prompts stops at once (exit 30); only a mistyped answer is asked again.
  */
+// node builtins are imported statically: the single executable has no dynamic import of them
+import { resolve } from 'node:path'
 import type { Address } from 'viem'
 import { resolveSigner, type Signer } from '../chain/signer.js'
 import { ExitCode, TnvError } from '../errors.js'
@@ -109,7 +111,6 @@ export async function pickSigner(
         })
       ).signer
     })
-    const { resolve } = await import('node:path')
     await chosen(kind === 'key' ? { kind } : { kind, keystore: resolve(keystorePath) })
     return signer
   }
