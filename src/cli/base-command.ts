@@ -18,7 +18,7 @@ import { closestWithin, suggestFlag } from './did-you-mean.js'
 import { resolveEnvironmentSecrets, Session } from './session.js'
 
 /** Commands whose JSON keeps its own key names (see logJson). */
-const KEY_NAME_EXCEPTIONS = new Set(['keytool:export-staking-args', 'node:check'])
+const KEY_NAME_EXCEPTIONS = new Set(['keytool:export-staking-args'])
 
 export abstract class BaseCommand extends Command {
   static override enableJsonFlag = true
