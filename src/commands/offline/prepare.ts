@@ -261,6 +261,7 @@ Carry the file to the offline host and run \`tnv offline sign BUNDLE\` there; br
       datadir: stake.nodeInfo ? dirname(stake.nodeInfo) : flags.datadir,
       publicKey: stake.blsPubkey,
       skip: flags['skip-backup-check'],
+      relaxed: flags['devnet-relaxed'],
       action,
       note: (line) => this.note(line),
     })(chainId)
