@@ -301,7 +301,7 @@ describe('tnv offline prepare / sign / broadcast (CLI, real next code)', { timeo
       },
     )
     assert.equal(human.code, 0, human.stderr)
-    assert.match(human.stderr, /rehearsal chain: .*On a real network tnv stops here until `tnv keytool backup`/)
+    assert.match(human.stderr, /--devnet-relaxed: .*on every real network\) tnv stops here until `tnv keytool backup`/)
     assert.match(
       human.stdout,
       /^Wrote .*s2-human\.json: Stake 1,000,000 TEL \(1000000000000000000000000 wei\) for validator/,
