@@ -2,6 +2,7 @@ import { constants } from 'node:os'
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { datadirFlag } from '../../cli/flags/common.js'
+import { guardKey, keyGuardFlags } from '../../cli/flags/key-guard.js'
 import { UsageError } from '../../lib/errors.js'
 import type { NodeState } from '../../lib/node/state.js'
 
@@ -15,6 +16,8 @@ A JWT secret is never typed on tnv's command line: give --jwt-secret-file (or TN
 The network is the node's own --chain: adiri, test-net or main-net with the real node binary; with tnv's reference node only --chain devnet (join the devnet \`tnv devnet start\` runs). A port the node is to listen on that another process holds is refused before anything starts, naming that process and the flag to change.
 
 Then tnv starts the node, streams its logs to stderr, and waits until its RPC answers (from the process it started, not from whatever else listens there). Without --detach it runs in the foreground until Ctrl-C, which stops the node cleanly; with --restart on-failure it starts the node again when it crashes.
+
+One key, one live node (docs/node.md, "One key, one node"): a data directory holding a validator key is refused while another node started by tnv on this host holds the same key (the local fence, keyed by the BLS public key, exit 29), and before starting, tnv watches the network's consensus headers (--network-url, else from --chain) for at least --doppelganger-window seconds for the key's authority: active there while not here means another copy runs, and the start is refused (exit 29). An unregistered key, one outside the committee and an observer are not watched (said so); --skip-doppelganger-check starts unchecked.
 
 Every start and exit of a node tnv starts (pid, times, exit code or signal, clean or not) is recorded in <datadir>/tnv-node-runs.json; a detached node's exit is recorded by the next tnv command that finds it gone (tnv node check, status, start, stop). \`tnv node check\` reports the restarts.`
   static override examples = [
@@ -55,6 +58,7 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
       summary: 'The window (seconds) --restart-max counts restarts in.',
     }),
     'ready-timeout': Flags.integer({ summary: "Seconds to wait for the node's RPC to answer.", default: 60, min: 1 }),
+    ...keyGuardFlags,
   }
 
   /** Detached: the state, printed once (JSON with --json). Foreground: the state is printed as one JSON line as soon as the node answers, and nothing more at exit. */
@@ -73,7 +77,7 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
       ])
 
     const binary = resolveNodeBinary({ flag: flags['node-binary'] })
-    const kind = binary.origin === 'reference' ? 'reference' : 'released'
+    const kind = (await import('../../lib/node/binary-kind.js')).nodeBinaryKind(binary, process.env)
     const { warnings } = checkNodeStart(nodeFlags, kind)
     if (kind === 'reference') assertReferenceChain(nodeFlags)
     if (flags.detach && flags.restart === 'on-failure')
@@ -94,6 +98,8 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
     await assertNotRunning(flags.datadir)
     // a taken port is named before anything is started (startNode checks again, just before spawning)
     await (await import('../../lib/node/start.js')).assertPortsFree(plan)
+    // one live copy of a validator key: the local fence, then the network (docs/node.md)
+    const guard = await guardKey((t) => this.note(t), flags, nodeFlags)
     const { redactNodeFlags } = await import('../../lib/rpc/format-plan.js')
     this.note(`starting ${binary.path} node --datadir ${flags.datadir} ${redactNodeFlags(finalFlags, plan).join(' ')}`)
     const startParameters = {
@@ -105,7 +111,10 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
       readyTimeoutMs: flags['ready-timeout'] * 1000,
       onLog: (line: string) => this.note(`  node | ${line}`),
     }
-    const started = await startNode(startParameters)
+    const started = await startNode(startParameters).catch(async (err) => {
+      await guard.fence?.release().catch(() => {})
+      throw err
+    })
     const { state } = started
     const { success } = await import('../../cli/color.js')
     this.out(success(`node running (pid ${state.pid})`))
@@ -157,6 +166,7 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
     process.off('SIGINT', stop)
     process.off('SIGTERM', stop)
     await removeNodeState(flags.datadir)
+    await guard.fence?.release().catch(() => {})
     const exit = result.exit
     // the node's own exit code when it ended by itself; 128 + the signal's number when a signal ended it uncleanly
     if (!result.stopped && exit && exit.recorded?.clean !== true) {
