@@ -47,13 +47,13 @@ export async function guardKey(
       import('../../lib/chain/devnet-runtime-file.js'),
     ])
   const skip = flags['skip-doppelganger-check']
+  const devnetDir = (await import('node:path')).resolve(defaultDevnetDir(process.env))
   const networkUrl =
-    skip || skipReason
-      ? null
-      : await resolveNetworkUrl({ flag: flags['network-url'], nodeFlags, devnetDir: defaultDevnetDir(process.env) })
+    skip || skipReason ? null : await resolveNetworkUrl({ flag: flags['network-url'], nodeFlags, devnetDir })
   const guard = await guardValidatorStart({
     stateDir: tnvStateDir(process.env),
     datadir: flags.datadir,
+    devnetDir,
     nodeFlags,
     networkUrl,
     skipDoppelganger: skip,

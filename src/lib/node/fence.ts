@@ -3,8 +3,10 @@
  * data directory it runs from. Two data directories holding copies of one key (a restored backup
  * beside the original) are two validators signing with one key; the second start is refused.
  *
- * The registry of running keys is `<tnv state dir>/running-keys/<authority id>.json`, one entry per
- * key. An entry is taken and judged under one inter-process lock (`running-keys/.lock`), so two
+ * The registry of running keys is `<tnv state dir>/running-keys/<network>-<authority id>.json`, one
+ * entry per key and network: one key on two networks (a devnet rehearsal beside the test network)
+ * is no double signature, so the network the node joins (its `--chain`; for the devnet, which
+ * devnet) is part of the entry's name. An entry is taken and judged under one inter-process lock (`running-keys/.lock`), so two
  * starts racing for one key cannot both pass. An entry counts while its tnv process runs (a start
  * in progress, a foreground supervisor) or while the node recorded for its data directory
  * (`<datadir>/tnv-node.json`) is alive; otherwise it is stale (tnv or the node was killed, the
@@ -40,6 +42,8 @@ export type KeyIdentity = {
 export type FenceEntry = {
   version: 1
   id: string
+  /** The network the node joins (see takeKeyFence). */
+  network: string
   blsPublicKey: `0x${string}` | null
   /** The data directory, resolved (symbolic links followed). */
   datadir: string
@@ -61,12 +65,17 @@ export type TakeKeyFenceParameters = {
   stateDir: string
   datadir: string
   identities: KeyIdentity[]
+  /** The network the node joins: its --chain value (`devnet:<devnet dir>` for the devnet), or `datadir-genesis` without one. */
+  network: string
   /** Recorded in the entry for the message another start shows. */
   command: string
 }
 
-function entryPath(stateDir: string, id: string): string {
-  return join(stateDir, RUNNING_KEYS_DIR, `${id.replace(/[^A-Za-z0-9_-]/g, '_')}.json`)
+function entryPath(stateDir: string, network: string, id: string): string {
+  const net = Buffer.from(sha256(new TextEncoder().encode(network)))
+    .toString('hex')
+    .slice(0, 16)
+  return join(stateDir, RUNNING_KEYS_DIR, `${net}-${id.replace(/[^A-Za-z0-9_-]/g, '_')}.json`)
 }
 
 function resolved(datadir: string): string {
@@ -143,6 +152,7 @@ export async function takeKeyFence({
   stateDir,
   datadir,
   identities,
+  network,
   command,
 }: TakeKeyFenceParameters): Promise<KeyFence> {
   const dir = join(stateDir, RUNNING_KEYS_DIR)
@@ -153,7 +163,7 @@ export async function takeKeyFence({
     { lockPath: join(dir, '.lock'), what: `the registry of running keys (${dir})`, command, waitMs: 15_000 },
     async () => {
       for (const identity of identities) {
-        const path = entryPath(stateDir, identity.id)
+        const path = entryPath(stateDir, network, identity.id)
         const current = readFenceEntry(path)
         if (current && !(current.datadir === mine && current.tnvPid === process.pid)) {
           const { live, nodePid } = await isEntryLive(current)
@@ -162,6 +172,7 @@ export async function takeKeyFence({
         const entry: FenceEntry = {
           version: 1,
           id: identity.id,
+          network,
           blsPublicKey: identity.blsPublicKey,
           datadir: mine,
           host: hostname(),

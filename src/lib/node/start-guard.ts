@@ -22,6 +22,8 @@ export type GuardStartParameters = {
   stateDir: string
   datadir: string
   nodeFlags: readonly string[]
+  /** The devnet directory (`--chain devnet` joins the devnet there): part of the fence's network. */
+  devnetDir: string
   /** The network's endpoint for the check; null when none is known (then the check refuses unless skipped). */
   networkUrl: string | null
   /** --skip-doppelganger-check: the operator accepts starting unchecked. */
@@ -64,7 +66,15 @@ export async function guardValidatorStart(p: GuardStartParameters): Promise<Guar
       fence: null,
       doppelganger: { status: 'skipped', reason: 'no validator key in the data directory (an observer without keys)' },
     }
-  const fence = await takeKeyFence({ stateDir: p.stateDir, datadir: p.datadir, identities, command: p.command })
+  const chain = nodeChainFlag(p.nodeFlags)
+  const network = chain === 'devnet' ? `devnet:${p.devnetDir}` : (chain ?? 'datadir-genesis')
+  const fence = await takeKeyFence({
+    stateDir: p.stateDir,
+    datadir: p.datadir,
+    identities,
+    network,
+    command: p.command,
+  })
   try {
     const doppelganger = await runCheck(p, identities)
     return { identities, fence, doppelganger }
