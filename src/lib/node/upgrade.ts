@@ -309,7 +309,7 @@ export async function upgradeNode(p: UpgradeNodeParameters): Promise<UpgradeNode
         state = await startIfNeeded(journal, hooks)
         return { pid: state.pid }
       })
-      await step('verify', async () => verify(journal, deadlineSeconds, nowMs, pollMs, onEvent))
+      await step('verify', async () => verify(journal, p.blsPublicKey, deadlineSeconds, nowMs, pollMs, onEvent))
     } catch (err) {
       failure = err instanceof Error ? err.message : String(err)
       onEvent({
@@ -343,7 +343,7 @@ export async function upgradeNode(p: UpgradeNodeParameters): Promise<UpgradeNode
       await copyAtomic(journal.previous as string, journal.binary)
     killPoint('upgrade:rollback-restored')
     await startIfNeeded(journal, hooks)
-    await verify(journal, deadlineSeconds, nowMs, pollMs, onEvent)
+    await verify(journal, p.blsPublicKey, deadlineSeconds, nowMs, pollMs, onEvent)
   } catch (err) {
     journal.outcome = 'failed'
     await saveJournal(journal)
@@ -369,6 +369,7 @@ async function startIfNeeded(j: UpgradeJournal, hooks: UpgradeHooks): Promise<No
 /** Until the node's mode is back and its headers advance twice, or the deadline. */
 async function verify(
   j: UpgradeJournal,
+  key: string | null,
   deadlineSeconds: number,
   nowMs: () => number,
   pollMs: number,
@@ -393,7 +394,13 @@ async function verify(
       last = n
     }
     onEvent({ event: 'verify-progress', mode, header: n, advanced })
-    const modeOk = mode !== null && mode !== 'CvvInactive' && (j.oldMode !== 'CvvActive' || mode === 'CvvActive')
+    // a committee member must be back in CvvActive; one the committee has moved on from, not CvvInactive
+    let modeOk = mode !== null && mode !== 'CvvInactive' && (j.oldMode !== 'CvvActive' || mode === 'CvvActive')
+    if (!modeOk && mode === 'Observer' && key) {
+      const epoch = await tn<number>(endpoint, 'tn_getCurrentEpoch')
+      const seats = epoch === null ? null : await tn<string[]>(endpoint, 'tn_getCommitteeBlsPubkeys', [epoch])
+      modeOk = seats !== null && !seats.some((s) => s.toLowerCase() === key.toLowerCase())
+    }
     if (modeOk && advanced >= 2) return { mode, fromHeader: first, toHeader: last }
     if (nowMs() > until)
       throw new Error(
