@@ -47,7 +47,13 @@ export const upgradeFlags = {
   'ready-timeout': Flags.integer({ summary: "Seconds to wait for the node's RPC to answer.", default: 60, min: 1 }),
 }
 
-export function upgradeHooks(datadir: string, readyTimeoutMs: number, note: (t: string) => void): UpgradeHooks {
+export function upgradeHooks(
+  datadir: string,
+  readyTimeoutMs: number,
+  note: (t: string) => void,
+  command = 'tnv node upgrade',
+  skipReason = 'the key ran here, under the fence, until this restart: a copy elsewhere would have shown before',
+): UpgradeHooks {
   return {
     resolveBinary: (path) => resolveNodeBinary({ flag: path }),
     version: (binary) => nodeBinaryVersion(binary, process.env),
@@ -76,8 +82,8 @@ export function upgradeHooks(datadir: string, readyTimeoutMs: number, note: (t: 
         note,
         { datadir, 'skip-doppelganger-check': false, 'doppelganger-window': 60 },
         nodeFlags,
-        'tnv node upgrade',
-        'the key ran here, under the fence, until this restart: a copy elsewhere would have shown before',
+        command,
+        skipReason,
       )
       try {
         const started = await startNode({ binary, datadir, nodeFlags, plan, detach: true, readyTimeoutMs })

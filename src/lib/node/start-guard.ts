@@ -59,6 +59,12 @@ export function nodeChainFlag(nodeFlags: readonly string[]): string | null {
  * try { await startNode(…) } catch (e) { await guard.fence?.release(); throw e }
  */
 export async function guardValidatorStart(p: GuardStartParameters): Promise<GuardStartReturnType> {
+  const { movedOutAt } = await import('./migrate.js')
+  const moved = movedOutAt(p.datadir)
+  if (moved !== null) {
+    const { KeyMovedOutError } = await import('./migrate-errors.js')
+    throw new KeyMovedOutError(p.datadir, moved)
+  }
   const identities = await keyIdentities(p.datadir)
   if (!identities.length)
     return {
