@@ -2,6 +2,7 @@
  * The flags of the key guard (local fence + doppelganger check), shared by node start, restart,
  * upgrade and migrate, and the one call that runs it for a command (docs/node.md).
  */
+import { resolve } from 'node:path'
 import { Flags } from '@oclif/core'
 import type { GuardStartReturnType } from '../../lib/node/start-guard.js'
 
@@ -47,7 +48,7 @@ export async function guardKey(
       import('../../lib/chain/devnet-runtime-file.js'),
     ])
   const skip = flags['skip-doppelganger-check']
-  const devnetDir = (await import('node:path')).resolve(defaultDevnetDir(process.env))
+  const devnetDir = resolve(defaultDevnetDir(process.env))
   const networkUrl =
     skip || skipReason ? null : await resolveNetworkUrl({ flag: flags['network-url'], nodeFlags, devnetDir })
   const guard = await guardValidatorStart({

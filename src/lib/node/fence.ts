@@ -17,7 +17,7 @@
  * without its passphrase and no node-info.yaml: the identity is the sha256 of the key file (a byte
  * copy is still caught; a re-wrapped copy is not).
  */
-import { promises as fs, readFileSync, realpathSync } from 'node:fs'
+import { existsSync, promises as fs, readFileSync, realpathSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { sha256 } from '@noble/hashes/sha2.js'
@@ -113,8 +113,7 @@ export async function isEntryLive(entry: FenceEntry): Promise<{ live: boolean; n
  * @example const ids = await keyIdentities('/var/lib/tn')
  */
 export async function keyIdentities(datadir: string): Promise<KeyIdentity[]> {
-  const [{ existsSync }, { NODE_INFO_FILE }, { datadirPaths }] = await Promise.all([
-    import('node:fs'),
+  const [{ NODE_INFO_FILE }, { datadirPaths }] = await Promise.all([
     import('../nodeinfo/types.js'),
     import('../keys/datadir.js'),
   ])
