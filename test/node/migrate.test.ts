@@ -124,27 +124,32 @@ describe('tnv node migrate between two hosts on the devnet', () => {
     assert.equal(nodesOf(a).length, 0)
   })
 
-  it('a kill after each step of out (on B) and in (on A) is finished by running the same command again', async () => {
-    for (const point of ['migrate:stop', 'migrate:silence']) {
-      const killed = await out(b, 'b', { TNV_KILL_AT: point })
-      assert.equal(killed.code, -1, killed.stderr)
-      assert.equal(nodesOf(b).length, 0)
-      const rerun = await out(b, 'b')
-      assert.equal(rerun.code, 0, rerun.stderr + rerun.stdout)
-      assert.match(rerun.stdout, /"event":"resume"/)
-      // back to B for the next kill point
-      if (point === 'migrate:stop') {
-        const back = await into(b, 'b')
-        assert.equal(back.code, 0, back.stderr + back.stdout)
-      }
+  it('a kill after every step of out and of in is finished by running the same command again', async () => {
+    // the key is on B; it moves B → A → B → A, one kill point of each side per move
+    const moves: { from: 'a' | 'b'; outAt: string; inAt: string }[] = [
+      { from: 'b', outAt: 'migrate:stop', inAt: 'migrate:silence' },
+      { from: 'a', outAt: 'migrate:silence', inAt: 'migrate:start' },
+      { from: 'b', outAt: 'migrate:mark', inAt: 'migrate:confirm' },
+    ]
+    for (const { from, outAt, inAt } of moves) {
+      const to = from === 'a' ? 'b' : 'a'
+      const dir = { a, b }
+      const killedOut = await out(dir[from], from, { TNV_KILL_AT: outAt })
+      assert.equal(killedOut.code, -1, killedOut.stderr)
+      assert.equal(nodesOf(dir[from]).length, 0, `stopped before the kill at ${outAt}`)
+      const rerunOut = await out(dir[from], from)
+      assert.equal(rerunOut.code, 0, rerunOut.stderr + rerunOut.stdout)
+      assert.match(rerunOut.stdout, /"event":"resume"/)
+
+      const killedIn = await into(dir[to], to, { TNV_KILL_AT: inAt })
+      assert.equal(killedIn.code, -1, killedIn.stderr)
+      assert.equal(nodesOf(dir[to]).length, inAt === 'migrate:silence' ? 0 : 1, `after the kill at ${inAt}`)
+      assert.equal(nodesOf(dir[from]).length, 0)
+      const rerunIn = await into(dir[to], to)
+      assert.equal(rerunIn.code, 0, rerunIn.stderr + rerunIn.stdout)
+      assert.match(rerunIn.stdout, /"event":"resume"/)
+      assert.equal(nodesOf(dir[to]).length, 1)
+      assert.equal(nodesOf(dir[from]).length, 0)
     }
-    const killed = await into(a, 'a', { TNV_KILL_AT: 'migrate:start' })
-    assert.equal(killed.code, -1, killed.stderr)
-    assert.equal(nodesOf(a).length, 1, 'the node started before the kill runs')
-    assert.equal(nodesOf(b).length, 0)
-    const rerun = await into(a, 'a')
-    assert.equal(rerun.code, 0, rerun.stderr + rerun.stdout)
-    assert.equal(nodesOf(a).length, 1)
-    assert.ok(existsSync(join(a, 'tnv-node.json')))
   })
 })
