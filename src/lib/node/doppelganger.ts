@@ -1,8 +1,8 @@
 /**
  * The doppelganger check: before tnv starts a node with a validator key, it watches the network
  * for that key's authority. Over a window of consensus headers read from the network's endpoint
- * (`tn_latestConsensusHeader`, polled), the authority counts as active when, in a header committed
- * after the check began, it is the leader, or its reputation score
+ * (`tn_latestConsensusHeader`, polled), the authority counts as active when, in a header polled
+ * after the first one (and committed no earlier than it, on the chain's clock), it is the leader, or its reputation score
  * (`sub_dag.reputation_score.scores_per_authority[authority]`) is higher than in the header before
  * it in the same epoch. Scores are cumulative within an epoch, so a header the polling skipped
  * loses no score evidence; a leader is seen only in the headers polled.
@@ -149,8 +149,9 @@ export async function checkDoppelganger({
     minHeaders: result.minHeaders,
     endpoint,
   })
-  // headers committed before the watch began are history (possibly this host's own node)
-  const since = Math.floor(started / 1000)
+  // headers committed before the first one polled are history (possibly this host's own node);
+  // judged on the chain's clock (commit timestamps), not this host's
+  let since = Number.POSITIVE_INFINITY
   const maxWaitMs = (maxWaitSeconds ?? Math.max(30, windowSeconds * 3)) * 1000
   let previous: { number: number; score: number | null } | null = null
   for (;;) {
@@ -163,8 +164,10 @@ export async function checkDoppelganger({
       const score = typeof raw === 'number' ? raw : null
       const leader = typeof dag?.leader?.author === 'string' ? dag.leader.author : null
       const commitTimestamp = typeof dag?.commit_timestamp === 'number' ? dag.commit_timestamp : 0
-      if (previous === null) result.firstHeader = number
-      else {
+      if (previous === null) {
+        result.firstHeader = number
+        since = commitTimestamp
+      } else {
         result.headersSeen++
         const recent = commitTimestamp >= since
         if (recent && leader === authorityId)
