@@ -135,6 +135,11 @@ export async function migrateNode(p: MigrateParameters): Promise<MigrateReturnTy
       await p.stop()
       return undefined
     })
+    // the stopped node's last certificates can still land in the next commits: the watch begins after a grace
+    if (!journal.done.includes('silence')) {
+      const { RECENT_STOP_GRACE_MS } = await import('./start-guard.js')
+      await new Promise((r) => setTimeout(r, RECENT_STOP_GRACE_MS))
+    }
     await step('silence', silence)
     await step('mark', async () => {
       journal.movedOutAt = new Date().toISOString()

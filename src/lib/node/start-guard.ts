@@ -43,6 +43,9 @@ export type GuardStartReturnType = {
   doppelganger: DoppelgangerOutcome
 }
 
+/** How long after this host's own node exited the doppelganger watch begins. */
+export const RECENT_STOP_GRACE_MS = 5_000
+
 export function nodeChainFlag(nodeFlags: readonly string[]): string | null {
   let chain: string | null = null
   for (let i = 0; i < nodeFlags.length; i++) {
@@ -107,6 +110,15 @@ async function runCheck(p: GuardStartParameters, identities: KeyIdentity[]): Pro
       reason: 'the public key of bls.kw is unknown without its passphrase and there is no node-info.yaml: no check',
     }
   if (!p.networkUrl) throw new DoppelgangerNoEndpointError(nodeChainFlag(p.nodeFlags))
+  // this host's own node, stopped a moment ago, can still land its last certificates in the next
+  // commits: the watch begins RECENT_STOP_GRACE_MS after its exit
+  const { readRunLog } = await import('./run-log.js')
+  const exits = ((await readRunLog(p.datadir).catch(() => null))?.runs ?? [])
+    .map((r) => (r.exit ? Date.parse(r.exit.at) : Number.NaN))
+    .filter((t) => Number.isFinite(t))
+  const lastExit = exits.length ? Math.max(...exits) : null
+  const wait = lastExit === null ? 0 : lastExit + RECENT_STOP_GRACE_MS - Date.now()
+  if (wait > 0) await new Promise((r) => setTimeout(r, wait))
   const r = await checkDoppelganger({
     endpoint: p.networkUrl,
     blsPublicKey: key,
