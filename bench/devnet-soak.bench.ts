@@ -8,8 +8,10 @@
  *   2. idle: SOAK_IDLE_S seconds (default 180) with nothing to do but the devnet's idle block
  *      every second (the default --devnet.block-time 1).
  * Two runs, alike but for the engine's memory options: tnv's (src/devnet/chain/engine-memory.ts)
- * and anvil's defaults (the options taken off by a wrapper given as TNV_ANVIL_BINARY), so the
- * effect is measured on the same machine in the same run. SOAK_BASELINE=0 skips the defaults.
+ * and anvil's defaults (the options taken off by a wrapper given as TNV_ANVIL_BINARY; the
+ * allocator's environment, ENGINE_ALLOCATOR_ENV, is reset to jemalloc's defaults there too), so
+ * the effect is measured on the same machine in the same run. SOAK_BASELINE=0 skips the defaults.
+ * Each run reports the engine's growth per transaction block (load) and per idle block (idle).
  * The engine's directory (its temporary files, where anvil writes states it moves out of memory)
  * is measured at the end of each phase too.
  * Run: npm run bench devnet-soak (builds first). Takes about (2 x (load + idle)) on a quiet machine.
@@ -28,6 +30,7 @@ import { ENGINE_MEMORY_ARGS } from '../src/devnet/chain/engine-memory.js'
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const NODE_BIN = join(ROOT, 'bin', 'tnv-node.js')
 const TXS = Number(process.env.SOAK_TXS ?? 2000)
+/** The idle phase in seconds: SOAK_IDLE_S=3600 for the idle hour of docs/devnet-chain.md. */
 const IDLE_S = Number(process.env.SOAK_IDLE_S ?? 180)
 const BASELINE = process.env.SOAK_BASELINE !== '0'
 /** getCurrentEpoch() on the registry */
@@ -200,6 +203,11 @@ function report(r: RunResult): void {
   console.log(
     `  engine directory on disk: ${r.afterLoad.engineDirMb.toFixed(1)} MB after load, ${r.engineDirMb.toFixed(1)} MB at the end`,
   )
+  // growth per block: the engine's resident memory over the blocks of each phase
+  const kb = (mb: number, blocks: number) => (blocks > 0 ? `${((mb * 1024) / blocks).toFixed(1)} KB` : '-')
+  console.log(
+    `  engine growth: ${kb(r.afterLoad.engine - r.engine.start, TXS)} per transaction block (load), ${kb(r.engine.end - r.afterLoad.engine, r.idleBlocks)} per idle block (${r.idleBlocks} idle blocks, ${IDLE_S} s)`,
+  )
 }
 
 // ensure the engine binary exists before spending minutes
@@ -215,7 +223,7 @@ try {
     const [flag] = ENGINE_MEMORY_ARGS
     writeFileSync(
       wrapper,
-      `#!/bin/sh\n# anvil without ${ENGINE_MEMORY_ARGS.join(' ')}\nfor a do shift; if [ "$skip" = 1 ]; then skip=0; continue; fi; if [ "$a" = "${flag}" ]; then skip=1; continue; fi; set -- "$@" "$a"; done\nexec ${JSON.stringify(anvil)} "$@"\n`,
+      `#!/bin/sh\n# anvil without ${ENGINE_MEMORY_ARGS.join(' ')} and with jemalloc's default decay\nunset _RJEM_MALLOC_CONF\nfor a do shift; if [ "$skip" = 1 ]; then skip=0; continue; fi; if [ "$a" = "${flag}" ]; then skip=1; continue; fi; set -- "$@" "$a"; done\nexec ${JSON.stringify(anvil)} "$@"\n`,
     )
     chmodSync(wrapper, 0o755)
     const base = await soak('anvil defaults', work, wrapper)

@@ -1,8 +1,9 @@
 /**
- * Keytool performance targets (issue 2), measured against baselines in the same run:
- * - `keytool generate validator` wall time <= 1.5 x a bare node process running only
+ * Keytool start-up budgets (the same as bench/startup.bench.ts's), measured against baselines in
+ * the same run:
+ * - `keytool generate validator` wall time <= 1.3 x a bare node process running only
  *   PBKDF2-HMAC-SHA256 with 1,000,000 iterations (the KDF must dominate);
- * - `keytool export-staking-args --calldata` (PoP check included) cold start <= 4 x `node -e 0`.
+ * - `keytool export-staking-args --calldata` (PoP check included) cold start <= 2.5 x `node -e 0`.
  * Each command is spawned N times (env BENCH_RUNS, default 21), round-robin with its baseline.
  * The verdict uses the median of the per-round ratios (command / its baseline run right next
  * to it), which cancels most of the load other work puts on this shared 2-core machine; the
@@ -138,10 +139,10 @@ try {
   const minRatio = (xs: number[], base: number[]) => (Math.min(...xs) / Math.min(...base)).toFixed(2)
   console.log('')
   console.log(
-    `generate validator / bare PBKDF2 process: ${genRatio.toFixed(2)} (median of paired ratios; ratio of minimums ${minRatio(generate, kdf)}). Target <= 1.5: ${genRatio <= 1.5 ? 'met' : 'MISSED'}`,
+    `generate validator / bare PBKDF2 process: ${genRatio.toFixed(2)} (median of paired ratios; ratio of minimums ${minRatio(generate, kdf)}). Target <= 1.3: ${genRatio <= 1.3 ? 'met' : 'MISSED'}`,
   )
   console.log(
-    `export-staking-args --calldata / node -e 0: ${expRatio.toFixed(2)} (median of paired ratios; ratio of minimums ${minRatio(exportCd, node0)}). Target <= 4: ${expRatio <= 4 ? 'met' : 'MISSED'}`,
+    `export-staking-args --calldata / node -e 0: ${expRatio.toFixed(2)} (median of paired ratios; ratio of minimums ${minRatio(exportCd, node0)}). Target <= 2.5: ${expRatio <= 2.5 ? 'met' : 'MISSED'}`,
   )
 } finally {
   rmSync(work, { recursive: true, force: true })

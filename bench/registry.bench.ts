@@ -11,7 +11,6 @@
 import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -37,6 +36,7 @@ import { signDelegation } from '../src/lib/registry/sign-delegation.js'
 import { stake } from '../src/lib/registry/stake.js'
 import type { RegistryContext } from '../src/lib/registry/types.js'
 import { unstake } from '../src/lib/registry/unstake.js'
+import { startCountingProxy } from '../test/helpers/counting-proxy.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const hex = (b: Uint8Array): Hex => `0x${Buffer.from(b).toString('hex')}`
@@ -175,24 +175,8 @@ async function benchGeneration(generation: RegistryGeneration, work: string) {
       )
 
     // the CLI through a counting proxy
-    let proxied = 0
-    let lastTrips: string[] = []
-    const proxy = createServer((req, res) => {
-      let body = ''
-      req.on('data', (d) => {
-        body += d
-      })
-      req.on('end', async () => {
-        proxied++
-        const parsed = JSON.parse(body) as { method: string } | { method: string }[]
-        lastTrips.push((Array.isArray(parsed) ? parsed : [parsed]).map((x) => x.method).join(' '))
-        const r = await fetch(engine.httpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
-        res.writeHead(r.status, { 'content-type': 'application/json' })
-        res.end(await r.text())
-      })
-    })
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
-    const url = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`
+    const proxy = await startCountingProxy(engine.httpUrl)
+    const url = proxy.url
     const net = ['--rpc-url', url, '--chain-id', String(DEVNET_CHAIN_ID), '--json']
     const results: { name: string; trips: number[]; ms: number[]; last: string[] }[] = []
     const measure = async (
@@ -203,12 +187,11 @@ async function benchGeneration(generation: RegistryGeneration, work: string) {
       const r = { name, trips: [] as number[], ms: [] as number[], last: [] as string[] }
       for (let i = 0; i < 3; i++) {
         const args = await make(i)
-        proxied = 0
-        lastTrips = []
+        proxy.reset()
         r.ms.push((await cli([...args, ...net], env(i))).ms)
-        r.trips.push(proxied)
+        r.trips.push(proxy.trips.length)
       }
-      results.push({ ...r, last: lastTrips })
+      results.push({ ...r, last: proxy.trips.map((t) => t.join(' ')) })
     }
     const version: number[] = []
     for (let i = 0; i < 3; i++) version.push((await cli(['--version'])).ms)
@@ -231,7 +214,7 @@ async function benchGeneration(generation: RegistryGeneration, work: string) {
       },
       (i) => ({ TN_PRIVATE_KEY: keys[6 + i] as string, TN_BLS_PASSPHRASE: PASS }),
     )
-    proxy.close()
+    await proxy.close()
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
     const base = median(version)
     console.log(`\n[${generation}] CLI (cold process, medians of 3) through a counting proxy`)

@@ -28,8 +28,6 @@ const argv = [
   'all',
   '--rpc.jwtsecret',
   'ab'.repeat(32),
-  '--workers',
-  '2',
   '--rpc.gascap',
   '30000000',
 ]

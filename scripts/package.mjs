@@ -8,7 +8,7 @@
 // - as assets, the npm build's own files (dist/*.js, package.json, oclif.manifest.json,
 //   networks/**, contracts/out, the BLS module), anvil (gzipped), and index.json naming each
 //   file with its SHA-256 and mode (src/entries/sea-files.ts extracts and checks them).
-// Usage: node scripts/package.mjs [--no-build] [--out DIR] [--arch x64|arm64]
+// Usage: node scripts/package.mjs [--no-build] [--out DIR] [--arch x64|arm64] [--keep-build]
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
@@ -43,8 +43,9 @@ const ANVIL_ARM64 = {
 
 if (process.platform !== 'linux' || !['x64', 'arm64'].includes(arch))
   throw new Error(`package: builds Linux x64 and arm64 executables; this is ${process.platform}-${arch}`)
+// a clean build: the executable carries every file of dist/, so none may be left from an older one
 if (!args.includes('--no-build'))
-  execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), '--quiet'], { stdio: 'inherit' })
+  execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), '--clean', '--quiet'], { stdio: 'inherit' })
 
 const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 const exeName = `tnv-${pjson.version}-linux-${arch}`

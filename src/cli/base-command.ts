@@ -7,6 +7,7 @@
  */
 import { Command, Errors, Flags } from '@oclif/core'
 import { RpcUnreachableError } from '../lib/chain/errors.js'
+import { onSlowAnswer, slowAnswerLine } from '../lib/chain/slow-answer.js'
 import { ExitCode, TnvError } from '../lib/errors.js'
 import { explainFsError } from '../lib/fs/fs-errors.js'
 import { remoteText } from '../lib/io/remote-text.js'
@@ -46,7 +47,26 @@ export abstract class BaseCommand extends Command {
     else super.logJson(json)
   }
 
+  private stopSlowNotices: (() => void) | undefined
+
+  /**
+   * An endpoint that has not answered an attempt for 5 s is announced (src/lib/chain/slow-answer.ts):
+   * a stderr line; with --json a `waiting` event, on stdout among the events of a flow (session
+   * output json-lines: stake, exit), on stderr otherwise (one JSON document, or `node check
+   * --watch`'s one report per line, stay as their schemas say).
+   */
+  override async init(): Promise<void> {
+    await super.init()
+    this.stopSlowNotices = onSlowAnswer((s) => {
+      if (!this.jsonEnabled()) process.stderr.write(`${slowAnswerLine(s)}\n`)
+      else if (this.current?.output === 'json-lines')
+        process.stdout.write(`${JSON.stringify({ event: 'waiting', ...s })}\n`)
+      else process.stderr.write(`${JSON.stringify({ event: 'waiting', ...s })}\n`)
+    })
+  }
+
   protected override async finally(err: Error | undefined): Promise<unknown> {
+    this.stopSlowNotices?.()
     await this.current?.close()
     return super.finally(err)
   }

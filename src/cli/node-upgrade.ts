@@ -51,12 +51,13 @@ export function upgradeHooks(
   datadir: string,
   readyTimeoutMs: number,
   note: (t: string) => void,
+  env: NodeJS.ProcessEnv,
   command = 'tnv node upgrade',
   skipReason = 'the key ran here, under the fence, until this restart: a copy elsewhere would have shown before',
 ): UpgradeHooks {
   return {
-    resolveBinary: (path) => resolveNodeBinary({ flag: path }),
-    version: (binary) => nodeBinaryVersion(binary, process.env),
+    resolveBinary: (path) => resolveNodeBinary({ flag: path, env }),
+    version: (binary) => nodeBinaryVersion(binary, env),
     help: (binary) => {
       const r = spawnSync(binary.command, [...binary.prefix, 'node', '--help'], {
         encoding: 'utf8',
@@ -76,17 +77,18 @@ export function upgradeHooks(
         import('../lib/node/start.js'),
         import('./flags/key-guard.js'),
       ])
-      const kind = nodeBinaryKind(binary, process.env)
+      const kind = nodeBinaryKind(binary, env)
       const plan = resolveRpcPlan(nodeFlags, { behaviour: kind === 'released' ? 'released' : 'spec' })
       const guard = await guardKey(
         note,
         { datadir, 'skip-doppelganger-check': false, 'doppelganger-window': 60 },
         nodeFlags,
+        env,
         command,
         skipReason,
       )
       try {
-        const started = await startNode({ binary, datadir, nodeFlags, plan, detach: true, readyTimeoutMs })
+        const started = await startNode({ binary, datadir, nodeFlags, plan, detach: true, readyTimeoutMs, env })
         return started.state
       } catch (err) {
         await guard.fence?.release().catch(() => {})

@@ -8,11 +8,11 @@
 import { promises as fs } from 'node:fs'
 import { resolve } from 'node:path'
 import { MissingInputError } from '../lib/errors.js'
+import { assertOutputPath, writeNewOutputFile } from '../lib/fs/output-file.js'
 import { confirmPhraseOnTerminal } from '../lib/keys/confirm-phrase.js'
 import { generateMnemonic } from '../lib/keys/mnemonic.js'
 import { blsSecretFromMnemonic, validatorKeyPath } from '../lib/keys/mnemonic-key.js'
 import { OutputFileExistsError } from '../lib/keys/recovery-errors.js'
-import { writeNewFile } from '../lib/keys/write-new-file.js'
 import type { Session } from './session.js'
 
 export type PhrasePlan = {
@@ -35,6 +35,8 @@ export async function planRecoveryPhrase(
       '--mnemonic-out FILE (a new file, written with mode 0600; copy the words to paper, then delete it)',
     )
   const file = out === undefined ? undefined : resolve(out)
+  // a directory there is the wrong kind of path (exit 3), an existing file is refused (exit 2)
+  if (file !== undefined) await assertOutputPath(file, '--mnemonic-out')
   if (file !== undefined && (await fs.stat(file).catch(() => undefined)))
     throw new OutputFileExistsError(file, '--mnemonic-out')
   let phrase = generateMnemonic()
@@ -46,7 +48,8 @@ export async function planRecoveryPhrase(
     async deliver() {
       try {
         if (file !== undefined) {
-          if (!(await writeNewFile(file, `${phrase}\n`, 0o600))) throw new OutputFileExistsError(file, '--mnemonic-out')
+          if (!(await writeNewOutputFile(file, `${phrase}\n`, { flag: '--mnemonic-out', mode: 0o600 })))
+            throw new OutputFileExistsError(file, '--mnemonic-out')
           written = true
           return { how: 'file', file }
         }

@@ -10,8 +10,8 @@ import { resolveSigner, type Signer } from '../lib/chain/signer.js'
 import { type ChainFlagValues, type PassphraseSource, type SignerFlagValues, signerOptionsOf } from '../lib/options.js'
 import { openRegistryContext, outcomeLines } from '../lib/registry/command-support.js'
 import type { ConfirmFn, RegistryContext, Reporter, TxOutcome } from '../lib/registry/types.js'
+import type { StepJournal } from '../lib/tx/journal.js'
 import { journalsFor } from '../lib/tx/journal.js'
-import type { StepJournal } from '../lib/tx/run-step.js'
 import type { Session } from './session.js'
 
 export async function signerFromFlags(
@@ -20,12 +20,14 @@ export async function signerFromFlags(
   { action, defaultFrom }: { action: string; defaultFrom?: Address | undefined },
 ): Promise<Signer> {
   // --format safe without --unsigned is refused before any signer is opened
-  ;(await import('./safe-output.js')).assertSafeFormat(flags)
+  const { assertSafeFormat } = await import('./safe-output.js')
+  assertSafeFormat(flags)
   const { signer, warnings } = await resolveSigner({
     action,
     ...signerOptionsOf(flags),
     defaultFrom,
     prompter: session.prompter,
+    env: session.env,
   })
   for (const w of warnings) process.stderr.write(`${w}\n`)
   return signer
@@ -37,7 +39,7 @@ export function stepJournal(
   { from, datadir = null, timeoutSeconds }: { from: Address; datadir?: string | null; timeoutSeconds?: number },
 ): StepJournal {
   return {
-    journals: journalsFor({ datadir, from }),
+    journals: journalsFor({ datadir, from, env: session.env }),
     command: session.command,
     ...(timeoutSeconds !== undefined ? { timeoutMs: timeoutSeconds * 1000 } : {}),
   }

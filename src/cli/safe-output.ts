@@ -9,7 +9,7 @@ import type { UnsignedTransaction } from '../lib/chain/transaction.js'
 import type { SignerFlagValues } from '../lib/options.js'
 import type { RegistryContext } from '../lib/registry/types.js'
 import { SafeFormatNeedsUnsignedError } from '../lib/safe/errors.js'
-import type { RegistrySafeBatchReturnType } from '../lib/safe/registry-batch.js'
+import type { RegistrySafeBatchParameters, RegistrySafeBatchReturnType } from '../lib/safe/registry-batch.js'
 
 /** Refuses --format safe without --unsigned before anything is read or signed. */
 export function assertSafeFormat(flags: SignerFlagValues): boolean {
@@ -23,7 +23,7 @@ export async function writeSafeBatch({
   flags,
   chainId,
   safe,
-  unsigned,
+  calls,
   name,
   out,
   note,
@@ -32,12 +32,15 @@ export async function writeSafeBatch({
   flags: SignerFlagValues
   chainId: number
   safe: Address
-  unsigned: readonly UnsignedTransaction[]
+  /** The calls, in the order the Safe executes them. */
+  calls: RegistrySafeBatchParameters['transactions']
   name: string
   out: (line: string) => void
   note: (line: string) => void
 }): Promise<RegistrySafeBatchReturnType> {
-  const [{ readAccountKind }, { registrySafeBatch, callsOf }, { formatTelAndWei }] = await Promise.all([
+  // the place of the batch file is checked before the chain is read
+  if (flags.out) await (await import('../lib/fs/output-file.js')).assertOutputPath(flags.out, '--out')
+  const [{ readAccountKind }, { registrySafeBatch }, { formatTelAndWei }] = await Promise.all([
     import('../lib/safe/account-kind.js'),
     import('../lib/safe/registry-batch.js'),
     import('../lib/chain/units.js'),
@@ -57,7 +60,7 @@ export async function writeSafeBatch({
     client: ctx.client,
     chainId,
     safe,
-    transactions: callsOf(unsigned),
+    transactions: calls,
     name,
     out: flags.out ?? null,
     balance,
@@ -88,7 +91,7 @@ export async function safeBatchOfStep(
     flags,
     chainId: result.unsigned.chainId,
     safe: result.unsigned.from,
-    unsigned: [result.unsigned],
+    calls: [{ to: result.unsigned.to, value: result.unsigned.value, data: result.unsigned.data }],
     name,
     out,
     note,

@@ -86,6 +86,25 @@ export class Session {
     return this.stdinReader
   }
 
+  /**
+   * The environment the library reads its named variables from (TN_PRIVATE_KEY,
+   * TN_KEYSTORE_PASSWORD, ...): library code takes it as a parameter, never from `process.env`.
+   */
+  get env(): NodeJS.ProcessEnv {
+    return process.env
+  }
+
+  /**
+   * A secret from the environment, taken out of it: the value is returned and the variable removed
+   * from tnv's own environment, so no process tnv starts inherits it unless handed it explicitly.
+   * An empty value counts as not set (as the node treats it).
+   */
+  takeEnvSecret(name: string): string | undefined {
+    const value = process.env[name]
+    delete process.env[name]
+    return value === '' ? undefined : value
+  }
+
   /** Human lines on stderr (silenced by --json). */
   note(line: string): void {
     if (this.output === 'human') process.stderr.write(`${line}\n`)
@@ -147,7 +166,8 @@ export class Session {
     // amount formatting (viem) with them
     let policy: ConfirmFn | undefined
     return async (plan) => {
-      policy ??= (await import('../lib/tx/confirm-policy.js')).createConfirm({
+      const { createConfirm } = await import('../lib/tx/confirm-policy.js')
+      policy ??= createConfirm({
         yes,
         interactive: this.interactive,
         show: (plan: TransactionPlan) => {

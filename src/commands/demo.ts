@@ -23,6 +23,7 @@ export default class Demo extends BaseCommand {
     const r = await runDemo({
       keep: flags.keep,
       epochSeconds: flags['epoch-seconds'],
+      env: this.session.env,
       // progress always goes to stderr (also with --json, where stdout carries only the result)
       onEvent: (e) => process.stderr.write(`${e.line}\n`),
     })

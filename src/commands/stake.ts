@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { Interfaces } from '@oclif/core'
+import type { Address, Hex } from 'viem'
 import { BaseCommand } from '../cli/base-command.js'
 import { skipBackupCheckFlag } from '../cli/flags/backup-gate.js'
 import { chainFlags, signerFlags, txFlags } from '../cli/flags/chain.js'
@@ -10,6 +11,7 @@ import { stakeFlowFlags } from '../cli/flags/onboard.js'
 import { keyMaterialFlags } from '../cli/flags/registry.js'
 import type { StakeFlowReturnType } from '../lib/onboard/stake-flow.js'
 import type { StakeReturnType } from '../lib/registry/stake.js'
+import type { RegistryContext } from '../lib/registry/types.js'
 
 export default class Stake extends BaseCommand {
   static override summary =
@@ -46,12 +48,20 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
   async run(): Promise<StakeReturnType | StakeFlowReturnType> {
     const { flags } = await this.parse(Stake)
     const { interactive } = this.session
+    if (flags.mint && flags.through === undefined && (!interactive || flags.format === 'safe')) {
+      const { MintNeedsFlowError } = await import('../lib/onboard/errors.js')
+      throw new MintNeedsFlowError()
+    }
     // --format safe: the stake (and with --through active the activate after it) as one Safe batch
     if ((!interactive && flags.through === undefined) || flags.format === 'safe') return this.stakeOnly(flags)
     // the wizard, for a validator address that is a contract (a Safe): no key can sign for it
     const safeFlags = interactive ? await this.offerSafeBatch(flags) : null
     if (safeFlags) return this.stakeOnly(safeFlags)
+    return this.stakeFlow(flags)
+  }
 
+  /** The onboarding flow (the wizard on a terminal, --through without one): the library's `runStakeFlow`. */
+  private async stakeFlow(flags: StakeFlags): Promise<StakeFlowReturnType> {
     this.jsonLines = this.jsonEnabled()
     this.session.output = this.jsonLines ? 'json-lines' : 'human'
     const io = await this.session.wizardIo(this.jsonLines ? 'json-lines' : 'human')
@@ -75,17 +85,13 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       yes: flags.yes,
       createKeys: flags['create-keys'],
       passphraseSource: flags['bls-passphrase-source'],
+      envPassphrase:
+        flags['bls-passphrase-source'] === 'env' ? this.session.takeEnvSecret('TN_BLS_PASSPHRASE') : undefined,
+      env: this.session.env,
       externalPrimaryAddr: flags['external-primary-addr'],
       externalWorkerAddrs: flags['external-worker-addrs'],
       mint: flags.mint,
-      rehearsalMint: async (validator) => {
-        const [{ defaultDevnetDir }, { rehearseGovernance }] = await Promise.all([
-          import('../devnet/paths.js'),
-          import('../devnet/node/governance-client.js'),
-        ])
-        const r = await rehearseGovernance(defaultDevnetDir(), { action: 'mint', validator })
-        return { txHash: r.txHash, owner: r.owner }
-      },
+      rehearsalMint: (validator) => this.rehearsalMint(validator),
       whitelistWaitSeconds: flags['whitelist-wait'],
       nodeRpcUrl: flags['node-rpc-url'],
       startNode: flags['start-node'],
@@ -95,6 +101,21 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       terminal: (text) => process.stderr.write(text),
       releaseDatadir: () => dir.release(),
     })
+    this.renderFlow(result)
+    return result
+  }
+
+  /** The devnet's REHEARSAL-ONLY mint (the devnet node impersonates the registry owner). */
+  private async rehearsalMint(validator: Address): Promise<{ txHash: Hex | null; owner: Address }> {
+    const [{ defaultDevnetDir }, { rehearseGovernance }] = await Promise.all([
+      import('../devnet/paths.js'),
+      import('../devnet/node/governance-client.js'),
+    ])
+    const r = await rehearseGovernance(defaultDevnetDir(this.session.env), { action: 'mint', validator })
+    return { txHash: r.txHash, owner: r.owner }
+  }
+
+  private renderFlow(result: StakeFlowReturnType): void {
     if (result.unsigned) {
       const { cast, ...tx } = result.unsigned
       this.out(JSON.stringify(tx, null, 2))
@@ -109,7 +130,6 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       )
     if (result.through === 'staked' && result.status === 'Staked')
       this.note('Next: once the node is synced, run `tnv stake --through active` (or `tnv activate`).')
-    return result
   }
 
   /**
@@ -117,9 +137,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
    * says what it is (a Safe: version, threshold) and offers the onboarding as a Safe
    * Transaction Builder batch instead of asking for a key. Null: not a contract, or declined.
    */
-  private async offerSafeBatch(
-    flags: Interfaces.InferredFlags<typeof Stake.flags>,
-  ): Promise<Interfaces.InferredFlags<typeof Stake.flags> | null> {
+  private async offerSafeBatch(flags: StakeFlags): Promise<StakeFlags | null> {
     if (flags.unsigned || flags['private-key'] !== undefined || flags.keystore !== undefined) return null
     const [{ readNodeInfo }, support, { readAccountKind }] = await Promise.all([
       import('../lib/nodeinfo/read.js'),
@@ -153,31 +171,22 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     return { ...flags, unsigned: true, format: 'safe', through: 'active', out: out.trim() }
   }
 
-  /** The plain `tnv stake` (no terminal, no --through): stake, then stop. Journaled. */
-  private async stakeOnly(flags: Interfaces.InferredFlags<typeof Stake.flags>): Promise<StakeReturnType> {
-    const [{ stake }, support, cli, { keyMaterialFromFlags }, { formatTelAndWei }, { adiriProofSigner }] =
-      await Promise.all([
-        import('../lib/registry/stake.js'),
-        import('../lib/registry/command-support.js'),
-        import('../cli/registry-step.js'),
-        import('../lib/registry/key-material.js'),
-        import('../lib/chain/units.js'),
-        import('../lib/registry/adiri-proof-signer.js'),
-      ])
-    const note = (line: string) => this.note(line)
-    const { assertSafeFormat, writeSafeBatch } = await import('../cli/safe-output.js')
+  /**
+   * The plain `tnv stake` (no terminal, no --through) and the Safe batch (--format safe): the
+   * key material, the signer, the backup gate, then the one library operation, `stake`. Journaled.
+   */
+  private async stakeOnly(flags: StakeFlags): Promise<StakeReturnType> {
+    const { assertSafeFormat } = await import('../cli/safe-output.js')
     const safe = assertSafeFormat(flags)
-    // key material from node-info.yaml: its data directory is locked (and a half-finished key
-    // commit repaired) before it is read, and held until the stake is settled
-    const fromNodeInfo = flags['bls-pubkey'] === undefined
-    if (fromNodeInfo) {
-      const dir = await this.session.openDatadir(
-        flags['node-info'] === undefined ? flags.datadir : await keyDirOf(flags['node-info']),
-      )
-      if (dir.recovered.action !== 'none') note(recoveredNote(dir.recovered, dir.datadir))
-    }
-    const keys = await keyMaterialFromFlags(flags)
-    if (keys.nodeInfoPath) note(`Key material from ${keys.nodeInfoPath} (execution address ${keys.executionAddress}).`)
+    const [{ stake }, support, cli, { adiriProofSigner }, { backupGate, gatedConfirm }] = await Promise.all([
+      import('../lib/registry/stake.js'),
+      import('../lib/registry/command-support.js'),
+      import('../cli/registry-step.js'),
+      import('../lib/registry/adiri-proof-signer.js'),
+      import('../cli/backup-gate.js'),
+    ])
+    const note = (line: string) => this.note(line)
+    const keys = await this.keyMaterial(flags)
     const ctx = await support.openRegistryContext(flags)
     const signer = await cli.signerFromFlags(this.session, flags, {
       action: 'stake',
@@ -188,19 +197,11 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       stdin: this.session.stdin(),
       io: this.session.passphraseIo(),
     }
-    if (keys.nodeInfoPath) {
-      const { assertKeyOnDisk } = await import('../lib/keys/key-binding.js')
-      const how = await assertKeyOnDisk({
-        datadir: keys.keyDir,
-        nodeInfoKey: Buffer.from(keys.blsPubkey.slice(2), 'hex'),
-        ...passphrase,
-      })
-      if (how === 'match') note(`- the key in ${keys.keyDir}/node-keys is the key node-info.yaml records`)
-    }
+    await this.checkKeyOnDisk(keys, passphrase)
     // before the key is bound for good: a verified backup or a confirmed phrase (issue 18)
-    const { backupGate, gatedConfirm } = await import('../cli/backup-gate.js')
+    const keyDir = keys.nodeInfoPath ? keys.keyDir : null
     const gate = backupGate({
-      datadir: keys.nodeInfoPath ? keys.keyDir : flags.datadir,
+      datadir: keyDir ?? flags.datadir,
       publicKey: keys.blsPubkey,
       skip: flags['skip-backup-check'],
       action: 'the stake',
@@ -216,57 +217,96 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       report: this.session.reporter(),
       confirm: gatedConfirm(this.session.confirm({ yes: flags.yes }), gate),
       // the journal sits beside node-info.yaml; key material given as hex has no data directory
-      journal: cli.stepJournal(this.session, {
-        from: signer.address,
-        datadir: keys.nodeInfoPath ? keys.keyDir : null,
-        timeoutSeconds: flags.timeout,
-      }),
+      journal: cli.stepJournal(this.session, { from: signer.address, datadir: keyDir, timeoutSeconds: flags.timeout }),
     })
     if (result.outcome === 'unsigned') await gate(result.chain.chainId)
-    if (safe) {
-      // the onboarding as the Safe executes it: stake, then (--through active) activate
-      const { encodeFunctionData } = await import('viem')
-      const { registryAbis } = await import('../lib/registry/generations/detect.js')
-      const txs = result.outcome === 'unsigned' ? [result.unsigned] : []
-      if (result.outcome === 'already-done') note(result.message)
-      if (flags.through === 'active')
-        txs.push({
-          ...(txs[0] ?? { from: signer.address, chainId: result.chain.chainId }),
-          to: ctx.target.registry,
-          value: '0',
-          data: encodeFunctionData({ abi: registryAbis.next, functionName: 'activate' }),
-        } as (typeof txs)[number])
-      if (txs.length === 0) {
-        this.out(`Nothing to put in a batch: ${result.validator} is staked already.`)
-        return result
-      }
-      const batch = await writeSafeBatch({
-        ctx,
-        flags,
-        chainId: result.chain.chainId,
-        safe: signer.address,
-        unsigned: txs,
-        name:
-          txs.length > 1
-            ? 'tnv onboarding: stake, then activate'
-            : result.outcome === 'unsigned'
-              ? 'tnv stake'
-              : 'tnv activate',
-        out: (line) => this.out(line),
-        note,
-      })
-      return Object.assign(result, { safe: batch })
+    if (safe) return this.writeOnboardingBatch(ctx, flags, result)
+    await this.renderStake(result)
+    return result
+  }
+
+  /**
+   * The key material: from node-info.yaml, whose data directory is locked (and a half-finished key
+   * commit repaired) before it is read and held until the stake is settled; or from the flags.
+   */
+  private async keyMaterial(flags: StakeFlags): Promise<KeyMaterial> {
+    if (flags['bls-pubkey'] === undefined) {
+      const dir = await this.session.openDatadir(
+        flags['node-info'] === undefined ? flags.datadir : await keyDirOf(flags['node-info']),
+      )
+      if (dir.recovered.action !== 'none') this.note(recoveredNote(dir.recovered, dir.datadir))
     }
+    const { keyMaterialFromFlags } = await import('../lib/registry/key-material.js')
+    const keys = await keyMaterialFromFlags(flags)
+    if (keys.nodeInfoPath)
+      this.note(`Key material from ${keys.nodeInfoPath} (execution address ${keys.executionAddress}).`)
+    return keys
+  }
+
+  /** node-info.yaml's key must be the key on disk (a kill in an older key commit, or files copied by hand). */
+  private async checkKeyOnDisk(
+    keys: KeyMaterial,
+    passphrase: Pick<
+      Parameters<typeof import('../lib/keys/key-binding.js').assertKeyOnDisk>[0],
+      'source' | 'stdin' | 'io'
+    >,
+  ): Promise<void> {
+    if (!keys.nodeInfoPath) return
+    const { assertKeyOnDisk } = await import('../lib/keys/key-binding.js')
+    const how = await assertKeyOnDisk({
+      datadir: keys.keyDir,
+      nodeInfoKey: Buffer.from(keys.blsPubkey.slice(2), 'hex'),
+      ...passphrase,
+    })
+    if (how === 'match') this.note(`- the key in ${keys.keyDir}/node-keys is the key node-info.yaml records`)
+  }
+
+  /** --format safe: the onboarding as the Safe executes it (stake, then with --through active the activate). */
+  private async writeOnboardingBatch(
+    ctx: RegistryContext,
+    flags: StakeFlags,
+    result: StakeReturnType,
+  ): Promise<StakeReturnType> {
+    const [{ onboardingCalls }, { writeSafeBatch }] = await Promise.all([
+      import('../lib/registry/onboarding-calls.js'),
+      import('../cli/safe-output.js'),
+    ])
+    if (result.outcome === 'already-done') this.note(result.message)
+    const { calls, name } = onboardingCalls({ stake: result, through: flags.through })
+    if (calls.length === 0) {
+      this.out(`Nothing to put in a batch: ${result.validator} is staked already.`)
+      return result
+    }
+    const batch = await writeSafeBatch({
+      ctx,
+      flags,
+      chainId: result.chain.chainId,
+      safe: result.validator,
+      calls,
+      name,
+      out: (line) => this.out(line),
+      note: (line) => this.note(line),
+    })
+    return Object.assign(result, { safe: batch })
+  }
+
+  private async renderStake(result: StakeReturnType): Promise<void> {
+    const [support, { formatTelAndWei }] = await Promise.all([
+      import('../lib/registry/command-support.js'),
+      import('../lib/chain/units.js'),
+    ])
     for (const line of support.outcomeLines(
       result,
       (sent) =>
         `Staked ${formatTelAndWei(BigInt(result.stakeAmount))} for ${result.validator} on ${result.chain.name} (${result.registry.generation} registry): transaction ${sent.txHash} in block ${sent.blockNumber}.`,
     ))
       this.out(line)
-    if (result.outcome === 'sent') note('Next: once the node is synced, run `tnv activate`.')
-    return result
+    if (result.outcome === 'sent') this.note('Next: once the node is synced, run `tnv activate`.')
   }
 }
+
+type StakeFlags = Interfaces.InferredFlags<typeof Stake.flags>
+type KeyMaterial = Awaited<ReturnType<typeof import('../lib/registry/key-material.js').keyMaterialFromFlags>>
 
 /** The data directory of a --node-info value (a node-info.yaml file, or the directory holding it). */
 async function keyDirOf(nodeInfo: string): Promise<string> {

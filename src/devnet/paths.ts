@@ -5,7 +5,5 @@
  */
 export {
   type DevnetRuntimeInfo,
-  type DevnetSourceInfo,
   defaultDevnetDir,
-  RUNTIME_FILE,
 } from '../lib/chain/devnet-runtime-file.js'

@@ -4,8 +4,8 @@
  * stdout in the node's format; SIGINT/SIGTERM stop it cleanly with the chain saved; if the
  * engine dies the node exits non-zero.
  *
- * `main` is run by src/entries/node.ts (bin/tnv-node.js) and by the single executable's hidden
- * reference-node mode (src/entries/sea.ts).
+ * `main` is run by bin/tnv-node.js and by the single executable's reference-node mode
+ * (src/entries/sea.ts).
  */
 
 import { NodeStartRefusedError } from '../devnet/node/errors.js'

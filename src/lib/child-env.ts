@@ -22,7 +22,7 @@ export type SecretEnvVar = (typeof SECRET_ENV_VARS)[number]
 
 /** @example spawn(bin, args, { env: childEnv(process.env, { keep: ['TN_BLS_PASSPHRASE'] }) }) */
 export function childEnv(
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv,
   { keep = [] }: { keep?: readonly SecretEnvVar[] } = {},
 ): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = { ...env }

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import type { CHAIN_NAMES } from './chain/presets.js'
 
 /** The reference node's default data directory (reference-facts: Data directory). */
-export function defaultDatadir(platform: NodeJS.Platform = process.platform, env = process.env): string {
+export function defaultDatadir(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): string {
   if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'telcoin-network')
   if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'telcoin-network')
   const xdg = env.XDG_DATA_HOME
@@ -30,6 +30,8 @@ export type ChainFlagValues = {
   'chain-id'?: number | undefined
   'registry-generation'?: (typeof REGISTRY_GENERATION_NAMES)[number] | undefined
   'accept-registry-code'?: string | undefined
+  /** Seconds each JSON-RPC attempt may take (default 15). */
+  'rpc-timeout'?: number | undefined
 }
 
 export type SignerFlagValues = {

@@ -12,7 +12,7 @@ import { dirname } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { createWalletClient, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { ENGINE_MEMORY_ARGS, ENGINE_STATE_HISTORY } from '../../src/devnet/chain/engine-memory.js'
+import { ENGINE_ALLOCATOR_ENV, ENGINE_MEMORY_ARGS, ENGINE_STATE_HISTORY } from '../../src/devnet/chain/engine-memory.js'
 import { engineReceipt } from '../../src/devnet/chain/receipt.js'
 import { engineClient, engineTransportOf, startTestDevnet, type TestDevnet } from './helpers.js'
 
@@ -38,6 +38,10 @@ describe('the engine keeps a bounded history', { timeout: 120_000 }, () => {
     const at = argv.indexOf(ENGINE_MEMORY_ARGS[0] as string)
     assert.ok(at > 0, argv.join(' '))
     assert.deepEqual(argv.slice(at, at + ENGINE_MEMORY_ARGS.length), [...ENGINE_MEMORY_ARGS])
+    // and its allocator returns freed pages at once
+    const environ = readFileSync(`/proc/${t.chain.enginePid}/environ`, 'utf8').split('\0')
+    for (const [k, v] of Object.entries(ENGINE_ALLOCATOR_ENV))
+      assert.ok(environ.includes(`${k}=${v}`), environ.join(' '))
   })
 
   it('600 blocks later: nothing written to disk, old states refused, recent states, blocks and receipts readable', async () => {

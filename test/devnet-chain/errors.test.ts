@@ -7,7 +7,7 @@ import { describe, it } from 'node:test'
 import {
   AnvilNotFoundError,
   AnvilStartError,
-  DevnetAlreadyRunningError,
+  DevnetChainLockedError,
   DevnetSourceMismatchError,
   DevnetStateMismatchError,
   ForkUrlRequiredError,
@@ -25,7 +25,7 @@ function expectError(e: unknown, code: string, exitCode: number, fixNames: RegEx
 describe('devnet chain errors', () => {
   it('say what is wrong and what to do', async () => {
     expectError(
-      new DevnetAlreadyRunningError('/home/op/.local/share/tnv/devnet', 4242),
+      new DevnetChainLockedError('/home/op/.local/share/tnv/devnet', 4242),
       'DevnetChainLocked',
       ExitCode.NodeConfig,
       /`kill 4242`.*`tnv devnet stop`/,

@@ -13,7 +13,7 @@ import { after, describe, it } from 'node:test'
 import { keccak256, type PublicClient } from 'viem'
 import { loadContractArtifact } from '../../src/devnet/chain/artifacts.js'
 import {
-  DevnetAlreadyRunningError,
+  DevnetChainLockedError,
   DevnetSourceMismatchError,
   DevnetStateMismatchError,
   DevnetStoppedError,
@@ -201,7 +201,7 @@ describe('startDevnetChain', () => {
   it('refuses a second start on a running directory', async () => {
     const dir = datadir()
     await start({ datadir: dir, blockTime: 0, protocolLoop: false })
-    await assert.rejects(startDevnetChain({ datadir: dir, blockTime: 0 }), DevnetAlreadyRunningError)
+    await assert.rejects(startDevnetChain({ datadir: dir, blockTime: 0 }), DevnetChainLockedError)
   })
 
   it('checks its parameters before writing anything', async () => {

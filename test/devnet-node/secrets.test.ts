@@ -111,9 +111,15 @@ describe('the devnet hands no secret to its processes', { skip: !onLinux, timeou
     assert.ok(env.includes(`TNV_DEVNET_FORK_URL=${forkUrl}`))
   })
 
-  it("anvil's environment is its own: PATH, HOME, TMPDIR, NO_COLOR, and no secret at all", () => {
+  it("anvil's environment is its own: PATH, HOME, TMPDIR, NO_COLOR, its allocator's options, and no secret at all", () => {
     const env = procStrings(enginePid, 'environ')
-    assert.deepEqual(env.map((e) => e.split('=')[0]).sort(), ['HOME', 'NO_COLOR', 'PATH', 'TMPDIR'])
+    assert.deepEqual(env.map((e) => e.split('=')[0]).sort(), [
+      'HOME',
+      'NO_COLOR',
+      'PATH',
+      'TMPDIR',
+      '_RJEM_MALLOC_CONF',
+    ])
     for (const value of secretValues()) assert.ok(!env.some((e) => e.includes(value)))
     for (const name of SECRET_ENV_VARS) assert.ok(!env.some((e) => e.startsWith(`${name}=`)), name)
   })

@@ -16,7 +16,7 @@ import {
   NodeKeysExistError,
   WrongPassphraseError,
 } from '../../src/lib/keys/errors.js'
-import { InvalidRpcUrlError, NodeInfoFieldError, NodeInfoSyntaxError } from '../../src/lib/nodeinfo/errors.js'
+import { InvalidWorkerRpcUrlError, NodeInfoFieldError, NodeInfoSyntaxError } from '../../src/lib/nodeinfo/errors.js'
 import { PassphraseRequiredError } from '../../src/lib/passphrase/errors.js'
 import { FIXED, unhex } from './fixtures.js'
 
@@ -94,7 +94,7 @@ it("the node's texts: no keys, key mismatch, rpc endpoint, bad yaml", () => {
     /^BLS key mismatch: node-info.yaml records public key \w+ but the keys loaded from disk are 1{96}; the keys in this datadir do not match node-info.yaml/,
   )
   assert.match(
-    new InvalidRpcUrlError('--http', 'ftp://x', 'invalid http endpoint scheme `ftp`, expected `http` or `https`')
+    new InvalidWorkerRpcUrlError('--http', 'ftp://x', 'invalid http endpoint scheme `ftp`, expected `http` or `https`')
       .message,
     /^--http: invalid worker rpc endpoint: invalid http endpoint scheme `ftp`, expected `http` or `https`/,
   )

@@ -6,7 +6,7 @@
  * the old host refuses to start the key once it moved out.
  */
 import assert from 'node:assert/strict'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { isProcessAlive } from '../../src/lib/os/process-alive.js'

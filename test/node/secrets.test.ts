@@ -155,12 +155,13 @@ describe('tnv node start hands on no secret', () => {
       const port = await freePort()
       const nodeFlags = ['--http', '--http.port', String(port), '--ipcdisable']
       const started = await startNode({
-        binary: resolveNodeBinary({ flag: FAKE }),
+        binary: resolveNodeBinary({ flag: FAKE, env: process.env }),
         datadir: d2,
         nodeFlags,
         plan: resolveRpcPlan(nodeFlags),
         detach: true,
         passphrase: 'created-in-this-run',
+        env: process.env,
       })
       const log = readFileSync(started.state.logFile as string, 'utf8')
       assert.match(log, /fake node secret env: TN_BLS_PASSPHRASE$/m)

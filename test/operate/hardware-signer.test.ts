@@ -45,8 +45,8 @@ const legacy: TransactionSerializable = {
 
 describe('hardware wallets through foundry’s cast', () => {
   it('finds the cast of @foundry-rs/cast (foundry 1.7.1)', async () => {
-    assert.match(resolveCastBinary(), /@foundry-rs\/cast-[a-z0-9]+-[a-z0-9]+\/bin\/cast(\.exe)?$/)
-    const v = await runCast(['--version'])
+    assert.match(resolveCastBinary(process.env), /@foundry-rs\/cast-[a-z0-9]+-[a-z0-9]+\/bin\/cast(\.exe)?$/)
+    const v = await runCast(['--version'], { env: process.env })
     assert.equal(v.code, 0)
     assert.match(v.stdout, /1\.7\.1/)
   })
@@ -98,7 +98,7 @@ describe('hardware wallets through foundry’s cast', () => {
     it(`that command, with a software key in place of the device, signs the very ${label} transaction, and tnv's check accepts it and refuses any other`, async () => {
       const args = mktxArgs(tx, { device: 'ledger', from: dev.address })
       const soft = [...args.slice(0, -1), '--private-key', DEV_KEY, '--rpc-url', `http://127.0.0.1:${await freePort()}`]
-      const run = await runCast(soft)
+      const run = await runCast(soft, { env: process.env })
       assert.equal(run.code, 0, run.stderr)
       const raw = run.stdout.trim() as `0x${string}`
       await checkSignedTransaction(raw, tx, dev.address)

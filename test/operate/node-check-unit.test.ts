@@ -206,30 +206,38 @@ describe('node check: every health state judged', () => {
     assert.equal(level(evaluate(healthy({ local: zero })), 'node.consensus'), 'warn')
   })
 
-  it('not in the committee: Active without a seat now or next warns; a seat with an Observer node fails; CvvInactive warns', () => {
+  it('not in the committee: Active without a seat now or next is the draw (ok, exit 0); a seat with an Observer node fails; CvvInactive warns', () => {
     const out = evaluate(
       healthy({
         validator: { ...validator, inCommittee: false, inNextCommittee: false },
         local: endpoint({ nodeMode: 'Observer' }),
       }),
     )
-    assert.equal(level(out, 'validator.committee'), 'warn')
+    assert.equal(level(out, 'validator.committee'), 'ok')
+    assert.match(out.findings.find((f) => f.id === 'validator.committee')?.message ?? '', /not drawn this epoch/)
     assert.equal(level(out, 'node.mode'), 'ok')
-    assert.equal(out.exitCode, 1)
+    assert.equal(out.exitCode, 0)
     const observer = evaluate(healthy({ local: endpoint({ nodeMode: 'Observer' }) }))
     assert.equal(level(observer, 'node.mode'), 'fail')
     assert.match(observer.findings.find((f) => f.id === 'node.mode')?.fix ?? '', /validator’s keys/)
     assert.equal(level(evaluate(healthy({ local: endpoint({ nodeMode: 'CvvInactive' }) })), 'node.mode'), 'warn')
   })
 
-  it('a seat but reputation 0 in the latest header warns; not whitelisted warns with the governance step', () => {
-    const quiet = endpoint({
-      consensus: {
-        ...(endpoint().consensus as NonNullable<EndpointSnapshot['consensus']>),
-        scores: { [authority]: 0 },
-      },
-    })
-    assert.equal(level(evaluate(healthy({ local: quiet })), 'validator.authoring'), 'warn')
+  it('reputation 0: ok early in the epoch (fewer leader turns than two per member), warn after; not whitelisted warns', () => {
+    const withScores = (scores: Record<string, number>) =>
+      endpoint({
+        consensus: { ...(endpoint().consensus as NonNullable<EndpointSnapshot['consensus']>), scores },
+      })
+    // the epoch's first commits: nobody (or only the first leaders) has led yet
+    const early = evaluate(healthy({ local: withScores({ [authority]: 0, b: 1, c: 1, d: 0 }) }))
+    assert.equal(level(early, 'validator.authoring'), 'ok')
+    assert.match(early.findings.find((f) => f.id === 'validator.authoring')?.message ?? '', /early in the epoch/)
+    assert.equal(early.exitCode, 0)
+    assert.equal(level(evaluate(healthy({ local: withScores({ [authority]: 0 }) })), 'validator.authoring'), 'ok')
+    // every other member led twice and this one never did: not authoring
+    const quiet = evaluate(healthy({ local: withScores({ [authority]: 0, b: 3, c: 3, d: 2 }) }))
+    assert.equal(level(quiet, 'validator.authoring'), 'warn')
+    assert.equal(quiet.worst, 'validator.authoring')
     const nft = evaluate(
       healthy({
         validator: {
@@ -243,6 +251,43 @@ describe('node check: every health state judged', () => {
     )
     assert.equal(level(nft, 'validator.status'), 'warn')
     assert.match(nft.next, /whitelist/)
+  })
+
+  it('a retired, paid-out validator: informational, exit 0 even with no node running', () => {
+    const r = evaluate(
+      healthy({
+        validator: { ...validator, status: 'Retired', inCommittee: false, inNextCommittee: false, exitEpoch: 7 },
+        localEndpoint: null,
+        local: null,
+        host: { ...healthy().host, udpPorts: [{ address: 'x', port: 49590, bound: false, byNode: false }] },
+      }),
+    )
+    assert.equal(level(r, 'validator.status'), 'ok')
+    assert.match(r.findings.find((f) => f.id === 'validator.status')?.message ?? '', /Retired.*informational/)
+    assert.equal(level(r, 'node.rpc'), 'ok')
+    assert.match(r.findings.find((f) => f.id === 'node.rpc')?.message ?? '', /the validator is retired/)
+    assert.equal(level(r, 'host.p2p'), 'ok')
+    assert.equal(r.exitCode, 0)
+    assert.equal(r.worst, null)
+    assert.match(r.next, /retired/)
+  })
+
+  it('PendingExit is ok (the protocol completes it); Exited warns with the unstake step', () => {
+    const pending = evaluate(healthy({ validator: { ...validator, status: 'PendingExit', exitEpoch: 12 } }))
+    assert.equal(level(pending, 'validator.status'), 'ok')
+    const exited = evaluate(
+      healthy({ validator: { ...validator, status: 'Exited', inCommittee: false, inNextCommittee: false } }),
+    )
+    assert.equal(level(exited, 'validator.status'), 'warn')
+    assert.equal(exited.next, 'Unstake: tnv unstake.')
+  })
+
+  it('the summary names the worst finding: the first at the worst level', () => {
+    const r = evaluate(
+      healthy({ local: endpoint({ nodeMode: 'Observer' }), host: { ...healthy().host, diskFreeBytes: 20 * 2 ** 30 } }),
+    )
+    assert.equal(r.level, 'fail')
+    assert.equal(r.worst, 'node.mode')
   })
 
   it('the node runs other keys than node-info.yaml: fail naming the fields', () => {
@@ -279,6 +324,7 @@ describe('node check: Prometheus textfile', () => {
     const e = evaluate(healthy({ local: endpoint({ blockNumber: '900' }), localAgain: '905' }))
     return {
       level: e.level,
+      worst: e.worst,
       exitCode: e.exitCode,
       checkedAt: new Date(now * 1000).toISOString(),
       targets: {

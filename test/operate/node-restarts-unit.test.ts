@@ -403,6 +403,7 @@ describe('node check: restarts', () => {
   it('Prometheus: two counters from the totals, the windows as a labelled gauge, the last unclean exit time', () => {
     const report = {
       level: 'warn',
+      worst: null,
       exitCode: 1,
       checkedAt: new Date().toISOString(),
       targets: { node: null, network: null, validator: null, datadir: '/srv/tn' },

@@ -112,6 +112,14 @@ for (const generation of GENERATIONS) {
       assert.match(e.fix ?? '', /TN_PRIVATE_KEY.*--keystore.*--unsigned/)
     })
 
+    it('stake --mint without --through: refused before anything is read or sent, saying why (exit 2)', async () => {
+      const r = await tnv(['stake', '--datadir', datadir(0), '--mint', '--yes', '--json'], { TN_PRIVATE_KEY: key(0) })
+      const e = expectError(r, 'MintNeedsFlow', ExitCode.Usage)
+      assert.match(e.message, /onboarding flow.*--through/)
+      assert.match(e.fix ?? '', /--through staked/)
+      assert.equal(await txCount(0), 0)
+    })
+
     it('stake before governance approval: NotWhitelisted (exit 20), JSON only on stdout', async () => {
       const r = await tnv(['stake', '--datadir', datadir(0), '--json'], { TN_PRIVATE_KEY: key(0) })
       const e = expectError(r, 'NotWhitelisted', ExitCode.NotWhitelisted)

@@ -58,6 +58,9 @@ describe('registry generations (no chain)', () => {
       '0x8bb43f3a',
     )
     assert.equal(sel(adiri.unstakeData(V, true)), '0xf2888dbb')
+    // activate() is the same call in both generations
+    assert.equal(adiri.activateData(), '0x0f15f4c0')
+    assert.equal(next.activateData(), '0x0f15f4c0')
     // registry-next.md §1
     assert.equal(sel(next.stakeData(key, nextProof)), '0x2fb0d025')
     assert.equal(

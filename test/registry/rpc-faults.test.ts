@@ -2,10 +2,12 @@
  * The transport against a scripted endpoint: JSON-RPC batching and the counting fetch, faults
  * retried where safe (429, 5xx, a lost send answer, a dropped transaction rebroadcast) and
  * explained where not (refused connection, rate limit that persists, missing method,
- * timeout, replacement underpriced, receipt timeout).
+ * timeout, replacement underpriced, receipt timeout). Sends go through the one send path, the
+ * step runner's `sendJournaled` (src/lib/tx/run-step.ts), with a journal in a temporary directory.
  */
 import assert from 'node:assert/strict'
-import { describe, it } from 'node:test'
+import { join } from 'node:path'
+import { after, describe, it } from 'node:test'
 import { keccak256 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { createChainClient } from '../../src/lib/chain/client.js'
@@ -17,10 +19,13 @@ import {
 } from '../../src/lib/chain/errors.js'
 import { createRpcCounter } from '../../src/lib/chain/rpc-counter.js'
 import { classifyRpcError, explainRpcError } from '../../src/lib/chain/rpc-errors.js'
-import { sendTransaction, signTransaction } from '../../src/lib/chain/send-transaction.js'
+import { signTransaction } from '../../src/lib/chain/sign-transaction.js'
 import type { PreparedTransaction } from '../../src/lib/chain/transaction.js'
 import { waitForReceipt } from '../../src/lib/chain/wait-for-receipt.js'
 import { ExitCode } from '../../src/lib/errors.js'
+import { TxJournal } from '../../src/lib/tx/journal.js'
+import { runStep, type SendJournaledResult, sendJournaled } from '../../src/lib/tx/run-step.js'
+import { tempDir } from '../helpers/cli.js'
 import { freePort } from '../helpers/ports.js'
 import { type RpcHandler, startFakeRpc } from './fake-rpc.js'
 
@@ -71,6 +76,32 @@ const receipt = (hash: string) => ({
   status: '0x1',
   type: '0x2',
 })
+
+const journalDir = tempDir('tnv-rpc-faults-')
+after(() => journalDir.cleanup())
+let journals = 0
+
+/** One step through the step runner, its journal fresh: the result, and the journal's entry afterwards. */
+async function sendStep(url: string): Promise<{ sent?: SendJournaledResult; error?: unknown; journal: TxJournal }> {
+  const journal = new TxJournal(join(journalDir.dir, `journal-${++journals}.json`))
+  const client = createChainClient({ rpcUrl: url, retryCount: 0 })
+  const signer = { type: 'local' as const, address: account.address, account, source: 'test' }
+  try {
+    const sent = await runStep(
+      {
+        client,
+        rpcUrl: url,
+        step: 'activate',
+        signer,
+        journal: { journals: [journal], command: 'test', timeoutMs: 2000 },
+      },
+      (run) => sendJournaled(client, run, { account, tx, rpcUrl: url }),
+    )
+    return { sent, journal }
+  } catch (error) {
+    return { error, journal }
+  }
+}
 
 async function withFake<T>(
   handler: RpcHandler,
@@ -164,7 +195,7 @@ describe('rpc transport', () => {
     )
   })
 
-  it('a send whose answer was lost ("nonce too low" on the retry) is recognised as ours', async () => {
+  it('a send whose answer was lost ("nonce too low" on the retry) is recognised as ours and waited for', async () => {
     const raw = await signTransaction(account, tx)
     const hash = keccak256(raw)
     await withFake(
@@ -173,14 +204,14 @@ describe('rpc transport', () => {
           ? { error: { code: -32000, message: 'nonce too low' } }
           : method === 'eth_getTransactionByHash'
             ? { result: txObject(hash) }
-            : { result: null },
+            : method === 'eth_getTransactionReceipt'
+              ? { result: receipt(hash) }
+              : { result: null },
       async (url) => {
-        const sent = await sendTransaction(createChainClient({ rpcUrl: url, retryCount: 0 }), {
-          account,
-          tx,
-          rpcUrl: url,
-        })
-        assert.deepEqual(sent, { status: 'sent', hash, raw })
+        const { sent, journal } = await sendStep(url)
+        assert.equal(sent?.status, 'mined')
+        assert.equal(sent?.status === 'mined' && sent.hash, hash)
+        assert.equal(journal.read().entries[0]?.outcome, 'success')
       },
     )
   })
@@ -190,27 +221,24 @@ describe('rpc transport', () => {
       (method) =>
         method === 'eth_sendRawTransaction' ? { error: { code: -32000, message: 'nonce too low' } } : { result: null },
       async (url, fake) => {
-        const sent = await sendTransaction(createChainClient({ rpcUrl: url, retryCount: 0 }), {
-          account,
-          tx,
-          rpcUrl: url,
-        })
+        const { sent, journal } = await sendStep(url)
         assert.deepEqual(sent, { status: 'nonce-used' })
         assert.equal(fake.calls.eth_sendRawTransaction, 1)
+        assert.equal(journal.read().entries[0]?.outcome, 'dropped')
       },
     )
   })
 
-  it('"already known" is success; "replacement underpriced" is explained', async () => {
+  it('"already known" is success; "replacement underpriced" is explained and recorded dropped', async () => {
+    const hash = keccak256(await signTransaction(account, tx))
     await withFake(
-      () => ({ error: { code: -32000, message: 'already known' } }),
+      (method) =>
+        method === 'eth_getTransactionReceipt'
+          ? { result: receipt(hash) }
+          : { error: { code: -32000, message: 'already known' } },
       async (url) => {
-        const sent = await sendTransaction(createChainClient({ rpcUrl: url, retryCount: 0 }), {
-          account,
-          tx,
-          rpcUrl: url,
-        })
-        assert.equal(sent.status, 'sent')
+        const { sent } = await sendStep(url)
+        assert.equal(sent?.status, 'mined')
       },
     )
     await withFake(
@@ -219,10 +247,22 @@ describe('rpc transport', () => {
           ? { error: { code: -32000, message: 'replacement transaction underpriced' } }
           : { result: null },
       async (url) => {
-        await assert.rejects(
-          sendTransaction(createChainClient({ rpcUrl: url, retryCount: 0 }), { account, tx, rpcUrl: url }),
-          (err: unknown) => err instanceof PendingTransactionConflictError && /nonce 7/.test(err.message),
-        )
+        const { error, journal } = await sendStep(url)
+        assert.ok(error instanceof PendingTransactionConflictError && /nonce 7/.test(error.message), String(error))
+        assert.equal(journal.read().entries[0]?.outcome, 'dropped')
+      },
+    )
+  })
+
+  it('a send that meets a transient fault is explained, and its entry stays open for the next run', async () => {
+    await withFake(
+      (method) => (method === 'eth_sendRawTransaction' ? { http: 503 } : { result: null }),
+      async (url) => {
+        const { error, journal } = await sendStep(url)
+        assert.ok(error instanceof RpcUnreachableError, String(error))
+        const entry = journal.read().entries[0]
+        assert.equal(entry?.outcome, undefined)
+        assert.equal(entry?.raw, await signTransaction(account, tx))
       },
     )
   })

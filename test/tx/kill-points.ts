@@ -27,17 +27,6 @@ import {
 } from '../registry/devnet-fixture.js'
 import { spawnCli } from './helpers.js'
 
-export const KILL_POINTS = [
-  'tx:checked',
-  'tx:simulated',
-  'tx:confirmed',
-  'tx:signed',
-  'tx:journaled',
-  'tx:sent',
-  'tx:mined',
-  'tx:recorded',
-] as const
-
 /**
  * The points before anything leaves the process send nothing, so they are taken in a row on one
  * state (a kill at each, one after the other, then a clean run): every point is killed, and

@@ -1,7 +1,7 @@
 /**
  * One stdin reader per run: `--keystore-password-source stdin` takes line 1 and
  * `--bls-passphrase-source stdin` line 2 (here for the key check of keys tnv holds no record
- * of). A missing second line is a usage error naming the flag, never Node's exit 13.
+ * of), for the plain stake and for `--through`. A missing second line is a usage error naming the flag, never Node's exit 13.
  */
 import assert from 'node:assert/strict'
 import { existsSync, rmSync } from 'node:fs'
@@ -15,7 +15,7 @@ import { writeKeystore } from '../registry/keystore-fixture.js'
 describe('keystore password and BLS passphrase both from stdin', { timeout: 180_000 }, () => {
   let t: TestChain
   before(async () => {
-    t = await startTestChain('next', { accounts: 2 })
+    t = await startTestChain('next', { accounts: 3 })
   })
   after(async () => {
     await t?.stop()
@@ -74,6 +74,15 @@ describe('keystore password and BLS passphrase both from stdin', { timeout: 180_
     assert.equal(JSON.parse(r.stdout).outcome, 'sent')
     // the key was opened with line 2 and checked: tnv recorded which public key the file holds
     assert.ok(existsSync(join(dir, 'tnv-keys.json')))
+  })
+
+  it('stake --through staked reads the same two lines from the same reader', async () => {
+    const a = t.accounts[2] as TestAccount
+    const { args } = await setup(a, 'through')
+    const r = await runCli([...args, '--through', 'staked'], { input: 'ks pass\nbls pass\n' })
+    assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`)
+    const last = JSON.parse(r.stdout.trim().split('\n').at(-1) as string) as { status: string }
+    assert.equal(last.status, 'Staked')
   })
 
   it('no second line: a usage error naming --bls-passphrase-source, nothing sent, never exit 13', async () => {

@@ -8,13 +8,7 @@ import { CHAIN_NAMES } from '../../lib/chain/presets.js'
 import { KEYSTORE_PASSWORD_SOURCES, REGISTRY_GENERATION_NAMES } from '../../lib/options.js'
 import { yesFlag } from './common.js'
 
-export {
-  type ChainFlagValues,
-  KEYSTORE_PASSWORD_SOURCES,
-  type KeystorePasswordSource,
-  REGISTRY_GENERATION_NAMES,
-  type SignerFlagValues,
-} from '../../lib/options.js'
+export { REGISTRY_GENERATION_NAMES } from '../../lib/options.js'
 
 export const chainFlags = {
   chain: Flags.option({
@@ -31,6 +25,14 @@ export const chainFlags = {
     helpGroup: 'CHAIN',
     helpValue: '<url>',
     summary: "JSON-RPC endpoint (HTTP). Overrides the network's; alone, it names a custom network.",
+  }),
+  'rpc-timeout': Flags.integer({
+    env: 'TN_RPC_TIMEOUT',
+    helpGroup: 'CHAIN',
+    min: 1,
+    helpValue: '<seconds>',
+    summary:
+      'Seconds each JSON-RPC request may wait for an answer before it is sent again (default 15; 4 attempts). After 5 s without an answer a line names the endpoint and the attempt.',
   }),
   registry: Flags.string({
     env: 'TN_REGISTRY',

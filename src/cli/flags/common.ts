@@ -5,7 +5,7 @@
 import { Flags } from '@oclif/core'
 import { defaultDatadir, PASSPHRASE_SOURCES } from '../../lib/options.js'
 
-export { defaultDatadir, PASSPHRASE_SOURCES, type PassphraseSource } from '../../lib/options.js'
+export type { PassphraseSource } from '../../lib/options.js'
 
 export const datadirFlag = {
   datadir: Flags.string({
@@ -14,7 +14,7 @@ export const datadirFlag = {
       "Defaults to the reference node's: $XDG_DATA_HOME/telcoin-network or ~/.local/share/telcoin-network on Linux, ~/Library/Application Support/telcoin-network on macOS.",
     env: 'TN_DATADIR',
     helpValue: '<path>',
-    default: async () => defaultDatadir(),
+    default: async () => defaultDatadir(process.platform, process.env),
     defaultHelp: async () => '~/.local/share/telcoin-network',
   }),
 }

@@ -38,6 +38,7 @@ export async function guardKey(
   note: (text: string) => void,
   flags: GuardFlags,
   nodeFlags: readonly string[],
+  env: NodeJS.ProcessEnv,
   command = 'tnv node start',
   skipReason?: string,
 ): Promise<GuardStartReturnType> {
@@ -48,11 +49,11 @@ export async function guardKey(
       import('../../lib/chain/devnet-runtime-file.js'),
     ])
   const skip = flags['skip-doppelganger-check']
-  const devnetDir = resolve(defaultDevnetDir(process.env))
+  const devnetDir = resolve(defaultDevnetDir(env))
   const networkUrl =
     skip || skipReason ? null : await resolveNetworkUrl({ flag: flags['network-url'], nodeFlags, devnetDir })
   const guard = await guardValidatorStart({
-    stateDir: tnvStateDir(process.env),
+    stateDir: tnvStateDir(env),
     datadir: flags.datadir,
     devnetDir,
     nodeFlags,

@@ -31,7 +31,8 @@ export const stakeFlowFlags = {
   }),
   mint: Flags.boolean({
     helpGroup: 'FLOW',
-    summary: 'Devnet only: whitelist the address with the devnet governance key if it holds no ConsensusNFT.',
+    summary:
+      'Devnet only, with --through (or the wizard): whitelist the address with the devnet governance key if it holds no ConsensusNFT. The plain stake refuses it.',
   }),
   'whitelist-wait': Flags.integer({
     helpGroup: 'FLOW',

@@ -6,8 +6,6 @@
 import { Flags } from '@oclif/core'
 import { datadirFlag } from './common.js'
 
-export type { KeyMaterialFlagValues } from '../../lib/options.js'
-
 export const keyMaterialFlags = {
   ...datadirFlag,
   'node-info': Flags.string({

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { skipBackupCheckFlag } from '../../cli/flags/backup-gate.js'
@@ -86,6 +87,9 @@ The signature stops working when the stake version changes (the next epoch after
       const { HardwareCannotSignDigestError } = await import('../../lib/signers/errors.js')
       throw new HardwareCannotSignDigestError(flags.ledger ? 'ledger' : 'trezor')
     }
+    // the place of the signature file is checked before any key is opened or anything signed
+    const outputFile = await import('../../lib/fs/output-file.js')
+    if (flags.out !== undefined) await outputFile.assertOutputPath(flags.out, '--out')
     const [
       { signDelegation },
       support,
@@ -201,7 +205,11 @@ The signature stops working when the stake version changes (the next epoch after
     let backup: string | null = null
     const validity = `${file.generation} registry, ${file.deadlineIso ? `valid until ${file.deadlineIso}` : 'no deadline'}, stake version ${file.stakeVersion}, nonce ${file.nonce}`
     if (flags.out !== undefined) {
-      ;({ backup } = await files.writeDelegationFile(flags.out, file, { force: flags.force }))
+      try {
+        ;({ backup } = await files.writeDelegationFile(flags.out, file, { force: flags.force }))
+      } catch (err) {
+        throw outputFile.explainOutputError(err, resolve(flags.out), '--out')
+      }
       if (backup) note(`Kept the previous file as ${backup}.`)
       this.out(`Wrote the delegation signature for delegator ${delegator} to ${flags.out} (${validity}).`)
     } else {

@@ -1,5 +1,4 @@
-import { resolve } from 'node:path'
-import { Flags } from '@oclif/core'
+import { Flags, type Interfaces } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { devnetDirFlag } from '../../devnet/node/cli-flags.js'
 import type { DevnetRuntimeInfo } from '../../devnet/paths.js'
@@ -103,21 +102,58 @@ The node's own flags go after \`--\`, exactly as the real node takes them. Witho
   }
 
   async run(): Promise<DevnetStartResult | undefined> {
-    const { splitNodeArgs, strayFlags } = await import('../../lib/rpc/node-args.js')
-    const { NodeFlagsWithoutSeparatorError } = await import('../../lib/rpc/errors.js')
-    const { own, node } = splitNodeArgs(this.argv)
-    const stray = strayFlags(own, DevnetStart.flags)
-    if (stray.length > 0) throw new NodeFlagsWithoutSeparatorError('devnet start', stray, EXAMPLE)
-    const { flags, argv } = await this.parse(DevnetStart, own)
-    if (argv.length > 0) throw new NodeFlagsWithoutSeparatorError('devnet start', argv.map(String), EXAMPLE)
-    const dir = flags.datadir
+    const { flags, given } = await this.parseArgs()
     const warnings: string[] = []
     const warn = (w: string) => {
       warnings.push(w)
       this.note(`warning: ${w}`)
     }
+    const values = await parseValues(flags, warn)
+    const [{ launchDevnet }, { PUBLIC_KEYS_NOTICE }] = await Promise.all([
+      import('../../devnet/node/launch-devnet.js'),
+      import('../../devnet/node/devnet-status.js'),
+    ])
+    const started = await launchDevnet({
+      dir: flags.datadir,
+      givenNodeFlags: given,
+      genesis: flags.genesis,
+      forkUrl: flags['fork-url'],
+      forkBlock: values.forkBlock,
+      chainId: values.chainId,
+      epochSeconds: values.epochSeconds,
+      blockTime: flags['block-time'],
+      detach: flags.detach,
+      readyTimeoutMs: flags['ready-timeout'] * 1000,
+      onLog: (line) => this.note(`  node | ${line}`),
+      note: (line) => this.note(line),
+      warn,
+    })
+    const { engine: _internal, governance: _none, ...info } = started.info
+    const result: DevnetStartResult = {
+      ...info,
+      datadir: flags.datadir,
+      nodeArgs: started.args,
+      logFile: started.logFile,
+      keysNotice: PUBLIC_KEYS_NOTICE,
+      warnings,
+    }
+    this.printReady(result)
+    if (!started.child || !started.exited) return result
+    return this.foreground(result, started.child, started.exited)
+  }
 
-    const { UsageError, BadInputError } = await import('../../lib/errors.js')
+  /** tnv's own flags before `--`, the node's after it; a node flag before `--` is refused with the example. */
+  private async parseArgs(): Promise<{ flags: DevnetStartFlags; given: string[] }> {
+    const [{ splitNodeArgs, strayFlags }, { NodeFlagsWithoutSeparatorError }, { UsageError }] = await Promise.all([
+      import('../../lib/rpc/node-args.js'),
+      import('../../lib/rpc/errors.js'),
+      import('../../lib/errors.js'),
+    ])
+    const { own, node } = splitNodeArgs(this.argv)
+    const stray = strayFlags(own, DevnetStart.flags)
+    if (stray.length > 0) throw new NodeFlagsWithoutSeparatorError('devnet start', stray, EXAMPLE)
+    const { flags, argv } = await this.parse(DevnetStart, own)
+    if (argv.length > 0) throw new NodeFlagsWithoutSeparatorError('devnet start', argv.map(String), EXAMPLE)
     const given = node ?? []
     const named = given.map((f) => f.split('=')[0])
     for (const own of ['--datadir', '--chain']) {
@@ -134,155 +170,20 @@ The node's own flags go after \`--\`, exactly as the real node takes them. Witho
       throw new UsageError('The --devnet.* node flags are set by `tnv devnet start` from its own flags.', {
         fix: 'Use --genesis, --fork-url, --fork-block, --chain-id, --epoch-seconds and --block-time before `--`.',
       })
+    return { flags, given }
+  }
 
-    // --chain-id: a number or `genesis`
-    let chainId: number | 'genesis' | undefined
-    if (flags['chain-id'] !== undefined) {
-      const v = flags['chain-id'].trim()
-      if (v === 'genesis') chainId = 'genesis'
-      else if (/^[0-9]{1,15}$/.test(v) && Number(v) > 0) chainId = Number(v)
-      else
-        throw new BadInputError(`--chain-id ${JSON.stringify(flags['chain-id'])} is not a chain id.`, {
-          fix: "Pass a positive whole number, or `genesis` for the genesis file's (or the forked chain's) own.",
-        })
-    }
-    let forkBlock: bigint | undefined
-    if (flags['fork-block'] !== undefined) {
-      if (!/^[0-9]{1,20}$/.test(flags['fork-block'].trim()))
-        throw new BadInputError(`--fork-block ${JSON.stringify(flags['fork-block'])} is not a block number.`, {
-          fix: 'Pass a block number (decimal), or leave it out for the latest block.',
-        })
-      forkBlock = BigInt(flags['fork-block'].trim())
-    }
-    let epochSeconds = flags['epoch-seconds']
-    if (flags['epoch-blocks'] !== undefined) {
-      if (epochSeconds !== undefined)
-        throw new UsageError('--epoch-blocks is deprecated and cannot be combined with --epoch-seconds.', {
-          fix: 'Use --epoch-seconds only.',
-        })
-      epochSeconds = flags['epoch-blocks'] * Math.max(flags['block-time'] ?? 1, 1)
-      warn(`--epoch-blocks is deprecated (epochs end by time, as on the node): using --epoch-seconds ${epochSeconds}.`)
-    }
-
-    // Check everything that can be checked before anything runs or is written.
-    const [
-      { loadGenesis },
-      { probeForkSource, redactUrl, checkForkUrl },
-      { checkDevnetDirectory },
-      { REAL_NETWORK_CHAIN_IDS },
-    ] = await Promise.all([
-      import('../../devnet/chain/genesis.js'),
-      import('../../devnet/chain/fork.js'),
-      import('../../devnet/chain/start.js'),
-      import('../../devnet/chain/defaults.js'),
-    ])
-    const { findRunningDevnet } = await import('../../devnet/node/runtime-file.js')
-    const running = await findRunningDevnet(dir)
-    if (running.info) {
-      const { DevnetAlreadyRunningError } = await import('../../devnet/node/errors.js')
-      throw new DevnetAlreadyRunningError(dir, running.info.pid, running.info.rpcUrl)
-    }
-    // a genesis file by path: absolute, so the node (and a resume from elsewhere) finds the same file
-    if (flags.genesis !== undefined && flags.genesis !== 'adiri' && flags.genesis !== 'next')
-      flags.genesis = resolve(flags.genesis)
-    const source =
-      flags['fork-url'] !== undefined
-        ? { kind: 'fork' as const, url: flags['fork-url'], blockNumber: forkBlock }
-        : flags.genesis !== undefined
-          ? { kind: 'genesis' as const, genesis: flags.genesis }
-          : undefined
-    let sourceChainId: number | undefined
-    if (flags.genesis !== undefined) sourceChainId = loadGenesis(flags.genesis).chainId
-    if (flags['fork-url'] !== undefined) checkForkUrl(flags['fork-url'])
-    const record = await checkDevnetDirectory(dir, {
-      source,
-      chainId: chainId === 'genesis' ? 'source' : chainId,
-    })
-    if (flags['fork-url'] !== undefined) {
-      this.note(`checking the chain to fork (${redactUrl(flags['fork-url'])})…`)
-      const probe = await probeForkSource({
-        url: flags['fork-url'],
-        blockNumber: forkBlock ?? (record?.source.fork ? BigInt(record.source.fork.blockNumber) : undefined),
-      })
-      sourceChainId = probe.upstreamChainId
-      this.note(
-        `  chain id ${probe.upstreamChainId}, block ${probe.blockNumber}, registry ${probe.registry.generation} generation (${probe.registry.match === 'exact' ? 'known code' : 'known interface'}, code hash ${probe.registry.codeHash})`,
-      )
-    }
-    const effectiveChainId = record
-      ? record.chainId
-      : chainId === 'genesis'
-        ? (sourceChainId ?? 487)
-        : (chainId ?? (await import('../../lib/chain/addresses.js')).DEVNET_CHAIN_ID)
-    const real = REAL_NETWORK_CHAIN_IDS[effectiveChainId]
-    if (real)
-      warn(
-        `the rehearsal runs under the chain id of ${real} (${effectiveChainId}): transactions and signatures made on it are valid there too. Keep it off real keys, or leave --chain-id out (tnv's rehearsal id 911329).`,
-      )
-
-    const { defaultDevnetNodeFlags, withDevnetIpcPath } = await import('../../devnet/node/default-node-flags.js')
-    let nodeFlags = given.length > 0 ? withDevnetIpcPath(given, dir) : await defaultDevnetNodeFlags(dir)
-
-    // The node would refuse these flags: say so now, with the resolver's own words.
-    const { resolveRpcPlan } = await import('../../lib/rpc/resolve.js')
-    const plan = resolveRpcPlan(nodeFlags)
-    if (!plan.ok) {
-      const { NodeStartRefusedError } = await import('../../devnet/node/errors.js')
-      throw new NodeStartRefusedError(plan.errors)
-    }
-    for (const w of plan.warnings) this.note(`warning: ${w}`)
-
-    const { startDevnet } = await import('../../devnet/node/start-devnet.js')
-    const { PUBLIC_KEYS_NOTICE } = await import('../../devnet/node/devnet-status.js')
-    this.note(`${record ? 'resuming' : 'starting'} the devnet in ${dir}${flags.detach ? '' : ' (Ctrl-C stops it)'}`)
-    const start = () =>
-      startDevnet({
-        dir,
-        nodeFlags,
-        genesis: flags.genesis,
-        forkUrl: flags['fork-url'],
-        forkBlock,
-        chainId,
-        epochSeconds,
-        blockTime: flags['block-time'],
-        detach: flags.detach,
-        readyTimeoutMs: flags['ready-timeout'] * 1000,
-        onLog: (line) => this.note(`  node | ${line}`),
-      })
-    // Ports tnv chose (none given after `--`) were free when looked at, but another process (a
-    // second devnet starting at the same moment) can take one before the node binds it: choose
-    // again, twice at most. Ports the user gave are never changed.
-    const { DevnetStartFailedError } = await import('../../devnet/node/errors.js')
-    let started: Awaited<ReturnType<typeof start>>
-    for (let attempt = 1; ; attempt++) {
-      try {
-        started = await start()
-        break
-      } catch (err) {
-        if (!(err instanceof DevnetStartFailedError && err.portInUse && given.length === 0 && attempt < 3)) throw err
-        nodeFlags = await defaultDevnetNodeFlags(dir)
-        this.note(`a port was taken while the devnet started; starting again on ${nodeFlags.join(' ')}`)
-      }
-    }
-    const { engine: _internal, governance: _none, ...info } = started.info
-    const result: DevnetStartResult = {
-      ...info,
-      datadir: dir,
-      nodeArgs: started.args,
-      logFile: started.logFile,
-      keysNotice: PUBLIC_KEYS_NOTICE,
-      warnings,
-    }
-    this.printReady(result)
-    if (!started.child || !started.exited) return result
-
-    // Foreground: stay until the node stops (Ctrl-C reaches it directly; SIGTERM is passed on).
+  /** Foreground: stay until the node stops (Ctrl-C reaches it directly; SIGTERM is passed on). */
+  private async foreground(
+    result: DevnetStartResult,
+    child: { kill(signal: NodeJS.Signals): unknown },
+    exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>,
+  ): Promise<undefined> {
     if (this.jsonEnabled()) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
-    const child = started.child
     const forward = () => child.kill('SIGTERM')
     process.on('SIGINT', forward)
     process.on('SIGTERM', forward)
-    const { code, signal } = await started.exited
+    const { code, signal } = await exited
     this.note(`devnet node exited (${signal ?? `exit code ${code}`})`)
     if (code) process.exitCode = code
     return undefined
@@ -311,4 +212,44 @@ The node's own flags go after \`--\`, exactly as the real node takes them. Witho
     this.out(`  ${r.accounts.length} funded dev accounts; keys: \`tnv devnet status\` (PUBLIC devnet keys)`)
     this.out(r.logFile ? 'Stop it with `tnv devnet stop`.' : 'Ctrl-C stops it.')
   }
+}
+
+type DevnetStartFlags = Interfaces.InferredFlags<typeof DevnetStart.flags>
+type StartValues = {
+  chainId: number | 'genesis' | undefined
+  forkBlock: bigint | undefined
+  epochSeconds: number | undefined
+}
+
+/** --chain-id (a number or `genesis`), --fork-block, and --epoch-seconds (or the deprecated --epoch-blocks). */
+async function parseValues(flags: DevnetStartFlags, warn: (w: string) => void): Promise<StartValues> {
+  const { UsageError, BadInputError } = await import('../../lib/errors.js')
+  let chainId: number | 'genesis' | undefined
+  if (flags['chain-id'] !== undefined) {
+    const v = flags['chain-id'].trim()
+    if (v === 'genesis') chainId = 'genesis'
+    else if (/^[0-9]{1,15}$/.test(v) && Number(v) > 0) chainId = Number(v)
+    else
+      throw new BadInputError(`--chain-id ${JSON.stringify(flags['chain-id'])} is not a chain id.`, {
+        fix: "Pass a positive whole number, or `genesis` for the genesis file's (or the forked chain's) own.",
+      })
+  }
+  let forkBlock: bigint | undefined
+  if (flags['fork-block'] !== undefined) {
+    if (!/^[0-9]{1,20}$/.test(flags['fork-block'].trim()))
+      throw new BadInputError(`--fork-block ${JSON.stringify(flags['fork-block'])} is not a block number.`, {
+        fix: 'Pass a block number (decimal), or leave it out for the latest block.',
+      })
+    forkBlock = BigInt(flags['fork-block'].trim())
+  }
+  let epochSeconds = flags['epoch-seconds']
+  if (flags['epoch-blocks'] !== undefined) {
+    if (epochSeconds !== undefined)
+      throw new UsageError('--epoch-blocks is deprecated and cannot be combined with --epoch-seconds.', {
+        fix: 'Use --epoch-seconds only.',
+      })
+    epochSeconds = flags['epoch-blocks'] * Math.max(flags['block-time'] ?? 1, 1)
+    warn(`--epoch-blocks is deprecated (epochs end by time, as on the node): using --epoch-seconds ${epochSeconds}.`)
+  }
+  return { chainId, forkBlock, epochSeconds }
 }

@@ -61,11 +61,11 @@ On the devnet (--chain devnet, or no --chain and no --rpc-url), without signer f
       import('../../devnet/node/governance-client.js'),
       import('../../devnet/node/runtime-file.js'),
     ])
-    const dir = defaultDevnetDir()
+    const dir = defaultDevnetDir(this.session.env)
     const running = await findRunningDevnet(dir)
     if (!running.info) {
-      const { DevnetNotRunningError } = await import('../../devnet/node/errors.js')
-      throw new DevnetNotRunningError(dir)
+      const { DevnetNodeNotRunningError } = await import('../../devnet/node/errors.js')
+      throw new DevnetNodeNotRunningError(dir)
     }
     this.note(`On the devnet: REHEARSAL-ONLY mint by impersonating the registry owner (${running.info.owner}).`)
     const r = await rehearseGovernance(dir, { action: 'mint', validator })

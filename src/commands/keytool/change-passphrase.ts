@@ -38,7 +38,8 @@ export default class ChangePassphrase extends KeytoolCommand {
             ...(newSource === 'stdin' ? { stdin: await this.stdin() } : {}),
             io: this.passphraseIo,
           })) ?? ''
-        const weak = (await import('../../lib/passphrase/strength.js')).weakPassphraseWarning(next)
+        const { weakPassphraseWarning } = await import('../../lib/passphrase/strength.js')
+        const weak = weakPassphraseWarning(next)
         if (weak) this.warnLine(weak)
         if (/\p{White_Space}$/u.test(next))
           this.warnLine(

@@ -17,7 +17,7 @@ Each finding has a level (ok, warn, fail; skip = not checked here, with the reas
 
 Exit codes (for monitors, as Nagios-style checks): 0 all ok, 1 a warning, 2 a failure. Bad flags exit with their own codes (docs/ci.md).
 
---watch N repeats the check every N seconds until interrupted (with --json: one JSON line per check); --prometheus FILE writes the figures for node_exporter's textfile collector after every check, atomically.`
+--watch N repeats the check every N seconds until interrupted (with --json: one JSON line per check); under --watch a finding changes level only after the new level has held for --hold seconds (default 30), so a monitor does not flap. --prometheus FILE writes the figures for node_exporter's textfile collector after every check, atomically.`
   static override examples = [
     '<%= config.bin %> <%= command.id %> --datadir ~/tn --chain testnet',
     '<%= config.bin %> <%= command.id %> --datadir ~/tn --chain testnet --json',
@@ -43,6 +43,13 @@ Exit codes (for monitors, as Nagios-style checks): 0 all ok, 1 a warning, 2 a fa
       helpValue: '<seconds>',
       summary: 'Repeat the check every this many seconds until interrupted.',
     }),
+    hold: Flags.integer({
+      default: 30,
+      min: 0,
+      helpValue: '<seconds>',
+      summary:
+        'With --watch: a finding changes level only after the new level has held this long (the level waiting is shown as pending).',
+    }),
     prometheus: Flags.string({
       helpValue: '<file>',
       summary:
@@ -64,18 +71,23 @@ Exit codes (for monitors, as Nagios-style checks): 0 all ok, 1 a warning, 2 a fa
 
   async run(): Promise<NodeCheckReport> {
     const { flags } = await this.parse(NodeCheckCommand)
-    const [{ checkNode }, { writePrometheusFile }, { DEFAULT_THRESHOLDS }, { parseAddressFlag }] = await Promise.all([
-      import('../../lib/health/check-node.js'),
-      import('../../lib/health/prometheus.js'),
-      import('../../lib/health/evaluate.js'),
-      import('../../lib/chain/address.js'),
-    ])
+    const [{ checkNode }, { writePrometheusFinding }, { DEFAULT_THRESHOLDS }, { parseAddressFlag }, { holdLevels }] =
+      await Promise.all([
+        import('../../lib/health/check-node.js'),
+        import('../../lib/health/prometheus.js'),
+        import('../../lib/health/evaluate.js'),
+        import('../../lib/chain/address.js'),
+        import('../../lib/health/hold-levels.js'),
+      ])
+    // one check reports what it sees; under --watch levels are held (docs/node.md, "Levels")
+    const hold = holdLevels(flags.watch === undefined ? 0 : flags.hold * 1000)
     const address = flags.address === undefined ? undefined : parseAddressFlag(flags.address, '--address')
+    if (flags.prometheus) await assertTextfileKind(flags.prometheus)
     let jwtSecretHex: string | null = null
     if (flags['jwt-secret'])
       jwtSecretHex = await (await import('../../lib/rpc/jwt.js')).readJwtSecret(flags['jwt-secret'])
     const once = async (): Promise<NodeCheckReport> => {
-      const report = await checkNode({
+      let report = await checkNode({
         datadir: flags.datadir,
         nodeUrl: flags['node-rpc-url'],
         chain: flags,
@@ -89,7 +101,8 @@ Exit codes (for monitors, as Nagios-style checks): 0 all ok, 1 a warning, 2 a fa
           minFreeBytes: flags['min-free-gib'] * 2 ** 30,
         },
       })
-      if (flags.prometheus) await writePrometheusFile(flags.prometheus, report)
+      report = hold.settle(report)
+      if (flags.prometheus) report = await writePrometheusFinding(flags.prometheus, report)
       process.exitCode = report.exitCode
       return report
     }
@@ -140,12 +153,28 @@ Exit codes (for monitors, as Nagios-style checks): 0 all ok, 1 a warning, 2 a fa
       `${r.checkedAt}  node ${r.targets.node ?? '-'}  network ${r.targets.network ?? '-'}  validator ${r.targets.validator ?? '-'}`,
     )
     for (const f of r.findings) {
-      this.out(`${mark[f.level]}  ${f.id.padEnd(width)}  ${f.message}`)
+      const pending = f.pending ? ` [${f.pending.level} for ${f.pending.sinceSeconds} s, held as ${f.level}]` : ''
+      this.out(`${mark[f.level]}  ${f.id.padEnd(width)}  ${f.message}${pending}`)
       if (f.fix && f.level !== 'ok' && f.level !== 'skip') this.out(`${' '.repeat(width + 8)}fix: ${f.fix}`)
     }
-    this.out(`${r.level.toUpperCase()}: ${r.next}`)
+    this.out(`${r.level.toUpperCase()}${r.worst ? ` (${r.worst})` : ''}: ${r.next}`)
     this.note(
       `${r.roundTrips.total} round trips (local ${r.roundTrips.local}, network ${r.roundTrips.network}, registry ${r.roundTrips.registry}) + ${r.roundTrips.exposureProbes} exposure probes, ${r.wallMs} ms`,
     )
+  }
+}
+
+/**
+ * A --prometheus path of the wrong kind (an existing directory, a device, below a file) can never
+ * be written: refused before the first check (exit 3). A missing or unwritable directory or a
+ * full disk may be fixed while the check runs (a disk mounted, space freed): those become the
+ * `host.textfile` finding of each check instead.
+ */
+async function assertTextfileKind(path: string): Promise<void> {
+  const { assertOutputPath, OutputPathKindError } = await import('../../lib/fs/output-file.js')
+  try {
+    await assertOutputPath(path, '--prometheus')
+  } catch (err) {
+    if (err instanceof OutputPathKindError) throw err
   }
 }

@@ -76,7 +76,7 @@ JSON lines with --json; each side is resumable after a kill (<datadir>/tnv-migra
     const networkUrl =
       flags['network-url'] ??
       (unfinished?.side === side && unfinished.outcome === null ? unfinished.networkUrl : undefined) ??
-      (await resolveNetworkUrl({ flag: undefined, nodeFlags, devnetDir: defaultDevnetDir(process.env) }))
+      (await resolveNetworkUrl({ flag: undefined, nodeFlags, devnetDir: defaultDevnetDir(this.session.env) }))
     if (!networkUrl) {
       const { DoppelgangerNoEndpointError } = await import('../../lib/node/fence-errors.js')
       throw new DoppelgangerNoEndpointError(null)
@@ -99,10 +99,11 @@ JSON lines with --json; each side is resumable after a kill (<datadir>/tnv-migra
           flags.datadir,
           60_000,
           (t) => this.note(t),
+          this.session.env,
           'tnv node migrate in',
           'proved silent by this migrate over the window just before',
         )
-        return hooks.start(resolveNodeBinary({ flag: flags['node-binary'] }), node ?? [])
+        return hooks.start(resolveNodeBinary({ flag: flags['node-binary'], env: this.session.env }), node ?? [])
       },
       onEvent: (e) => (this.jsonEnabled() ? this.logJson(e) : this.note(JSON.stringify(e))),
     })

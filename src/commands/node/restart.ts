@@ -29,7 +29,7 @@ export default class NodeRestart extends BaseCommand {
       ...(flags['window-timeout'] ? { windowTimeoutSeconds: flags['window-timeout'] } : {}),
       ...(flags['epoch-seconds'] ? { epochSeconds: flags['epoch-seconds'] } : {}),
       check: flags.check,
-      hooks: upgradeHooks(flags.datadir, flags['ready-timeout'] * 1000, (t) => this.note(t)),
+      hooks: upgradeHooks(flags.datadir, flags['ready-timeout'] * 1000, (t) => this.note(t), this.session.env),
       onEvent: (e) => (this.jsonEnabled() ? this.logJson(e) : this.note(describe(e))),
     })
     if (result.outcome === 'planned') this.out('plan only (--check): nothing was changed')

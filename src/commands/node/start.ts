@@ -76,8 +76,8 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
         import('../../lib/rpc/resolve.js'),
       ])
 
-    const binary = resolveNodeBinary({ flag: flags['node-binary'] })
-    const kind = (await import('../../lib/node/binary-kind.js')).nodeBinaryKind(binary, process.env)
+    const binary = resolveNodeBinary({ flag: flags['node-binary'], env: this.session.env })
+    const kind = (await import('../../lib/node/binary-kind.js')).nodeBinaryKind(binary, this.session.env)
     const { warnings } = checkNodeStart(nodeFlags, kind)
     if (kind === 'reference') assertReferenceChain(nodeFlags)
     if (flags.detach && flags.restart === 'on-failure')
@@ -97,9 +97,10 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
     }
     await assertNotRunning(flags.datadir)
     // a taken port is named before anything is started (startNode checks again, just before spawning)
-    await (await import('../../lib/node/start.js')).assertPortsFree(plan)
+    const { assertPortsFree } = await import('../../lib/node/start.js')
+    await assertPortsFree(plan)
     // one live copy of a validator key: the local fence, then the network (docs/node.md)
-    const guard = await guardKey((t) => this.note(t), flags, nodeFlags)
+    const guard = await guardKey((t) => this.note(t), flags, nodeFlags, this.session.env)
     const { redactNodeFlags } = await import('../../lib/rpc/format-plan.js')
     this.note(`starting ${binary.path} node --datadir ${flags.datadir} ${redactNodeFlags(finalFlags, plan).join(' ')}`)
     const startParameters = {
@@ -110,6 +111,7 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
       detach: flags.detach,
       readyTimeoutMs: flags['ready-timeout'] * 1000,
       onLog: (line: string) => this.note(`  node | ${line}`),
+      env: this.session.env,
     }
     const started = await startNode(startParameters).catch(async (err) => {
       await guard.fence?.release().catch(() => {})

@@ -39,11 +39,13 @@ export default class NodeSync extends BaseCommand {
     const { flags } = await this.parse(NodeSync)
     const { resolveSyncEndpoints } = await import('../../lib/node/status.js')
     const { waitForSync } = await import('../../lib/node/sync.js')
+    const { defaultDevnetDir } = await import('../../lib/chain/devnet-runtime-file.js')
     const { localUrl, networkUrl, idleChain } = await resolveSyncEndpoints({
       datadir: flags.datadir,
       rpcUrl: flags['rpc-url'],
       networkUrl: flags['network-url'],
       chain: flags.chain,
+      devnetDir: defaultDevnetDir(this.session.env),
     })
     this.note(`comparing ${localUrl} with ${networkUrl}`)
     const result = await waitForSync({

@@ -27,7 +27,7 @@ Every step is a JSON line with --json; --check shows the plan and changes nothin
       import('../../lib/node/fence.js'),
       import('../../lib/node/binary.js'),
     ])
-    resolveNodeBinary({ flag: flags.binary })
+    resolveNodeBinary({ flag: flags.binary, env: this.session.env })
     const key = (await keyIdentities(flags.datadir)).find((i) => i.blsPublicKey)?.blsPublicKey ?? null
     const result = await upgradeNode({
       datadir: flags.datadir,
@@ -40,7 +40,7 @@ Every step is a JSON line with --json; --check shows the plan and changes nothin
       ...(flags['window-timeout'] ? { windowTimeoutSeconds: flags['window-timeout'] } : {}),
       ...(flags['epoch-seconds'] ? { epochSeconds: flags['epoch-seconds'] } : {}),
       check: flags.check,
-      hooks: upgradeHooks(flags.datadir, flags['ready-timeout'] * 1000, (t) => this.note(t)),
+      hooks: upgradeHooks(flags.datadir, flags['ready-timeout'] * 1000, (t) => this.note(t), this.session.env),
       onEvent: (e) => (this.jsonEnabled() ? this.logJson(e) : this.note(describe(e))),
     })
     if (result.outcome === 'planned') this.out(`plan only (--check): nothing was changed`)

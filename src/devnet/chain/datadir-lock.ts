@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path'
 import { acquireLock, LockedError, readLockOwner } from '../../lib/fs/lock.js'
-import { DevnetAlreadyRunningError } from './errors.js'
+import { DevnetChainLockedError } from './errors.js'
 
 export const LOCK_FILE = 'chain.lock'
 
@@ -19,6 +19,6 @@ export async function acquireDatadirLock(datadir: string): Promise<() => Promise
     return await acquireLock({ lockPath, what: `The devnet chain in ${datadir}`, command: 'devnet chain', waitMs: 0 })
   } catch (err) {
     if (!(err instanceof LockedError)) throw err
-    throw new DevnetAlreadyRunningError(datadir, readLockOwner(lockPath)?.pid ?? Number.NaN)
+    throw new DevnetChainLockedError(datadir, readLockOwner(lockPath)?.pid ?? Number.NaN)
   }
 }

@@ -21,8 +21,7 @@ export const DEFAULT_BLOCK_TIME = 1
  * 86400 s). `--genesis` and `--fork-url` rehearsals use the registry's unless told otherwise.
  */
 export const EMBEDDED_EPOCH_SECONDS = 10
-/** Bounds of a rehearsal epoch length (seconds; uint32 like `epochDuration`). */
-export const MIN_EPOCH_SECONDS = 1
+/** The longest rehearsal epoch (seconds; uint32 like `epochDuration`). */
 export const MAX_EPOCH_SECONDS = 4_294_967_295
 
 export const DEV_ACCOUNT_COUNT = 10

@@ -18,6 +18,13 @@
  * Every receipt is kept (no `--transaction-block-keeper`): the step runner decides that a
  * journaled transaction was dropped when the chain has no receipt for it and its nonce is used,
  * so a pruned receipt would turn a mined transaction into a "dropped" one.
+ *
+ * What still grows is anvil's own record of every block, which it never drops: the block and its
+ * hash in the chain's maps, the hash again in each kept state, and for a block with transactions
+ * the transactions, receipts and call traces (docs/devnet-chain.md, "The engine's memory", has the
+ * per-block figures). The released anvil allocates with jemalloc, which by default keeps freed
+ * pages for 10 s (dirty) and longer (muzzy) before it returns them; with a block a second, every
+ * block's transient copies stay resident. ENGINE_ALLOCATOR_ENV returns them at once.
  */
 
 /** How many recent blocks' states the engine keeps. */
@@ -25,3 +32,11 @@ export const ENGINE_STATE_HISTORY = 16
 
 /** The options, always on for the devnet's engine. */
 export const ENGINE_MEMORY_ARGS: readonly string[] = ['--prune-history', String(ENGINE_STATE_HISTORY)]
+
+/**
+ * jemalloc's options for the engine (the released anvil links tikv-jemallocator, which reads
+ * `_RJEM_MALLOC_CONF`): freed pages go back to the system at once instead of after 10 s.
+ */
+export const ENGINE_ALLOCATOR_ENV: Readonly<Record<string, string>> = {
+  _RJEM_MALLOC_CONF: 'dirty_decay_ms:0,muzzy_decay_ms:0',
+}

@@ -79,7 +79,7 @@ export class DevnetStoppedError extends TnvError {
 }
 
 /** Another live process runs the devnet chain of this data directory. */
-export class DevnetAlreadyRunningError extends TnvError {
+export class DevnetChainLockedError extends TnvError {
   override readonly code: string = 'DevnetChainLocked'
   constructor(datadir: string, pid: number) {
     super(`The devnet chain in ${datadir} is already running (process ${pid}).`, {

@@ -16,7 +16,7 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { resolveAnvilBinary } from './anvil-binary.js'
 import type { EngineIsolation, EngineLauncher } from './engine-isolation.js'
-import { ENGINE_MEMORY_ARGS } from './engine-memory.js'
+import { ENGINE_ALLOCATOR_ENV, ENGINE_MEMORY_ARGS } from './engine-memory.js'
 import { engineCallOnce } from './engine-rpc.js'
 import { AnvilStartError } from './errors.js'
 import { onProcessExit } from './exit-hooks.js'
@@ -113,13 +113,17 @@ function anvilArgs(p: SpawnAnvilParameters, ipcPath: string, port: number): stri
   return args
 }
 
-/** anvil's whole environment: nothing of tnv's (no secret can be handed on by accident). */
+/**
+ * anvil's whole environment: nothing of tnv's (no secret can be handed on by accident), and its
+ * allocator told to give freed pages back at once (ENGINE_ALLOCATOR_CONF, ./engine-memory.ts).
+ */
 export function anvilEnv(engineDir: string, home: string | undefined): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: home ?? engineDir,
     TMPDIR: engineDir,
     NO_COLOR: '1',
+    ...ENGINE_ALLOCATOR_ENV,
   }
 }
 

@@ -7,7 +7,7 @@ export const devnetDirFlag = {
     summary: 'The devnet directory (chain state, devnet.json, node.log).',
     description: 'Defaults to $TNV_DEVNET_DIR, else $XDG_DATA_HOME/tnv/devnet, else ~/.local/share/tnv/devnet.',
     helpValue: '<dir>',
-    default: async () => defaultDevnetDir(),
+    default: async () => defaultDevnetDir(process.env),
     defaultHelp: async () => '~/.local/share/tnv/devnet',
   }),
 }

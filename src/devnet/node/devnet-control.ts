@@ -1,7 +1,7 @@
 /** Asks the devnet node running for a directory to do something (status, advance-epoch, governance) over its control socket. */
 import { type ExitCodeValue, TnvError } from '../../lib/errors.js'
 import { type ControlOp, controlRequest } from './control.js'
-import { DevnetControlError, DevnetNotAnsweringError, DevnetNotRunningError } from './errors.js'
+import { DevnetControlError, DevnetNodeNotRunningError, DevnetNotAnsweringError } from './errors.js'
 import { controlSocketPath, findRunningDevnet } from './runtime-file.js'
 
 /** An error the node raised for the request, with its own code, fix and exit code. */
@@ -21,7 +21,7 @@ const OPERATION: Record<ControlOp, string> = {
 
 export async function askDevnet<T>(dir: string, op: ControlOp, args: Record<string, unknown> = {}): Promise<T> {
   const running = await findRunningDevnet(dir)
-  if (!running.info) throw new DevnetNotRunningError(dir)
+  if (!running.info) throw new DevnetNodeNotRunningError(dir)
   let answer: Awaited<ReturnType<typeof controlRequest>>
   try {
     answer = await controlRequest(controlSocketPath(dir), op, args)

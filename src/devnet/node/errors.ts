@@ -50,7 +50,7 @@ export class DevnetAlreadyRunningError extends TnvError {
   }
 }
 
-export class DevnetNotRunningError extends TnvError {
+export class DevnetNodeNotRunningError extends TnvError {
   override readonly code: string = 'DevnetNodeNotRunning'
   constructor(dir: string) {
     super(`No devnet is running for ${dir}.`, {

@@ -18,8 +18,6 @@ import { DevnetAlreadyRunningError } from './errors.js'
 export {
   findRunningDevnet,
   isProcessAlive,
-  isReferenceNodeProcess,
-  type RunningDevnet,
   readRuntimeInfo,
   removeRuntimeInfo,
   runtimeFilePath,

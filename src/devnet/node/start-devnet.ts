@@ -77,7 +77,7 @@ export async function startDevnet(p: StartDevnetParameters): Promise<StartedDevn
   const { flags: nodeFlags, secret: jwtSecret } = splitJwtSecret(p.nodeFlags)
   const args = devnetNodeArgs({ ...p, nodeFlags })
   // the node's own environment carries what must stay off its command line: nothing else of tnv's secrets
-  const env = childEnv()
+  const env = childEnv(process.env)
   if (p.forkUrl !== undefined) env.TNV_DEVNET_FORK_URL = p.forkUrl
   if (jwtSecret !== null) env.TNV_NODE_JWT_SECRET = jwtSecret
   const logFile = detach ? join(dir, NODE_LOG_FILE) : null

@@ -14,7 +14,7 @@
  */
 import { join, resolve as resolvePath } from 'node:path'
 import packageJson from '../../../package.json' with { type: 'json' }
-import { defaultDatadir } from '../../cli/flags/common.js'
+import { defaultDatadir } from '../../lib/options.js'
 import { parseJwtSecretHex, readJwtSecret } from '../../lib/rpc/jwt.js'
 import { resolveRpcPlan } from '../../lib/rpc/resolve.js'
 import type { RpcPlan } from '../../lib/rpc/types.js'
@@ -79,8 +79,6 @@ function genesisFileOf(datadir: string, chain: DevnetChain): string | null {
  * of the node (anvil) ever sees it. `--rpc.jwtsecret <hex>` (the released node's only form)
  * still works, with a warning.
  */
-export { NODE_JWT_SECRET_ENV } from '../../lib/node/jwt-secret-env.js'
-
 import { NODE_JWT_SECRET_ENV } from '../../lib/node/jwt-secret-env.js'
 
 async function jwtSecretOf(plan: RpcPlan, fromEnv: string | undefined, log: NodeLogger): Promise<string | null> {
@@ -136,7 +134,7 @@ type Started = {
 export async function startReferenceNode(argv: readonly string[], log: NodeLogger): Promise<RunningReferenceNode> {
   const secrets = takeEnvironmentSecrets(process.env)
   const plan = resolveRpcPlan(argv)
-  const args = parseNodeArgs(plan.passthrough, defaultDatadir())
+  const args = parseNodeArgs(plan.passthrough, defaultDatadir(process.platform, process.env))
   // the fork URL (it may carry an API key) is in args now; no child inherits it
   delete process.env.TNV_DEVNET_FORK_URL
   for (const w of plan.warnings) log.warn(w)
@@ -298,7 +296,7 @@ const FOLLOW_CHECK_MS = 1000
 
 /** `--chain devnet`: this node's RPC servers in front of the running local devnet's engine. */
 async function joinDevnet({ args, gatewayParams }: Started, log: NodeLogger): Promise<RunningReferenceNode> {
-  const devnetDir = defaultDevnetDir()
+  const devnetDir = defaultDevnetDir(process.env)
   const { datadir } = args
   if (resolvePath(devnetDir) === resolvePath(datadir)) {
     throw new NodeFlagError(`--chain devnet joins the devnet in ${devnetDir}, which is this node's own --datadir.`, {

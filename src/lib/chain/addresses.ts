@@ -14,8 +14,6 @@ export const ISSUANCE_ADDRESS: Address = '0x07A07A07A07A07a07A07A07a07a07A07a07a
 export const BLS_PRECOMPILE_ADDRESS: Address = '0x000000000000000000000000000000000000b151'
 /** The sender of the node's system calls (applyIncentives, applySlashes, concludeEpoch). */
 export const SYSTEM_ADDRESS: Address = '0xffffFFFfFFffffffffffffffFfFFFfffFFFfFFfE'
-/** The governance Safe of the test network (owner of the adiri registry). */
-export const GOVERNANCE_SAFE_ADDRESS: Address = '0x00000000000000000000000000000000000007a0'
 
 /** The test network "adiri". */
 export const ADIRI_CHAIN_ID = 2017

@@ -2,10 +2,12 @@
  * The one way tnv opens an endpoint: a viem public client over HTTP with JSON-RPC batching
  * (independent reads issued in the same tick travel in one HTTP request; the devnet has no
  * multicall contract, and batching needs none) and retries for faults that are safe to
- * retry (timeouts, refused connections, 429 and 5xx; viem's policy, with Retry-After).
+ * retry (timeouts, refused connections, 429 and 5xx; viem's policy, with Retry-After). An attempt
+ * unanswered after 5 s is announced to the command (./slow-answer.ts).
  */
 import { createPublicClient, http, type PublicClient, type Transport } from 'viem'
 import { checkAnswer } from './check-answer.js'
+import { watchedFetch } from './slow-answer.js'
 
 export type ChainClient = PublicClient
 
@@ -13,7 +15,7 @@ export type CreateChainClientParameters = {
   rpcUrl: string
   /** A counting fetch (./rpc-counter.ts) for benchmarks and round-trip tests. */
   fetchFn?: typeof fetch | undefined
-  /** Per-request timeout. Default 15 s (public endpoints are slow under load). */
+  /** Per-attempt timeout (`--rpc-timeout`). Default 15 s (public endpoints are slow under load). */
   timeoutMs?: number | undefined
   /** Retries of a failed request (exponential backoff from `retryDelayMs`). Default 3. */
   retryCount?: number | undefined
@@ -38,7 +40,8 @@ export function createChainClient({
     timeout: timeoutMs,
     retryCount,
     retryDelay: retryDelayMs,
-    ...(fetchFn ? { fetchFn } : {}),
+    // an attempt unanswered after 5 s is announced (./slow-answer.ts): a silent endpoint is never silence
+    fetchFn: watchedFetch({ endpoint: rpcUrl, fetchFn: fetchFn ?? fetch, timeoutMs, attempts: retryCount + 1 }),
   })
   // every answer is checked for its JSON type before viem decodes it (./check-answer.ts)
   const transport: Transport = (options) => {

@@ -14,7 +14,7 @@ import { isProcessAlive } from '../os/process-alive.js'
 import type { RegistryGeneration } from '../registry/generations/detect.js'
 
 /** Default devnet directory: $TNV_DEVNET_DIR, else $XDG_DATA_HOME/tnv/devnet, else ~/.local/share/tnv/devnet. */
-export function defaultDevnetDir(env = process.env): string {
+export function defaultDevnetDir(env: NodeJS.ProcessEnv): string {
   if (env.TNV_DEVNET_DIR) return env.TNV_DEVNET_DIR
   const base =
     env.XDG_DATA_HOME && env.XDG_DATA_HOME.length > 0 ? env.XDG_DATA_HOME : join(homedir(), '.local', 'share')

@@ -57,7 +57,7 @@ export async function resolveChainTarget({
   rpcUrl,
   registry,
   chainId,
-  devnetDir = defaultDevnetDir(),
+  devnetDir = defaultDevnetDir(process.env),
 }: ResolveChainTargetParameters): Promise<ChainTarget> {
   const registryAddress = registry === undefined ? undefined : parseAddressFlag(registry, '--registry')
   if (rpcUrl !== undefined) checkUrl(rpcUrl)

@@ -2,12 +2,13 @@
  * Turns endpoint faults into operator-facing errors. viem has already retried what is safe
  * to retry (timeouts, refused connections, 429, 5xx); what reaches here is explained.
  * Transaction-pool refusals (nonce too low, replacement underpriced, already known) are
- * classified for ./send-transaction.ts, which decides what is safe to retry.
+ * classified for the step runner (../tx/run-step.ts), which decides what is safe to retry.
  */
 import { BaseError, HttpRequestError, TimeoutError } from 'viem'
 import { TnvError } from '../errors.js'
 import { remoteText } from '../io/remote-text.js'
 import { httpFailureText } from '../net/http-failure.js'
+import { isLoopbackAddress } from '../rpc/loopback.js'
 import { InsufficientFundsError, RpcUnreachableError } from './errors.js'
 
 export type RpcFaultKind =
@@ -22,6 +23,26 @@ export type RpcFaultKind =
   | 'already-known'
   | 'insufficient-funds'
   | 'other'
+
+/**
+ * The faults after which the endpoint has given no verdict on the request: it may have been
+ * carried out, and may answer differently later (a node restarting, a gateway limiting or
+ * refusing this client for now). The step runner (../tx/run-step.ts) keeps a transaction open
+ * after one of them, never concluding it was dropped; the receipt wait (./wait-for-receipt.ts)
+ * polls through them. The one classification of transient faults.
+ */
+const TRANSIENT_FAULTS: ReadonlySet<RpcFaultKind> = new Set<RpcFaultKind>([
+  'unreachable',
+  'timeout',
+  'rate-limited',
+  'unauthorized',
+  'method-missing',
+])
+
+/** @example if (isTransientRpcFault(classifyRpcError(err))) throw explainRpcError(err, rpcUrl) ?? err */
+export function isTransientRpcFault(kind: RpcFaultKind): boolean {
+  return TRANSIENT_FAULTS.has(kind)
+}
 
 /** Every message and detail along the cause chain, lower-cased, for matching node wording. */
 function chainText(err: unknown): string {
@@ -82,14 +103,11 @@ export function explainRpcError(err: unknown, rpcUrl: string): TnvError | undefi
         const { message, fix } = httpFailureText({ url: rpcUrl, status: http.status, body: http.details })
         return new RpcUnreachableError(message, { fix, cause: err })
       }
-      return new RpcUnreachableError(`Cannot reach the endpoint ${rpcUrl} (${rootCause(err)}).`, {
-        fix: 'Check that the node is running and --rpc-url is right (for the local devnet: `tnv devnet status`).',
-        cause: err,
-      })
+      return unreachable(err, rpcUrl)
     }
     case 'timeout':
       return new RpcUnreachableError(`The endpoint ${rpcUrl} did not answer in time, after retries.`, {
-        fix: 'Try again later, or use a node of your own with --rpc-url.',
+        fix: 'Try again later, use a node of your own with --rpc-url, or give a slow endpoint longer with --rpc-timeout SECONDS (each of the 4 attempts; default 15).',
         cause: err,
       })
     case 'rate-limited':
@@ -123,6 +141,36 @@ export function explainRpcError(err: unknown, rpcUrl: string): TnvError | undefi
     default:
       return undefined
   }
+}
+
+/**
+ * A connection that failed: a host name that does not resolve is a DNS or network problem of
+ * this machine (or a wrong name), worded as such; the devnet is named only for a loopback
+ * endpoint, where it is the likely server.
+ */
+function unreachable(err: unknown, rpcUrl: string): RpcUnreachableError {
+  let host = ''
+  try {
+    host = new URL(rpcUrl).hostname
+  } catch {
+    // not a URL: the endpoint is named as given
+  }
+  const text = chainText(err)
+  if (/enotfound|eai_again/.test(text)) {
+    const code = text.includes('eai_again') ? 'EAI_AGAIN' : 'ENOTFOUND'
+    return new RpcUnreachableError(
+      `The host name ${host || rpcUrl} of the endpoint ${rpcUrl} does not resolve (DNS ${code}): tnv could not connect to it.`,
+      {
+        fix: `Check this machine's network connection and DNS resolver (\`getent hosts ${host || 'HOST'}\` should print an address) and the spelling of the endpoint, then run the command again; or pass another endpoint of the same network with --rpc-url.`,
+        cause: err,
+      },
+    )
+  }
+  const devnet = host !== '' && isLoopbackAddress(host) ? ' (for the local devnet: `tnv devnet status`)' : ''
+  return new RpcUnreachableError(`Cannot reach the endpoint ${rpcUrl} (${rootCause(err)}).`, {
+    fix: `Check that the node is running and --rpc-url is right${devnet}.`,
+    cause: err,
+  })
 }
 
 /** A TnvError that tnv's own transport threw inside viem (an answer of the wrong type), found along the cause chain. */

@@ -39,7 +39,8 @@ export type ResolveSignerParameters = {
   hardware?: { device: 'ledger' | 'trezor'; hdPath?: string | undefined; index?: number | undefined } | undefined
   /** A key to use when no signer is given (the devnet's public governance key for `governance mint`). */
   fallbackKey?: { privateKey: `0x${string}`; source: string } | undefined
-  env?: NodeJS.ProcessEnv
+  /** The environment the session hands over (TN_PRIVATE_KEY, TN_KEYSTORE_PASSWORD). */
+  env: NodeJS.ProcessEnv
 }
 
 export type ResolveSignerReturnType = {
@@ -62,7 +63,7 @@ export async function resolveSigner({
   fallbackKey,
   prompter,
   hardware,
-  env = process.env,
+  env,
 }: ResolveSignerParameters): Promise<ResolveSignerReturnType> {
   const warnings: string[] = []
   if (privateKey !== undefined && keystore !== undefined)
@@ -80,7 +81,7 @@ export async function resolveSigner({
         },
       )
     const { hardwareAccount, derivationPath } = await import('../signers/hardware.js')
-    account = await hardwareAccount(hardware)
+    account = await hardwareAccount(hardware, env)
     source = `${hardware.device} ${derivationPath(hardware)}`
   } else if (privateKey !== undefined) {
     warnings.push(

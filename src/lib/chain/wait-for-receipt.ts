@@ -6,7 +6,7 @@
 import { type Hex, type TransactionReceipt, TransactionReceiptNotFoundError } from 'viem'
 import type { ChainClient } from './client.js'
 import { TransactionDroppedError, TransactionTimeoutError } from './errors.js'
-import { classifyRpcError } from './rpc-errors.js'
+import { classifyRpcError, isTransientRpcFault } from './rpc-errors.js'
 
 export type WaitForReceiptParameters = {
   hash: Hex
@@ -21,8 +21,6 @@ export type WaitForReceiptParameters = {
   pollMs?: number
 }
 
-const TRANSIENT = new Set(['unreachable', 'timeout', 'rate-limited'])
-
 export async function waitForReceipt(
   client: ChainClient,
   { hash, raw, from, nonce, rpcUrl, timeoutMs = 180_000, pollMs = 1000 }: WaitForReceiptParameters,
@@ -33,7 +31,7 @@ export async function waitForReceipt(
     // send, a network block within seconds
     await new Promise((r) => setTimeout(r, Math.min(pollMs, 25 * 2 ** poll)))
     const receipt = await client.getTransactionReceipt({ hash }).catch((err: unknown) => {
-      if (err instanceof TransactionReceiptNotFoundError || TRANSIENT.has(classifyRpcError(err))) return null
+      if (err instanceof TransactionReceiptNotFoundError || isTransientRpcFault(classifyRpcError(err))) return null
       throw err
     })
     if (receipt) return receipt
@@ -56,7 +54,7 @@ async function rebroadcastIfDropped(
     await client.sendRawTransaction({ serializedTransaction: raw })
   } catch (err) {
     const kind = classifyRpcError(err)
-    if (kind === 'already-known' || TRANSIENT.has(kind)) return
+    if (kind === 'already-known' || isTransientRpcFault(kind)) return
     if (kind === 'nonce-too-low') {
       // mined between our two calls, or replaced: only the receipt tells
       const mined = await client.getTransactionReceipt({ hash }).then(

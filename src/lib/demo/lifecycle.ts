@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { formatTel as formatTelWei } from '../chain/units.js'
+import { childEnv } from '../child-env.js'
 import { freeLoopbackPort } from '../net/free-port.js'
 import { runTnv, runTnvJson } from './tnv-cli.js'
 
@@ -37,6 +38,8 @@ export type RunDemoParameters = {
   keep?: boolean
   /** Rehearsal epoch length in seconds. */
   epochSeconds?: number
+  /** tnv's environment as the session hands it; the steps run with it, less tnv's secrets. */
+  env: NodeJS.ProcessEnv
 }
 
 type TxJson = { outcome: 'sent' | 'already-done' | 'unsigned'; txHash?: string; message?: string }
@@ -65,13 +68,16 @@ export async function runDemo({
   onEvent = () => {},
   keep = false,
   epochSeconds = 5,
-}: RunDemoParameters = {}): Promise<DemoReturnType> {
+  env: tnvEnv,
+}: RunDemoParameters): Promise<DemoReturnType> {
   const started = Date.now()
   const dir = await mkdtemp(join(tmpdir(), 'tnv-demo-'))
   const devnetDir = join(dir, 'devnet')
   const datadir = join(dir, 'validator')
   // the demo's transaction journals stay in its directory too (never the operator's state directory)
-  const env: Record<string, string> = {
+  // only the secrets a step is given: never the operator's own key or passphrase
+  const env: NodeJS.ProcessEnv = {
+    ...childEnv(tnvEnv),
     TNV_DEVNET_DIR: devnetDir,
     TNV_STATE_DIR: join(dir, 'state'),
     TN_CHAIN: 'devnet',

@@ -1,6 +1,5 @@
 /** Runs tnv's own CLI as a child process (the demo shows the exact commands an operator types). */
 import { spawn } from 'node:child_process'
-import { childEnv } from '../child-env.js'
 import { TnvError } from '../errors.js'
 import { findPackageFile } from '../package-file.js'
 
@@ -12,10 +11,8 @@ export function tnvBinPath(): string {
   })
 }
 
-export type CliStepResult<T> = { code: number; json: T | null; stdout: string; stderr: string }
-
 /** Runs `tnv <args> --json` and parses stdout; a non-zero exit becomes a TnvError carrying the step's own error. */
-export async function runTnvJson<T>(args: string[], env: Record<string, string>): Promise<T> {
+export async function runTnvJson<T>(args: string[], env: NodeJS.ProcessEnv): Promise<T> {
   // --json is tnv's flag: it goes before `--`, after which everything is the node's
   const at = args.indexOf('--')
   const r = await runTnv(at === -1 ? [...args, '--json'] : [...args.slice(0, at), '--json', ...args.slice(at)], env)
@@ -38,14 +35,14 @@ export async function runTnvJson<T>(args: string[], env: Record<string, string>)
   return parsed as T
 }
 
+/** `env` is the child's whole environment (the demo builds it without tnv's secrets). */
 export function runTnv(
   args: string[],
-  env: Record<string, string>,
+  env: NodeJS.ProcessEnv,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [tnvBinPath(), ...args], {
-      // Only the secrets this step is given: never the operator's own key or passphrase.
-      env: { ...childEnv(), ...env },
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let stdout = ''

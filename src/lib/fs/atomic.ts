@@ -2,9 +2,10 @@
  * Atomic, durable file writes: temp file in the same directory, write, fsync, rename over
  * the target, fsync the directory. A reader sees the old file or the new one, never half.
  */
+
+import { randomBytes } from 'node:crypto'
 import { constants, promises as fs } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { nodeCrypto } from '../crypto/node-crypto.js'
 import { assertDatadirPlace } from './fs-errors.js'
 
 export type WriteFileAtomicParameters = {
@@ -22,7 +23,7 @@ export async function writeFileAtomic(
   { mode = 0o644 }: WriteFileAtomicParameters = {},
 ): Promise<void> {
   const dir = dirname(path)
-  const tmp = join(dir, `.${basename(path)}.tmp-${process.pid}-${nodeCrypto().randomBytes(4).toString('hex')}`)
+  const tmp = join(dir, `.${basename(path)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`)
   await writeFileDurable(tmp, data, mode, path)
   try {
     await fs.rename(tmp, path)

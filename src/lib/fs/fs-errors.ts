@@ -171,9 +171,7 @@ const ALLOWED_UNDER_ROOTS = ['/dev/shm']
 export async function assertDatadirPlace(datadir: string): Promise<void> {
   const abs = resolve(datadir)
   let existing = abs
-  // synchronous, as the other small file-system calls on a command's way to its work
-  // (docs/decisions.md, "Start-up, stop 28"): through the thread pool each is a round trip of
-  // 0.2 to 0.5 ms, one after another, with nothing to overlap them
+  // synchronous: a few small calls, one after another
   for (;;) {
     if (statOrUndefined(existing)) break
     const parent = dirname(existing)

@@ -5,10 +5,8 @@
  * briefly and then name the holder. A holder that died on this host (its pid is gone) frees the
  * lock at once instead of after `staleMs`.
  *
- * Taking and releasing a lock are synchronous file-system calls (proper-lockfile's `lockSync`):
- * a handful of small calls that a command makes one after another with nothing to overlap them,
- * where each asynchronous one is a thread-pool round trip (docs/decisions.md, "Start-up, stop 28").
- * Only the wait for another holder is asynchronous.
+ * Taking and releasing a lock are synchronous file-system calls (proper-lockfile's `lockSync`);
+ * only the wait for another holder is asynchronous.
  */
 import {
   lstatSync,

@@ -1,9 +1,6 @@
 /**
- * Removing one file that may already be gone. `fs.rm(path, { force: true })` does the same for a
- * file, but the first call in a process loads Node's recursive-removal module and each call makes
- * two system calls (lstat, then unlink): about 1 ms more, and up to 5 ms on a loaded machine,
- * on the path of every command that commits keys or holds a lock (docs/decisions.md, "Start-up,
- * stop 30"). A directory is refused, as `fs.rm` without `recursive` refuses it.
+ * Removing one file that may already be gone: one unlink, and ENOENT is success. A directory is
+ * refused, as `fs.rm` without `recursive` refuses it.
  */
 import { promises as fs, unlinkSync } from 'node:fs'
 

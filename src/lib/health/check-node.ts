@@ -228,6 +228,7 @@ export async function checkNode({
     : 0
   return {
     level: judged.level,
+    worst: judged.worst,
     exitCode: judged.exitCode,
     checkedAt: new Date(started).toISOString(),
     targets: { node: localEndpoint, network: networkEndpoint, validator: validatorAddress, datadir },

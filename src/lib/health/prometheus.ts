@@ -10,8 +10,11 @@
  * of which a file written once per check needs. The tests parse the file back with an independent
  * parser (parse-prometheus-text-format).
  */
-import { writeFileAtomic } from '../fs/atomic.js'
-import type { FindingLevel, NodeCheckReport } from './types.js'
+
+import { TnvError } from '../errors.js'
+import { writeOutputFile } from '../fs/output-file.js'
+import { summarize } from './evaluate.js'
+import type { Finding, FindingLevel, NodeCheckReport } from './types.js'
 
 type Sample = { labels?: Record<string, string>; value: number }
 type Metric = { name: string; help: string; type: 'gauge' | 'counter'; samples: Sample[] }
@@ -142,7 +145,37 @@ function formatValue(v: number): string {
   return String(v)
 }
 
-/** Writes the report's metrics to `path` atomically (mode 0644: node_exporter reads it as another user). */
+/**
+ * Writes the textfile for `report` and returns the report with one more finding, `host.textfile`:
+ * ok when written; warn when it could not be (the directory missing, not writable, a full disk),
+ * with the explained error as its message and fix. The check's own findings and exit code stand:
+ * a textfile that cannot be written never hides them (a monitor reads the exit code either way).
+ * A path of the wrong kind (a directory) is refused before the first check (exit 3, assertOutputPath).
+ */
+export async function writePrometheusFinding(path: string, report: NodeCheckReport): Promise<NodeCheckReport> {
+  let finding: Finding
+  try {
+    await writePrometheusFile(path, report)
+    finding = { id: 'host.textfile', area: 'host', level: 'ok', message: `figures written to ${path}`, fix: null }
+  } catch (err) {
+    const why = err instanceof TnvError ? err : null
+    finding = {
+      id: 'host.textfile',
+      area: 'host',
+      level: 'warn',
+      message:
+        why?.message ?? `the textfile ${path} was not written: ${err instanceof Error ? err.message : String(err)}`,
+      fix: why?.fix ?? 'Check the path given to --prometheus.',
+    }
+  }
+  const findings = [...report.findings, finding]
+  return { ...report, findings, ...summarize(findings, report.figures.validator) }
+}
+
+/**
+ * Writes the report's metrics to `path` atomically (mode 0644: node_exporter reads it as another
+ * user). A failure is explained with the path (src/lib/fs/output-file.ts).
+ */
 export async function writePrometheusFile(path: string, report: NodeCheckReport): Promise<void> {
-  await writeFileAtomic(path, formatPrometheus(nodeCheckMetrics(report)), { mode: 0o644 })
+  await writeOutputFile(path, formatPrometheus(nodeCheckMetrics(report)), { flag: '--prometheus', mode: 0o644 })
 }

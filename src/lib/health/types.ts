@@ -19,6 +19,11 @@ export type Finding = {
   message: string
   /** What to do about it; null when nothing is to be done. */
   fix: string | null
+  /**
+   * Under --watch: the level this check observed when it differs from `level` and has not held
+   * over the hold window yet (`level` is the one reported before); absent otherwise.
+   */
+  pending?: { level: FindingLevel; sinceSeconds: number }
 }
 
 /** Nagios-style exit code of the whole check: 0 ok (skips included), 1 a warning, 2 a failure. */
@@ -125,6 +130,8 @@ export type NodeCheckFigures = {
 export type NodeCheckReport = {
   /** The worst level (skip counts as ok). */
   level: 'ok' | 'warn' | 'fail'
+  /** The id of the first finding at that level (the summary line names it); null when every finding is ok. */
+  worst: string | null
   exitCode: CheckExitCode
   checkedAt: string
   /** What was compared: the local node, the network's endpoint, the validator address. */

@@ -3,13 +3,9 @@
  * proof, network keys, peer ids, bls.key): every leading zero byte is one leading `1`, and the
  * rest is the big-endian number in base 58.
  *
- * Why not the bs58 package, which tnv used before (docs/decisions.md, "Start-up, stop 28"): its
- * decoder and encoder (base-x) convert one digit at a time over the whole byte array, quadratic
- * work done in JavaScript that has not been optimised yet when a command runs it a handful of
- * times: `keytool export-staking-args` spent about 3 to 4 ms in it on node-info.yaml's
- * five values. Here the number goes through a BigInt nine digits at a time (58^9 < 2^53), which
- * V8 does in C++: under 1 ms for the same values. test/unit/base58.test.ts holds both ways to
- * bs58 on random values with and without leading zeros.
+ * The number goes through a BigInt nine digits at a time (58^9 < 2^53).
+ * test/unit/base58.test.ts holds both ways to the bs58 package on random values with and
+ * without leading zeros.
  */
 
 const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'

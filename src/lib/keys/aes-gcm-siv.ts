@@ -9,7 +9,7 @@
  * 3.5), and so does tnv's single executable. A runtime without it gets CipherUnavailableError.
  */
 import type { CipherGCM, DecipherGCM } from 'node:crypto'
-import { nodeCrypto } from '../crypto/node-crypto.js'
+import { createCipheriv, createDecipheriv } from 'node:crypto'
 import { TnvError } from '../errors.js'
 
 const CIPHER = 'aes-256-gcm-siv'
@@ -25,7 +25,7 @@ const TAG_LENGTH = 16
 export function gcmSivSeal(key: Uint8Array, nonce: Uint8Array, plaintext: Uint8Array): Uint8Array {
   checkKeyAndNonce(key, nonce)
   // the AEAD interface of GCM (getAuthTag, setAuthTag), which @types/node 20 does not yet give GCM-SIV
-  const cipher = openSsl(() => nodeCrypto().createCipheriv(CIPHER, key, nonce)) as CipherGCM
+  const cipher = openSsl(() => createCipheriv(CIPHER, key, nonce)) as CipherGCM
   // OpenSSL's GCM-SIV takes the whole message in one update (SIV reads it twice: tag, then CTR),
   // and needs that update even for an empty message
   const head = cipher.update(plaintext)
@@ -47,7 +47,7 @@ export function gcmSivOpen(key: Uint8Array, nonce: Uint8Array, sealed: Uint8Arra
   checkKeyAndNonce(key, nonce)
   if (sealed.length < TAG_LENGTH) return undefined
   const body = sealed.subarray(0, sealed.length - TAG_LENGTH)
-  const decipher = openSsl(() => nodeCrypto().createDecipheriv(CIPHER, key, nonce)) as DecipherGCM
+  const decipher = openSsl(() => createDecipheriv(CIPHER, key, nonce)) as DecipherGCM
   decipher.setAuthTag(sealed.subarray(sealed.length - TAG_LENGTH))
   const head = decipher.update(body)
   let tail: Buffer

@@ -6,7 +6,7 @@
  * points (draft-irtf-cfrg-bls-signature-05 §2.7, §2.5 KeyValidate). The curve arithmetic is
  * blst's, in WebAssembly (blst.ts); the tests hold it to @noble/curves.
  */
-import { nodeCrypto } from '../crypto/node-crypto.js'
+import { createHash, hkdfSync } from 'node:crypto'
 
 export const BLS_DST = 'BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_'
 export const BLS_SECRET_LENGTH = 32
@@ -30,7 +30,6 @@ export function blsKeyGen(ikm: Uint8Array, keyInfo: Uint8Array = new Uint8Array(
   const info = Buffer.concat([keyInfo, Uint8Array.of(0, L)])
   let salt: Uint8Array = Buffer.from('BLS-SIG-KEYGEN-SALT-')
   for (;;) {
-    const { createHash, hkdfSync } = nodeCrypto()
     salt = createHash('sha256').update(salt).digest()
     const okm = Buffer.from(hkdfSync('sha256', ikmZero, salt, info, L))
     const sk = BigInt(`0x${okm.toString('hex')}`) % BLS_CURVE_ORDER

@@ -1,7 +1,7 @@
 /**
  * BLS12-381 on blst compiled to WebAssembly: blst 0.3.10 as published and tnv's operations on it
  * (wasm/blst/tnv-blst.c), built by scripts/build-blst-wasm.mjs into wasm/blst/tnv-blst.wasm
- * (docs/decisions.md, "BLS on blst in WebAssembly"). One module instance per process, made on
+ * (docs/decisions.md, "BLS on blst 0.3.10 in WebAssembly, compiled as published"). One module instance per process, made on
  * the first operation from the package file (the single executable extracts it with its other
  * files), checked against the SHA-256 recorded at its build.
  *
@@ -9,8 +9,9 @@
  * operation runs, and results are copied out. After an operation on a secret key the secret's
  * slot and the module's whole stack are zeroed.
  */
+
+import { hash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { nodeCrypto } from '../crypto/node-crypto.js'
 import { TnvError } from '../errors.js'
 import { findPackageFile } from '../package-file.js'
 import { BLST_WASM_FILE, BLST_WASM_SHA256 } from './blst-wasm.generated.js'
@@ -61,7 +62,7 @@ export function blstWasmBytes(path: string | null = findPackageFile(BLST_WASM_FI
   } catch {
     bytes = undefined
   }
-  if (bytes === undefined || nodeCrypto().hash('sha256', bytes) !== BLST_WASM_SHA256)
+  if (bytes === undefined || hash('sha256', bytes) !== BLST_WASM_SHA256)
     throw new BlsModuleUnavailableError(bytes === undefined ? 'missing' : 'damaged')
   return bytes
 }

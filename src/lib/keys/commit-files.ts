@@ -24,9 +24,9 @@
  * Staged entries are written under their final staged names (`.<name>.tnv-stage-<hex>`, or
  * inside a staged directory) with no temporary name of their own: until the record in phase
  * `swap` exists nothing reads them, and a kill leaves only leftovers that recovery removes by
- * name. `prepareCommit` fsyncs the staged directories and their parents once, then does the
- * backup and writes the phase `swap` record under a temporary name; a staged file may be filled
- * after it (reserveStagedFile, fsynced when filled), and `commit()` renames the record into place.
+ * name. The staged directories and their parents are fsynced once, then the backup is made and
+ * the phase `swap` record written under a temporary name, fsynced, and renamed into place: the
+ * commit point.
  * The record's removal at the end is not fsynced (unless it removes a file): if a crash brings
  * it back, nothing staged is left to rename and the next command's recovery removes it, reporting
  * nothing.
@@ -77,8 +77,8 @@ export async function commitFiles(parameters: CommitFilesParameters): Promise<Co
   return (await prepareCommit(parameters)).commit()
 }
 
-/** A commit whose steps that do not need the staged content are done (prepareCommit). */
-export type PreparedCommit = {
+/** A commit up to its commit point (prepareCommit). */
+type PreparedCommit = {
   /** Swaps the staged entries in: every staged file's content must be durable by now. */
   commit(): Promise<CommitFilesReturnType>
   /** Gives the commit up: the staged entries, the backup and the record are removed, every file is as it was. */
@@ -86,20 +86,13 @@ export type PreparedCommit = {
 }
 
 /**
- * Does the steps of commitFiles that do not depend on the staged files' content, so a caller can
- * do them while that content is still being computed (`keytool generate` during PBKDF2), and
- * fill reserved staged files (reserveStagedFile) before `commit()`: inspects the targets, fsyncs
- * the staged directories, copies what will be replaced into the backup (under a record in phase
- * `backup`: a kill rolls it back), and writes the phase `swap` record under a temporary name,
- * fsynced. `commit()` then renames that record into place (the commit point: from there on a
- * kill is rolled forward, so every staged file must be complete and durable before it) and
- * swaps. Every staged entry must exist when this is called.
- * @example
- * const prepared = await prepareCommit({ datadir, replacements })
- * await keyFile.fill(await sealedText) // a reserved staged file
- * const { backupDir } = await prepared.commit()
+ * commitFiles up to its commit point: inspects the targets, fsyncs the staged directories,
+ * copies what will be replaced into the backup (under a record in phase `backup`: a kill rolls
+ * it back), and writes the phase `swap` record under a temporary name, fsynced. `commit()` then
+ * renames that record into place (the commit point: from there on a kill is rolled forward) and
+ * swaps. Every staged entry must be complete and durable when this is called.
  */
-export async function prepareCommit({ datadir, replacements }: CommitFilesParameters): Promise<PreparedCommit> {
+async function prepareCommit({ datadir, replacements }: CommitFilesParameters): Promise<PreparedCommit> {
   // what is at each target now (the lock keeps it so until the swap): one lstat each
   let existing: ExistingTarget[]
   try {
@@ -222,8 +215,8 @@ async function swapIn(
     }
     for (const dir of new Set(replacements.map((r) => dirname(r.target)))) await fsyncDir(dir)
     // Not fsynced: a crash that brings the record back finds nothing staged left to rename, and
-    // the next command's recovery removes it (docs/decisions.md, "Start-up, stop 31"). A record
-    // that removes a file is: rolled forward again, it would remove one made there since.
+    // the next command's recovery removes it, reporting nothing. A record that removes a file
+    // is fsynced: rolled forward again, it would remove one made there since.
     if (replacements.some((r) => r.kind === 'remove')) await removeIntent(datadir)
     else await removeFile(join(datadir, COMMIT_INTENT_FILE))
     killPoint('commit:done')
@@ -364,8 +357,7 @@ export async function recoverCommit(datadir: string): Promise<RecoverCommitRetur
   let intent: CommitIntent | null = null
   let intentMissing = false
   try {
-    // read synchronously, as every opening of a data directory does (docs/decisions.md, "Start-up,
-    // stop 28"); the repairs below, which are rare, stay asynchronous
+    // read synchronously; the repairs below, which are rare, stay asynchronous
     intent = JSON.parse(readFileSync(path, 'utf8')) as CommitIntent
   } catch (err) {
     // an unreadable or damaged record is removed below, like a finished one

@@ -13,9 +13,10 @@
  *   own keytool wrote), the key is opened when the command can get the passphrase (the caller's
  *   `open`), else the check is `unknown` and the caller refuses with how to record it.
  */
+
+import { hash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js'
 import { writeFileAtomic } from '../fs/atomic.js'
 import type { PassphraseSource } from '../options.js'
 import type { PromptIo } from '../passphrase/read-passphrase.js'
@@ -43,10 +44,7 @@ export type KeyCheck =
   | { status: 'mismatch'; onDisk: Uint8Array; keyFile: string; how: 'derived' | 'record' | 'opened' }
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`
-// noble's: the record is checked on every use of bls.kw, and node:crypto is not loaded for it
-// (src/lib/crypto/node-crypto.ts)
-const sha256 = (data: string | Uint8Array) =>
-  Buffer.from(nobleSha256(typeof data === 'string' ? Buffer.from(data, 'utf8') : data)).toString('hex')
+const sha256 = (data: string | Uint8Array) => hash('sha256', data)
 
 /** The record's text for a key file (for a commit to write it with the keys). */
 export function keyBindingText(publicKey: Uint8Array, keyFile: KeyBinding['keyFile'], keyFileText: string): string {
@@ -60,7 +58,7 @@ export function keyBindingText(publicKey: Uint8Array, keyFile: KeyBinding['keyFi
   return `${JSON.stringify(record, null, 2)}\n`
 }
 
-/** A small file's text, or undefined when it is not there (read synchronously: docs/decisions.md, "Start-up, stop 28"). */
+/** A small file's text, or undefined when it is not there (read synchronously). */
 async function readIfExists(path: string): Promise<string | undefined> {
   try {
     return readFileSync(path, 'utf8')

@@ -4,7 +4,7 @@
  * JavaScript PBKDF2, and the main thread stays free for the BLS work meanwhile. This module
  * loads nothing else, so a command can start the derivation before it loads the curve code.
  */
-import { nodeCrypto } from '../crypto/node-crypto.js'
+import { pbkdf2, randomBytes } from 'node:crypto'
 
 export const KW_SALT_LENGTH = 12
 export const KW_NONCE_LENGTH = 12
@@ -16,7 +16,7 @@ export function deriveWrappingKey(
   iterations: number = KW_ITERATIONS,
 ): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
-    nodeCrypto().pbkdf2(Buffer.from(passphrase, 'utf8'), salt, iterations, 32, 'sha256', (err, key) =>
+    pbkdf2(Buffer.from(passphrase, 'utf8'), salt, iterations, 32, 'sha256', (err, key) =>
       err ? reject(err) : resolve(key),
     )
   })
@@ -51,6 +51,5 @@ export function discardWrappingKey(derivation: WrappingKeyDerivation): void {
 
 /** Fresh random salt and nonce for a new bls.kw. */
 export function freshKwParameters(): { salt: Uint8Array; nonce: Uint8Array } {
-  const { randomBytes } = nodeCrypto()
   return { salt: randomBytes(KW_SALT_LENGTH), nonce: randomBytes(KW_NONCE_LENGTH) }
 }

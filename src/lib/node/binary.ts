@@ -20,11 +20,12 @@ export function referenceNodePath(): string {
 
 export function resolveNodeBinary({
   flag,
-  env = process.env,
+  env,
 }: {
-  flag?: string
-  env?: NodeJS.ProcessEnv
-} = {}): NodeBinary {
+  flag?: string | undefined
+  /** TN_NODE_BINARY, as the session hands it. */
+  env: NodeJS.ProcessEnv
+}): NodeBinary {
   const fromEnv = env.TN_NODE_BINARY && env.TN_NODE_BINARY.length > 0 ? env.TN_NODE_BINARY : undefined
   const origin = flag ? 'flag' : fromEnv ? 'env' : 'reference'
   const path = flag ?? fromEnv ?? referenceNodePath()

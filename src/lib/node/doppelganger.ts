@@ -17,37 +17,12 @@
  * after `maxWaitSeconds`.
  */
 import { authorityIdOf } from '../health/read-validator-health.js'
+import type { CheckDoppelgangerReturnType } from './guard-types.js'
 import { jsonRpcRequest, METHOD_NOT_FOUND } from './json-rpc.js'
 
+export type { CheckDoppelgangerReturnType } from './guard-types.js'
+
 export const DEFAULT_DOPPELGANGER_WINDOW_SECONDS = 60
-
-export type DoppelgangerEvidence = {
-  header: number
-  commitTimestamp: number
-  kind: 'led' | 'score'
-  /** The authority's score in this header, and in the header polled before it (kind `score`). */
-  score: number | null
-  previousScore: number | null
-}
-
-export type DoppelgangerVerdict = 'silent' | 'active' | 'not-registered' | 'not-in-committee' | 'inconclusive'
-
-export type CheckDoppelgangerReturnType = {
-  verdict: DoppelgangerVerdict
-  endpoint: string
-  authorityId: string
-  blsPublicKey: `0x${string}`
-  epoch: number | null
-  committeeSize: number | null
-  windowSeconds: number
-  minHeaders: number
-  /** New headers seen during the window (after the first one polled). */
-  headersSeen: number
-  firstHeader: number | null
-  lastHeader: number | null
-  waitedMs: number
-  evidence: DoppelgangerEvidence[]
-}
 
 export type DoppelgangerEvent =
   | {

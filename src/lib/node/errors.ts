@@ -52,7 +52,7 @@ export class NodeNotRunningError extends TnvError {
   }
 }
 
-export class NoRpcEndpointError extends TnvError {
+export class NodeNoRpcEndpointError extends TnvError {
   override readonly code: string = 'NodeNoRpcEndpoint'
   constructor() {
     super(

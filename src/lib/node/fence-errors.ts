@@ -1,7 +1,6 @@
 /** Refusals of the local fence, the doppelganger check, upgrades and migrations (exit codes: docs/ci.md). */
 import { ExitCode, TnvError } from '../errors.js'
-import type { CheckDoppelgangerReturnType } from './doppelganger.js'
-import type { FenceEntry, KeyIdentity } from './fence.js'
+import type { CheckDoppelgangerReturnType, FenceEntry, KeyIdentity } from './guard-types.js'
 
 /** Another start or running node on this host holds the same key (from another data directory). */
 export class KeyRunningHereError extends TnvError {

@@ -26,33 +26,13 @@ import { withLock } from '../fs/lock.js'
 import { authorityIdOf } from '../health/read-validator-health.js'
 import { isProcessAlive } from '../os/process-alive.js'
 import { KeyRunningHereError } from './fence-errors.js'
+import type { FenceEntry, KeyIdentity } from './guard-types.js'
+
+export type { FenceEntry, KeyIdentity } from './guard-types.js'
+
 import { isNodeProcess, readNodeState } from './state.js'
 
 export const RUNNING_KEYS_DIR = 'running-keys'
-
-/** One identity of the key a data directory holds. */
-export type KeyIdentity = {
-  /** `authority:<base58 BLAKE3 of the public key>` or `file:<sha256 of bls.kw>`. */
-  id: string
-  /** 0x hex of the compressed public key, when known. */
-  blsPublicKey: `0x${string}` | null
-  authorityId: string | null
-}
-
-export type FenceEntry = {
-  version: 1
-  id: string
-  /** The network the node joins (see takeKeyFence). */
-  network: string
-  blsPublicKey: `0x${string}` | null
-  /** The data directory, resolved (symbolic links followed). */
-  datadir: string
-  host: string
-  /** The tnv process that took the entry. */
-  tnvPid: number
-  command: string
-  since: string
-}
 
 export type KeyFence = {
   identities: KeyIdentity[]
@@ -203,24 +183,4 @@ export async function takeKeyFence({
       )
     },
   }
-}
-
-/** The entries of running keys on this host that are live (for status and migrate). */
-export async function liveFenceEntries(stateDir: string): Promise<(FenceEntry & { nodePid: number | null })[]> {
-  const dir = join(stateDir, RUNNING_KEYS_DIR)
-  let names: string[] = []
-  try {
-    names = await fs.readdir(dir)
-  } catch {
-    return []
-  }
-  const out: (FenceEntry & { nodePid: number | null })[] = []
-  for (const n of names) {
-    if (!n.endsWith('.json')) continue
-    const e = readFenceEntry(join(dir, n))
-    if (!e) continue
-    const { live, nodePid } = await isEntryLive(e)
-    if (live) out.push({ ...e, nodePid })
-  }
-  return out
 }

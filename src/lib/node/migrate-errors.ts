@@ -1,6 +1,6 @@
 /** Refusals and outcomes of `tnv node migrate` (exit codes: docs/ci.md). */
 import { ExitCode, TnvError } from '../errors.js'
-import type { CheckDoppelgangerReturnType } from './doppelganger.js'
+import type { CheckDoppelgangerReturnType } from './guard-types.js'
 
 export class MigrationNotConfirmedError extends TnvError {
   override readonly code: string = 'MigrationNotConfirmed'

@@ -137,7 +137,7 @@ export async function migrateNode(p: MigrateParameters): Promise<MigrateReturnTy
     })
     // the stopped node's last certificates can still land in the next commits: the watch begins after a grace
     if (!journal.done.includes('silence')) {
-      const { RECENT_STOP_GRACE_MS } = await import('./start-guard.js')
+      const { RECENT_STOP_GRACE_MS } = await import('./guard-types.js')
       await new Promise((r) => setTimeout(r, RECENT_STOP_GRACE_MS))
     }
     await step('silence', silence)

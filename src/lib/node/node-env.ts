@@ -22,7 +22,8 @@ export type NodeChildEnvParameters = {
   nodeFlags: readonly string[]
   /** The passphrase tnv holds in memory (it created the keys in this run); else TN_BLS_PASSPHRASE is used. */
   passphrase?: string | undefined
-  env?: NodeJS.ProcessEnv
+  /** tnv's environment as the session hands it (the child's is built from it, secrets dropped). */
+  env: NodeJS.ProcessEnv
 }
 
 export type NodeChildEnvReturnType = {
@@ -43,14 +44,14 @@ export function nodePassphraseSource(nodeFlags: readonly string[]): string {
 }
 
 /**
- * @example const { env } = nodeChildEnv({ binary, datadir, nodeFlags })
+ * @example const { env } = nodeChildEnv({ binary, datadir, nodeFlags, env: session.env })
  */
 export function nodeChildEnv({
   binary,
   datadir,
   nodeFlags,
   passphrase,
-  env = process.env,
+  env,
 }: NodeChildEnvParameters): NodeChildEnvReturnType {
   const out = childEnv(env)
   if (binary.origin === 'reference') return { env: out, passphrase: 'not-needed' }

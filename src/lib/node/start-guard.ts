@@ -13,6 +13,7 @@ import {
   DoppelgangerInconclusiveError,
   DoppelgangerNoEndpointError,
 } from './fence-errors.js'
+import { RECENT_STOP_GRACE_MS } from './guard-types.js'
 
 export type DoppelgangerOutcome =
   | ({ status: 'checked' } & CheckDoppelgangerReturnType)
@@ -42,9 +43,6 @@ export type GuardStartReturnType = {
   fence: KeyFence | null
   doppelganger: DoppelgangerOutcome
 }
-
-/** How long after this host's own node exited the doppelganger watch begins. */
-export const RECENT_STOP_GRACE_MS = 5_000
 
 export function nodeChainFlag(nodeFlags: readonly string[]): string | null {
   let chain: string | null = null

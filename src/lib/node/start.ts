@@ -12,7 +12,7 @@ import { parseWorkerEndpointsLine, planEndpoints } from './endpoints.js'
 import {
   IpcInUseError,
   NodeExitedError,
-  NoRpcEndpointError,
+  NodeNoRpcEndpointError,
   PortInUseError,
   ProbeAnsweredByOtherError,
   RpcTimeoutError,
@@ -34,6 +34,8 @@ export type StartNodeParameters = {
   logFile?: string
   onLog?: (line: string) => void
   readyTimeoutMs?: number
+  /** tnv's environment as the session hands it: the node's is built from it (./node-env.ts). */
+  env: NodeJS.ProcessEnv
   /**
    * The BLS key passphrase for the node (it reads TN_BLS_PASSPHRASE), when tnv holds it
    * because it created the keys in this run; otherwise TN_BLS_PASSPHRASE is passed on, and
@@ -75,11 +77,12 @@ export async function startNode({
   readyTimeoutMs = 60_000,
   passphrase,
   restart = 0,
+  env: tnvEnv,
 }: StartNodeParameters): Promise<StartedNode> {
   const rpc = planEndpoints(plan)
   // tnv dials the node over IPC first (no JWT there), then HTTP (with a token when needed).
   const probe = rpc.ipc ?? rpc.http
-  if (!probe) throw new NoRpcEndpointError()
+  if (!probe) throw new NodeNoRpcEndpointError()
   // the reference node takes a JWT secret from its own environment, never from its argv
   const jwt = binary.origin === 'reference' ? splitJwtSecret(nodeFlags) : { flags: [...nodeFlags], secret: null }
   const args = nodeArgv(datadir, jwt.flags)
@@ -96,7 +99,7 @@ export async function startNode({
   }
 
   // No secret of tnv's; the BLS passphrase only for the real node that needs it (./node-env.ts).
-  const { env } = nodeChildEnv({ binary, datadir, nodeFlags, passphrase })
+  const { env } = nodeChildEnv({ binary, datadir, nodeFlags, passphrase, env: tnvEnv })
   if (jwt.secret !== null) env[NODE_JWT_SECRET_ENV] = jwt.secret
   let child: ChildProcess
   let logFd: number | null = null
@@ -178,9 +181,10 @@ export async function startNode({
     }
     try {
       // a node behind --rpc.jwtsecret needs a fresh token on HTTP (IPC needs none)
+      const { createJwt } = await import('../rpc/jwt.js')
       const headers: Record<string, string> =
         probe.startsWith('http') && plan.jwt.source === 'hex' && plan.jwtSecret
-          ? { authorization: `Bearer ${await (await import('../rpc/jwt.js')).createJwt(plan.jwtSecret)}` }
+          ? { authorization: `Bearer ${await createJwt(plan.jwtSecret)}` }
           : {}
       await jsonRpcCall({ endpoint: probe, method: 'eth_blockNumber', timeoutMs: 1_000, headers })
       // answered while the child had already exited: the answer was not the child's

@@ -1,13 +1,11 @@
-import { defaultDevnetDir, findRunningDevnet } from '../chain/devnet-runtime-file.js'
+import { findRunningDevnet } from '../chain/devnet-runtime-file.js'
 import { BadInputError } from '../errors.js'
 import { NodeAlreadyRunningError, NodeNotRunningError } from './errors.js'
 import { commitAgeSeconds, readNodeProgress } from './health.js'
 import { jsonRpcCall } from './json-rpc.js'
-import { NODE_NETWORKS, nodeNetworkPreset } from './networks.js'
+import { nodeNetworkPreset } from './networks.js'
 import { observeNodeExits } from './run-log.js'
 import { isNodeProcess, type NodeState, readNodeState, removeNodeState } from './state.js'
-
-export const TESTNET_PUBLIC_RPC = NODE_NETWORKS.adiri.publicRpc as string
 
 export type NodeStatus = {
   running: boolean
@@ -105,7 +103,14 @@ export async function nodeStatus(datadir: string): Promise<NodeStatus> {
   }
 }
 
-export type ResolveSyncEndpointsParameters = { datadir: string; rpcUrl?: string; networkUrl?: string; chain: string }
+export type ResolveSyncEndpointsParameters = {
+  datadir: string
+  rpcUrl?: string
+  networkUrl?: string
+  chain: string
+  /** The local devnet's directory (for `--chain devnet`), as the session resolves it. */
+  devnetDir: string
+}
 
 /** Local: --rpc-url, else the node tnv started for datadir. Network: --network-url, else the chain's public endpoint. */
 export async function resolveSyncEndpoints({
@@ -113,6 +118,7 @@ export async function resolveSyncEndpoints({
   rpcUrl,
   networkUrl,
   chain,
+  devnetDir,
 }: ResolveSyncEndpointsParameters): Promise<{
   localUrl: string
   networkUrl: string
@@ -128,7 +134,7 @@ export async function resolveSyncEndpoints({
   }
   if (networkUrl) return { localUrl, networkUrl, idleChain: false }
   if (chain === 'devnet') {
-    const devnet = (await findRunningDevnet(defaultDevnetDir())).info
+    const devnet = (await findRunningDevnet(devnetDir)).info
     if (!devnet?.rpcUrl) {
       throw new BadInputError('No devnet is running, so there is no network endpoint to compare with.', {
         fix: 'Start one with `tnv devnet start --detach`, or pass --network-url.',

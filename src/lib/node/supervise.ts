@@ -21,14 +21,6 @@ export type RestartPolicy = {
   maxBackoffMs?: number
 }
 
-export const DEFAULT_RESTART_POLICY: RestartPolicy = {
-  mode: 'never',
-  maxRestarts: 5,
-  windowSeconds: 600,
-  backoffMs: 1_000,
-  maxBackoffMs: 60_000,
-}
-
 export type SuperviseEvent =
   | { event: 'ready'; restart: number; state: NodeState }
   | { event: 'exited'; restart: number; exit: NodeExit }

@@ -1,6 +1,6 @@
 /** Refusals and outcomes of `tnv node upgrade` / `restart` (exit codes: docs/ci.md). */
 import { ExitCode, TnvError } from '../errors.js'
-import type { UpgradeJournal } from './upgrade.js'
+import type { UpgradeJournal } from './guard-types.js'
 
 export class NodeNotRunningForUpgradeError extends TnvError {
   override readonly code: string = 'NodeNotRunningForUpgrade'

@@ -27,7 +27,11 @@ import { join } from 'node:path'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { killPoint, writeFileAtomic } from '../fs/atomic.js'
 import type { NodeBinary } from './binary.js'
+import type { UpgradeJournal, UpgradeStepName } from './guard-types.js'
 import { jsonRpcRequest } from './json-rpc.js'
+
+export type { UpgradeJournal, UpgradeStepName } from './guard-types.js'
+
 import { isNodeProcess, type NodeState, readNodeState } from './state.js'
 import {
   NodeNotRunningForUpgradeError,
@@ -43,31 +47,6 @@ import type { SafeWindowDecision } from './upgrade-window.js'
 
 export const UPGRADE_JOURNAL = 'tnv-upgrade.json'
 export const PREVIOUS_SUFFIX = '.tnv-previous'
-
-export type UpgradeStepName = 'preflight' | 'window' | 'keep-old' | 'stop' | 'swap' | 'start' | 'verify' | 'rollback'
-
-export type UpgradeJournal = {
-  version: 1
-  op: 'upgrade' | 'restart'
-  startedAt: string
-  datadir: string
-  /** The path the node runs from (the old binary before the swap, the new one after). */
-  binary: string
-  newBinary: string | null
-  previous: string | null
-  oldSha256: string
-  newSha256: string | null
-  oldVersion: string | null
-  newVersion: string | null
-  /** The node's flags after `node` (with its --datadir). */
-  nodeFlags: string[]
-  /** What the old node reported before the restart. */
-  oldMode: string | null
-  done: UpgradeStepName[]
-  phase: 'forward' | 'rollback'
-  outcome: 'done' | 'rolled-back' | 'failed' | null
-  failure: string | null
-}
 
 export type UpgradeEvent =
   | {

@@ -43,8 +43,3 @@ export function parseExecutionAddress(value: string, label: string): Hex {
   if (mixed && checksummed.slice(2) !== hex) throw new InvalidAddressChecksumError(label, value)
   return checksummed
 }
-
-/** Bytes of a checksummed (or any) 0x address. */
-export function addressBytes(address: Hex): Uint8Array {
-  return Uint8Array.from(Buffer.from(address.slice(2), 'hex'))
-}

@@ -103,7 +103,7 @@ export class InvalidMultiaddrError extends BadInputError {
  * An RPC URL with the wrong scheme, malformed, or too long. `problem` is the node's own cause text
  * where it has one (real-network/node.md §1, "Common error texts").
  */
-export class InvalidRpcUrlError extends BadInputError {
+export class InvalidWorkerRpcUrlError extends BadInputError {
   override readonly code: string = 'InvalidWorkerRpcUrl'
   readonly problem: string
   constructor(label: string, value: string, problem: string) {

@@ -11,7 +11,7 @@ import {
   InvalidAddressChecksumError,
   InvalidAddressError,
   InvalidMultiaddrError,
-  InvalidRpcUrlError,
+  InvalidWorkerRpcUrlError,
   NodeInfoFieldError,
   type NodeInfoRepair,
 } from './errors.js'
@@ -188,7 +188,7 @@ function wrap<T>(label: string, f: () => T, fail: Fail, repair: NodeInfoRepair =
   try {
     return f()
   } catch (err) {
-    if (err instanceof InvalidRpcUrlError) return fail(label, err.problem, repair)
+    if (err instanceof InvalidWorkerRpcUrlError) return fail(label, err.problem, repair)
     if (
       err instanceof InvalidAddressError ||
       err instanceof InvalidAddressChecksumError ||

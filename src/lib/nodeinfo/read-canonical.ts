@@ -1,9 +1,8 @@
 /**
  * node-info.yaml in the node's own layout, read without the YAML library. The node writes the
  * file with serde_yaml (and tnv writes it the same way, ./serialize.ts), so almost every file a
- * command reads is in that layout; the YAML library (about 120 kB of code to load and compile,
- * then its parser: about 10 ms of `keytool export-staking-args`, docs/decisions.md "Start-up,
- * stop 28") is then needed only for a file someone edited by hand.
+ * command reads is in that layout; the YAML library (docs/decisions.md, "node-info.yaml is written
+ * byte for byte as the node writes it") is then needed only for a file someone edited by hand.
  *
  * The reading is accepted only when writing what was read gives back the very same text
  * (`renderNodeInfoDoc(doc) === text`): the text is then exactly what ./serialize.ts writes for

@@ -1,7 +1,6 @@
 /**
  * Reads node-info.yaml from a file path or from the data directory that holds it. The file is a
- * few hundred bytes: it is stat'ed and read with synchronous calls, as the other small reads on a
- * command's way to its work (docs/decisions.md, "Start-up, stop 28").
+ * few hundred bytes: it is stat'ed and read with synchronous calls.
  */
 import { closeSync, openSync, readSync, type Stats, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
@@ -49,11 +48,9 @@ export async function readNodeInfo(
     throw new NodeInfoSyntaxError(path, `it grew beyond ${MAX_NODE_INFO_BYTES} bytes while it was read`)
   // the node's own layout without the YAML library; any other text through it (./read-canonical.ts)
   const doc = readCanonicalNodeInfo(text)
-  const info =
-    doc !== undefined
-      ? nodeInfoFromDoc(doc, path, options)
-      : (await import('./parse.js')).parseNodeInfo(text, path, options)
-  return { path, info, text }
+  if (doc !== undefined) return { path, info: nodeInfoFromDoc(doc, path, options), text }
+  const { parseNodeInfo } = await import('./parse.js')
+  return { path, info: parseNodeInfo(text, path, options), text }
 }
 
 function statOrMissing(path: string): Stats {

@@ -6,7 +6,7 @@
  * most 2048 bytes. The error causes are the node's own texts.
  */
 import { UsageError } from '../errors.js'
-import { InvalidRpcUrlError, RpcUrlCredentialsError } from './errors.js'
+import { InvalidWorkerRpcUrlError, RpcUrlCredentialsError } from './errors.js'
 import type { RpcEndpoints } from './types.js'
 
 export const MAX_RPC_URL_LENGTH = 2048
@@ -22,7 +22,7 @@ export function checkRpcUrl(value: string, kind: 'http' | 'ws', label: string): 
   try {
     url = new URL(value)
   } catch {
-    throw new InvalidRpcUrlError(label, redactUserinfo(value), 'it is not a URL (scheme://host[:port][/path])')
+    throw new InvalidWorkerRpcUrlError(label, redactUserinfo(value), 'it is not a URL (scheme://host[:port][/path])')
   }
   // node-info.yaml is public (it goes to the registry operators and other validators): a
   // user:password@ part would publish the credentials, so it is refused and never echoed
@@ -30,7 +30,7 @@ export function checkRpcUrl(value: string, kind: 'http' | 'ws', label: string): 
   const href = url.href
   const bytes = Buffer.byteLength(href)
   if (bytes > MAX_RPC_URL_LENGTH)
-    throw new InvalidRpcUrlError(
+    throw new InvalidWorkerRpcUrlError(
       label,
       value,
       `rpc endpoint URL length ${bytes} exceeds maximum of ${MAX_RPC_URL_LENGTH} bytes`,
@@ -38,14 +38,14 @@ export function checkRpcUrl(value: string, kind: 'http' | 'ws', label: string): 
   const scheme = url.protocol.replace(/:$/, '')
   const allowed: readonly string[] = SCHEMES[kind]
   if (!allowed.includes(scheme))
-    throw new InvalidRpcUrlError(
+    throw new InvalidWorkerRpcUrlError(
       label,
       value,
       kind === 'http'
         ? `invalid http endpoint scheme \`${scheme}\`, expected \`http\` or \`https\``
         : `invalid ws endpoint scheme \`${scheme}\`, expected \`ws\` or \`wss\``,
     )
-  if (!url.hostname) throw new InvalidRpcUrlError(label, value, 'it has no host')
+  if (!url.hostname) throw new InvalidWorkerRpcUrlError(label, value, 'it has no host')
   return href
 }
 

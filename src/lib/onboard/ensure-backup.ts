@@ -22,7 +22,7 @@ export type EnsureBackupParameters = {
   publicKey: string
   chainId: number
   skip: boolean
-  /** The passphrase of keys made in this run (kept in memory), else how to get it. */
+  /** The passphrase of keys made in this run, or the one the session took from the environment (kept in memory), else how to get it. */
   passphrase: string | null
   passphraseSource: PassphraseSource
 }
@@ -89,13 +89,15 @@ async function verifyFileStep(io: WizardIo, p: EnsureBackupParameters, make: boo
     ).trim(),
   )
   if (make) {
-    const [{ makeBackup }, { writeNewFile }, { OutputFileExistsError }] = await Promise.all([
+    const [{ makeBackup }, { assertOutputPath, writeNewOutputFile }, { OutputFileExistsError }] = await Promise.all([
       import('../keys/backup-file.js'),
-      import('../keys/write-new-file.js'),
+      import('../fs/output-file.js'),
       import('../keys/recovery-errors.js'),
     ])
+    await assertOutputPath(path, 'the backup file')
     const { text } = await makeBackup(datadir)
-    if (!(await writeNewFile(path, text, 0o600))) throw new OutputFileExistsError(path, 'the backup file')
+    if (!(await writeNewOutputFile(path, text, { flag: 'the backup file', mode: 0o600 })))
+      throw new OutputFileExistsError(path, 'the backup file')
     const rel = relative(datadir, path)
     io.emit(
       { event: 'backup', status: 'written', file: path },
@@ -108,9 +110,9 @@ async function verifyFileStep(io: WizardIo, p: EnsureBackupParameters, make: boo
     import('../keys/verify-backup.js'),
     import('../keys/open-key.js'),
   ])
-  // the passphrase is settled before the spinner starts (a hidden prompt cannot run under it), and
-  // TN_BLS_PASSPHRASE is read from a copy: the node tnv may start later still needs it
-  let passphrase = p.passphrase ?? (p.passphraseSource === 'env' ? process.env.TN_BLS_PASSPHRASE || null : null)
+  // the passphrase is settled before the spinner starts (a hidden prompt cannot run under it); with
+  // the source env it is the one the session took from the environment (`p.passphrase`)
+  let passphrase = p.passphrase
   if (passphrase === null && (p.passphraseSource === 'ask' || p.passphraseSource === 'env'))
     passphrase = await io.secret(`Passphrase of the BLS key in ${path} (hidden)`)
   const r = await io.wait(`Restoring ${path} into a private temporary directory and checking it`, () =>

@@ -41,7 +41,8 @@ export type CreateKeysParameters = {
   externalPrimaryAddr?: string | undefined
   /** Comma-separated. */
   externalWorkerAddrs?: string | undefined
-  env?: NodeJS.ProcessEnv
+  /** TN_BLS_PASSPHRASE as the session hands it (a copy: the read removes it from this object only). */
+  env: NodeJS.ProcessEnv
   /**
    * On a terminal, offer (and recommend) a key from a new recovery phrase (issue 18); `terminal`
    * shows the phrase once. Not offered on the rehearsal chain, where keys guard nothing.
@@ -59,7 +60,7 @@ export async function createKeys(
     passphraseSource,
     externalPrimaryAddr,
     externalWorkerAddrs,
-    env = process.env,
+    env,
     offerPhrase = false,
     terminal,
   }: CreateKeysParameters,
@@ -122,8 +123,16 @@ export async function createKeys(
   ])
   const stdin = source === 'stdin' ? io.stdin() : undefined
   // a recovery phrase: made now, shown and confirmed once every check of generate passed
-  let phrase = withPhrase ? (await import('../keys/mnemonic.js')).generateMnemonic() : undefined
-  const secret = phrase ? (await import('../keys/mnemonic-key.js')).blsSecretFromMnemonic(phrase, 0) : undefined
+  let phrase: string | undefined
+  let secret: Uint8Array | undefined
+  if (withPhrase) {
+    const [{ generateMnemonic }, { blsSecretFromMnemonic }] = await Promise.all([
+      import('../keys/mnemonic.js'),
+      import('../keys/mnemonic-key.js'),
+    ])
+    phrase = generateMnemonic()
+    secret = blsSecretFromMnemonic(phrase, 0)
+  }
   // Kept in memory for the node tnv may start next: the node reads TN_BLS_PASSPHRASE, which
   // tnv removed from its own environment once read.
   let passphrase: string | undefined

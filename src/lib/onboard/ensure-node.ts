@@ -19,6 +19,8 @@ export type EnsureNodeParameters = {
   nodeBinary?: string | undefined
   /** Passphrase of keys created in this run, given to the node as TN_BLS_PASSPHRASE. */
   passphrase?: string | null | undefined
+  /** tnv's environment as the session hands it (TN_NODE_BINARY; the node's environment is built from it). */
+  env: NodeJS.ProcessEnv
 }
 
 export type EnsureNodeReturnType = {
@@ -41,7 +43,7 @@ export async function nodeFlagsFor(target: ChainTarget): Promise<string[]> {
 
 export async function ensureNode(
   io: WizardIo,
-  { datadir, target, nodeRpcUrl, start, nodeBinary, passphrase }: EnsureNodeParameters,
+  { datadir, target, nodeRpcUrl, start, nodeBinary, passphrase, env }: EnsureNodeParameters,
 ): Promise<EnsureNodeReturnType> {
   if (nodeRpcUrl !== undefined) return { rpcUrl: nodeRpcUrl, how: 'flag', pid: null, logFile: null }
   const { nodeStatus, assertNotRunning } = await import('../node/status.js')
@@ -74,10 +76,10 @@ export async function ensureNode(
   const nodeFlags = await nodeFlagsFor(target)
   const plan = checkedNodePlan(nodeFlags)
   await assertNotRunning(datadir)
-  const binary = resolveNodeBinary({ ...(nodeBinary !== undefined ? { flag: nodeBinary } : {}) })
+  const binary = resolveNodeBinary({ flag: nodeBinary, env })
   const started = await io.wait(
     `Starting ${binary.path} node --datadir ${datadir} ${nodeFlags.join(' ')}`,
-    () => startNode({ binary, datadir, nodeFlags, plan, detach: true, ...(passphrase ? { passphrase } : {}) }),
+    () => startNode({ binary, datadir, nodeFlags, plan, detach: true, env, ...(passphrase ? { passphrase } : {}) }),
     (s) => `Node running (pid ${s.state.pid}), RPC ${s.state.rpc.http ?? s.state.rpc.ipc}; log ${s.state.logFile}`,
   )
   const rpcUrl = started.state.rpc.http ?? started.state.rpc.ipc

@@ -22,3 +22,20 @@ export class NodeForCustomNetworkError extends TnvError {
     )
   }
 }
+
+/**
+ * `tnv stake --mint` without `--through` and without a terminal: the plain stake only stakes an
+ * address governance already whitelisted; the devnet mint is a step of the onboarding flow.
+ */
+export class MintNeedsFlowError extends TnvError {
+  override readonly code: string = 'MintNeedsFlow'
+  constructor() {
+    super(
+      '--mint is a step of the onboarding flow, which runs with --through (or as the wizard on a terminal); the plain `tnv stake` only stakes an address governance has already whitelisted, so it would not mint.',
+      {
+        fix: 'Add --through staked (the devnet mint, then the stake) or --through active, or whitelist first with `tnv governance mint <address> --chain devnet` and run `tnv stake` again.',
+        exitCode: ExitCode.Usage,
+      },
+    )
+  }
+}

@@ -5,16 +5,18 @@
  * terminal, --accept-reward-shortfall without one) → what was paid and to whom.
  * beginExit and unstake are irreversible: confirmed on a terminal (default No), --yes otherwise.
  */
-import type { Address } from 'viem'
+import type { Address, Hex } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
+import type { Signer } from '../chain/signer.js'
 import { formatTelAndWei } from '../chain/units.js'
 import type { ChainFlagValues, SignerFlagValues } from '../options.js'
 import { RewardShortfallError } from '../registry/errors.js'
 import type { ValidatorStatus } from '../registry/read-validator-status.js'
 import type { RegistryContext } from '../registry/types.js'
 import type { UnstakeReturnType } from '../registry/unstake.js'
+import type { StepJournal } from '../tx/journal.js'
 import { journalsFor } from '../tx/journal.js'
-import { type StepJournal, settleJournal } from '../tx/run-step.js'
+import { settleJournal } from '../tx/run-step.js'
 import type { WizardIo } from '../wizard/io.js'
 import { wizardReporter } from '../wizard/reporter.js'
 import { wizardConfirm } from './confirm.js'
@@ -31,6 +33,8 @@ export type ExitFlowParameters = {
   through?: ExitThrough | undefined
   chain: ChainFlagValues
   signer: SignerFlagValues
+  /** The environment the session hands over, for the signer's variables. */
+  env: NodeJS.ProcessEnv
   yes: boolean
   acceptRewardShortfall: boolean
   timeoutSeconds: number
@@ -57,61 +61,26 @@ export type ExitFlowReturnType = {
   paid: PaidOut | null
 }
 
+/** What the steps of one exit run share. */
+type ExitRun = {
+  io: WizardIo
+  p: ExitFlowParameters
+  ctx: RegistryContext
+  signer: Signer
+  validator: Address
+  journal: StepJournal
+  /** Transactions earlier runs left open, settled by this one, by step. */
+  resumed: Map<string, Hex>
+  steps: StepRecord[]
+  timeoutMs: number
+}
+
 export async function runExitFlow(io: WizardIo, p: ExitFlowParameters): Promise<ExitFlowReturnType> {
-  const [support, { readValidatorStatus }, { beginExit }, { unstake }] = await Promise.all([
-    import('../registry/command-support.js'),
-    import('../registry/read-validator-status.js'),
-    import('../registry/begin-exit.js'),
-    import('../registry/unstake.js'),
-  ])
-  const steps: StepRecord[] = []
-  const timeoutMs = p.timeoutSeconds * 1000
-  const ctx: RegistryContext = await support.openRegistryContext(p.chain)
-  const signer = await pickSigner(io, { action: 'beginExit', flags: p.signer })
-  const validator = signer.address
-  const journal: StepJournal = {
-    journals: journalsFor({ datadir: p.datadir, from: validator }),
-    command: 'tnv exit',
-    timeoutMs,
-  }
-  const resumed = new Map<string, `0x${string}`>()
-  if (signer.type === 'local')
-    await settleJournal({
-      client: ctx.client,
-      rpcUrl: ctx.target.rpcUrl,
-      from: validator,
-      journal,
-      report: wizardReporter(io, 'journal', resumed),
-    })
-  let status = await readValidatorStatus(ctx, { address: validator })
+  const run = await openExit(io, p)
+  const { validator, steps } = run
+  let status = await readExitState(run)
   const chain = status.chain
-  io.emit(
-    {
-      event: 'state',
-      validator,
-      chain,
-      status: status.retired ? 'Retired' : status.status,
-      epoch: status.currentEpoch,
-      exitEpoch: status.exitEpoch,
-    },
-    `${validator} on ${chain.name} (chain id ${chain.chainId}), epoch ${status.currentEpoch}: ${status.retired ? 'retired (unstaked)' : status.status}.`,
-  )
-  const through: ExitThrough =
-    p.through ??
-    (io.interactive
-      ? await io.select<ExitThrough>(
-          'How far should tnv take the exit now?',
-          [
-            {
-              value: 'unstaked',
-              name: 'through unstake: exit, wait for Exited and exit epoch + 1, unstake (retires the address)',
-            },
-            { value: 'exited', name: 'until Exited: begin the exit and wait for the protocol to complete it' },
-            { value: 'pending-exit', name: 'begin the exit only (PendingExit)' },
-          ],
-          'unstaked',
-        )
-      : 'pending-exit')
+  const through = await chooseExitThrough(io, p.through)
   const result = (paid: PaidOut | null): ExitFlowReturnType => ({
     validator,
     chain,
@@ -126,71 +95,167 @@ export async function runExitFlow(io: WizardIo, p: ExitFlowParameters): Promise<
     steps.push({ step: 'unstake', outcome: 'already-done', message: `${validator} has already unstaked (retired).` })
     return result(null)
   }
-
   // beginExit, unless exiting already or Staked-and-unstaking (unstake is accepted from Staked)
   const skipExit = status.status === 'Staked' && through === 'unstaked'
   if (!skipExit && status.status !== 'PendingExit' && status.status !== 'Exited') {
-    const r = await beginExit(ctx, {
-      signer,
-      report: wizardReporter(io, 'beginExit', resumed),
-      confirm: wizardConfirm(io, { yes: p.yes }),
-      journal,
-    })
-    steps.push(stepRecord('beginExit', r, resumedOf(resumed, 'beginExit')))
-    if (r.outcome === 'unsigned') {
-      io.emit(
-        { event: 'unsigned', step: 'beginExit', transaction: r.unsigned },
-        'Sign and send this beginExit transaction with your wallet, then run this command again.',
-      )
-      return result(null)
-    }
-    status = await readValidatorStatus(ctx, { address: validator })
-    io.emit(
-      { event: 'pending-exit', validator, epoch: status.currentEpoch },
-      `${validator} is PendingExit from epoch ${status.currentEpoch}. The protocol marks it Exited once it has no committee seat in the current epoch and the 2 next: this can take several epochs.`,
-    )
+    const begun = await beginExitStep(run)
+    if (!begun) return result(null)
+    status = begun
   }
   if (through === 'pending-exit') return result(null)
-
   if (!skipExit) {
-    status = await followStatus(io, ctx, {
-      address: validator,
-      what: 'Exited',
-      until: (s) => s.status === 'Exited' || s.retired,
-      describe: (s) =>
-        `PendingExit${s.inCommittee ? ' (still in the current committee)' : ''}: Exited once no committee seat is left in this epoch and the 2 next; ${epochProgress(s)}`,
-      timeoutMs,
-      fix: 'Exits can take several epochs. Nothing is lost: run the same command again to keep following it.',
-    })
-    io.emit(
-      { event: 'exited', validator, exitEpoch: status.exitEpoch },
-      `${validator} is Exited (exit epoch ${status.exitEpoch ?? 'not set'}); unstake is accepted from epoch ${status.unstakeEpoch ?? 'exit epoch + 1'}.`,
-    )
-    steps.push({ step: 'exited', outcome: 'done' })
+    status = await followToExited(run)
     if (through === 'exited') return result(null)
-    status = await followStatus(io, ctx, {
-      address: validator,
-      what: `unstakeable (epoch ${status.unstakeEpoch ?? 'exit epoch + 1'})`,
-      until: (s) => s.canUnstake || s.retired,
-      describe: (s) =>
-        `Exited in epoch ${s.exitEpoch ?? 'not set'}; unstake from epoch ${s.unstakeEpoch ?? 'exit epoch + 1'}; ${epochProgress(s)}`,
-      timeoutMs,
-      fix: 'Nothing is lost: run the same command again to keep waiting.',
-    })
+    status = await followToUnstakeable(run, status)
   }
+  const unstaked = await unstakeStep(run)
+  if (unstaked.status) status = unstaked.status
+  return result(unstaked.paid)
+}
 
-  // unstake, asking about the shortfall when it applies
+/** The signer, the journals, and what earlier runs of this sender left open, settled. */
+async function openExit(io: WizardIo, p: ExitFlowParameters): Promise<ExitRun> {
+  const { openRegistryContext } = await import('../registry/command-support.js')
+  const timeoutMs = p.timeoutSeconds * 1000
+  const ctx: RegistryContext = await openRegistryContext(p.chain)
+  const signer = await pickSigner(io, { action: 'beginExit', flags: p.signer, env: p.env })
+  const validator = signer.address
+  const journal: StepJournal = {
+    journals: journalsFor({ env: p.env, datadir: p.datadir, from: validator }),
+    command: 'tnv exit',
+    timeoutMs,
+  }
+  const resumed = new Map<string, Hex>()
+  if (signer.type === 'local')
+    await settleJournal({
+      client: ctx.client,
+      rpcUrl: ctx.target.rpcUrl,
+      from: validator,
+      journal,
+      report: wizardReporter(io, 'journal', resumed),
+    })
+  return { io, p, ctx, signer, validator, journal, resumed, steps: [], timeoutMs }
+}
+
+async function readExitState({ io, ctx, validator }: ExitRun): Promise<ValidatorStatus> {
+  const { readValidatorStatus } = await import('../registry/read-validator-status.js')
+  const status = await readValidatorStatus(ctx, { address: validator })
+  const { chain } = status
+  io.emit(
+    {
+      event: 'state',
+      validator,
+      chain,
+      status: status.retired ? 'Retired' : status.status,
+      epoch: status.currentEpoch,
+      exitEpoch: status.exitEpoch,
+    },
+    `${validator} on ${chain.name} (chain id ${chain.chainId}), epoch ${status.currentEpoch}: ${status.retired ? 'retired (unstaked)' : status.status}.`,
+  )
+  return status
+}
+
+/** --through, else asked on a terminal (default unstaked), else pending-exit. */
+async function chooseExitThrough(io: WizardIo, through: ExitThrough | undefined): Promise<ExitThrough> {
+  if (through !== undefined) return through
+  if (!io.interactive) return 'pending-exit'
+  return io.select<ExitThrough>(
+    'How far should tnv take the exit now?',
+    [
+      {
+        value: 'unstaked',
+        name: 'through unstake: exit, wait for Exited and exit epoch + 1, unstake (retires the address)',
+      },
+      { value: 'exited', name: 'until Exited: begin the exit and wait for the protocol to complete it' },
+      { value: 'pending-exit', name: 'begin the exit only (PendingExit)' },
+    ],
+    'unstaked',
+  )
+}
+
+/** beginExit: the state after it, or null when it was printed unsigned (the flow stops there). */
+async function beginExitStep(run: ExitRun): Promise<ValidatorStatus | null> {
+  const { io, p, ctx, signer, validator } = run
+  const [{ beginExit }, { readValidatorStatus }] = await Promise.all([
+    import('../registry/begin-exit.js'),
+    import('../registry/read-validator-status.js'),
+  ])
+  const r = await beginExit(ctx, {
+    signer,
+    report: wizardReporter(io, 'beginExit', run.resumed),
+    confirm: wizardConfirm(io, { yes: p.yes }),
+    journal: run.journal,
+  })
+  run.steps.push(stepRecord('beginExit', r, resumedOf(run.resumed, 'beginExit')))
+  if (r.outcome === 'unsigned') {
+    io.emit(
+      { event: 'unsigned', step: 'beginExit', transaction: r.unsigned },
+      'Sign and send this beginExit transaction with your wallet, then run this command again.',
+    )
+    return null
+  }
+  const status = await readValidatorStatus(ctx, { address: validator })
+  io.emit(
+    { event: 'pending-exit', validator, epoch: status.currentEpoch },
+    `${validator} is PendingExit from epoch ${status.currentEpoch}. The protocol marks it Exited once it has no committee seat in the current epoch and the 2 next: this can take several epochs.`,
+  )
+  return status
+}
+
+/** PendingExit followed until the protocol marks it Exited. */
+async function followToExited(run: ExitRun): Promise<ValidatorStatus> {
+  const { io, validator } = run
+  const status = await followStatus(io, run.ctx, {
+    address: validator,
+    what: 'Exited',
+    until: (s) => s.status === 'Exited' || s.retired,
+    describe: (s) =>
+      `PendingExit${s.inCommittee ? ' (still in the current committee)' : ''}: Exited once no committee seat is left in this epoch and the 2 next; ${epochProgress(s)}`,
+    timeoutMs: run.timeoutMs,
+    fix: 'Exits can take several epochs. Nothing is lost: run the same command again to keep following it.',
+  })
+  io.emit(
+    { event: 'exited', validator, exitEpoch: status.exitEpoch },
+    `${validator} is Exited (exit epoch ${status.exitEpoch ?? 'not set'}); unstake is accepted from epoch ${status.unstakeEpoch ?? 'exit epoch + 1'}.`,
+  )
+  run.steps.push({ step: 'exited', outcome: 'done' })
+  return status
+}
+
+/** Exited, followed to the epoch from which unstake is accepted (exit epoch + 1). */
+function followToUnstakeable(run: ExitRun, status: ValidatorStatus): Promise<ValidatorStatus> {
+  return followStatus(run.io, run.ctx, {
+    address: run.validator,
+    what: `unstakeable (epoch ${status.unstakeEpoch ?? 'exit epoch + 1'})`,
+    until: (s) => s.canUnstake || s.retired,
+    describe: (s) =>
+      `Exited in epoch ${s.exitEpoch ?? 'not set'}; unstake from epoch ${s.unstakeEpoch ?? 'exit epoch + 1'}; ${epochProgress(s)}`,
+    timeoutMs: run.timeoutMs,
+    fix: 'Nothing is lost: run the same command again to keep waiting.',
+  })
+}
+
+/**
+ * unstake, asking about the reward shortfall on a terminal when it applies: what was paid and
+ * the state after it (null for both when it was printed unsigned).
+ */
+async function unstakeStep(run: ExitRun): Promise<{ status: ValidatorStatus | null; paid: PaidOut | null }> {
+  const { io, p, ctx, signer, validator } = run
+  const [{ unstake }, { readValidatorStatus }] = await Promise.all([
+    import('../registry/unstake.js'),
+    import('../registry/read-validator-status.js'),
+  ])
   const runUnstake = async (accept: boolean) => ({
     result: await unstake(ctx, {
       signer,
       acceptRewardShortfall: accept,
-      report: wizardReporter(io, 'unstake', resumed),
+      report: wizardReporter(io, 'unstake', run.resumed),
       confirm: wizardConfirm(io, { yes: p.yes }),
-      journal,
+      journal: run.journal,
     }),
-    resumed: resumedOf(resumed, 'unstake'),
+    resumed: resumedOf(run.resumed, 'unstake'),
   })
-  let unstaked: { result: UnstakeReturnType; resumed: { hash: `0x${string}` } | null }
+  let unstaked: { result: UnstakeReturnType; resumed: { hash: Hex } | null }
   try {
     unstaked = await runUnstake(p.acceptRewardShortfall)
   } catch (err) {
@@ -201,15 +266,15 @@ export async function runExitFlow(io: WizardIo, p: ExitFlowParameters): Promise<
     unstaked = await runUnstake(true)
   }
   const u = unstaked.result
-  steps.push(stepRecord('unstake', u, unstaked.resumed))
+  run.steps.push(stepRecord('unstake', u, unstaked.resumed))
   if (u.outcome === 'unsigned') {
     io.emit(
       { event: 'unsigned', step: 'unstake', transaction: u.unsigned },
       'Sign and send this unstake transaction with your wallet.',
     )
-    return result(null)
+    return { status: null, paid: null }
   }
-  status = await readValidatorStatus(ctx, { address: validator })
+  const status = await readValidatorStatus(ctx, { address: validator })
   const paid: PaidOut = {
     recipient: u.recipient,
     stake: u.stakeAmount,
@@ -217,15 +282,18 @@ export async function runExitFlow(io: WizardIo, p: ExitFlowParameters): Promise<
     rewardsForfeited: u.rewardsForfeited,
     refundCredited: u.refundCredited,
   }
-  if (u.outcome === 'sent')
-    io.emit({ event: 'paid', ...paid }, [
-      `Unstaked ${validator}; the address is retired for good. Paid to ${u.recipient ?? 'the delegator'}:`,
-      `  stake              ${formatTelAndWei(BigInt(u.stakeAmount))}`,
-      `  rewards            ${formatTelAndWei(BigInt(u.rewards) - BigInt(u.rewardsForfeited))}`,
-      ...(u.rewardsForfeited !== '0' ? [`  rewards forfeited  ${formatTelAndWei(BigInt(u.rewardsForfeited))}`] : []),
-      ...(u.refundCredited !== '0'
-        ? [`  credited as refund ${formatTelAndWei(BigInt(u.refundCredited))} (withdraw with \`tnv refund claim\`)`]
-        : []),
-    ])
-  return result(u.outcome === 'sent' ? paid : null)
+  if (u.outcome === 'sent') io.emit({ event: 'paid', ...paid }, paidLines(validator, u))
+  return { status, paid: u.outcome === 'sent' ? paid : null }
+}
+
+function paidLines(validator: Address, u: UnstakeReturnType & { outcome: 'sent' }): string[] {
+  return [
+    `Unstaked ${validator}; the address is retired for good. Paid to ${u.recipient ?? 'the delegator'}:`,
+    `  stake              ${formatTelAndWei(BigInt(u.stakeAmount))}`,
+    `  rewards            ${formatTelAndWei(BigInt(u.rewards) - BigInt(u.rewardsForfeited))}`,
+    ...(u.rewardsForfeited !== '0' ? [`  rewards forfeited  ${formatTelAndWei(BigInt(u.rewardsForfeited))}`] : []),
+    ...(u.refundCredited !== '0'
+      ? [`  credited as refund ${formatTelAndWei(BigInt(u.refundCredited))} (withdraw with \`tnv refund claim\`)`]
+      : []),
+  ]
 }

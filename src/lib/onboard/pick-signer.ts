@@ -16,12 +16,13 @@ export type PickSignerParameters = {
   flags: SignerFlagValues
   /** node-info's execution_address, when known. */
   defaultFrom?: Address | undefined
-  env?: NodeJS.ProcessEnv
+  /** The environment the session hands over (TN_PRIVATE_KEY, TN_KEYSTORE_PASSWORD). */
+  env: NodeJS.ProcessEnv
 }
 
 export async function pickSigner(
   io: WizardIo,
-  { action, flags, defaultFrom, env = process.env }: PickSignerParameters,
+  { action, flags, defaultFrom, env }: PickSignerParameters,
 ): Promise<Signer> {
   const named =
     flags['private-key'] !== undefined ||
@@ -34,10 +35,12 @@ export async function pickSigner(
     for (const w of lines) io.emit({ event: 'warning', message: w }, w)
   }
   if (!io.interactive || named) {
+    // the wizard's prompts and the session's one stdin reader (--keystore-password-source stdin)
     const { signer, warnings } = await resolveSigner({
       action,
       ...signerOptionsOf(flags),
       defaultFrom,
+      prompter: io,
       env,
     })
     warn(warnings)

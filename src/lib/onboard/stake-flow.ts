@@ -5,7 +5,7 @@
  * PendingActivation followed to Active across the epoch boundary.
  *
  * Every run reads the chain first and starts at the step the chain calls for; every
- * transaction goes through the journal (../wizard/journaled-step.ts), so a rerun after a kill
+ * transaction goes through the step runner and its journal (../tx/run-step.ts), so a rerun after a kill
  * waits for what was sent instead of sending it again. Nothing here prints: progress goes
  * through the WizardIo (human lines, spinners, prompts, or JSON lines).
  */
@@ -13,6 +13,7 @@ import { dirname } from 'node:path'
 import type { Address, Hex } from 'viem'
 import { DEVNET_CHAIN_ID } from '../chain/addresses.js'
 import type { ChainInfo } from '../chain/check-chain-id.js'
+import type { Signer } from '../chain/signer.js'
 import type { UnsignedTransaction } from '../chain/transaction.js'
 import { formatTelAndWei } from '../chain/units.js'
 import { errorMessage } from '../errors.js'
@@ -27,8 +28,9 @@ import {
 } from '../registry/errors.js'
 import type { ValidatorStatus } from '../registry/read-validator-status.js'
 import type { RegistryContext } from '../registry/types.js'
+import type { StepJournal } from '../tx/journal.js'
 import { journalsFor } from '../tx/journal.js'
-import { type StepJournal, settleJournal } from '../tx/run-step.js'
+import { settleJournal } from '../tx/run-step.js'
 import type { WizardIo } from '../wizard/io.js'
 import { wizardReporter } from '../wizard/reporter.js'
 import { wizardConfirm } from './confirm.js'
@@ -54,6 +56,13 @@ export type StakeFlowParameters = {
   yes: boolean
   createKeys: boolean
   passphraseSource: PassphraseSource
+  /**
+   * TN_BLS_PASSPHRASE when the passphrase source is env, taken out of the environment by the
+   * session (src/cli/session.ts `takeEnvSecret`): the flow never reads or changes process.env.
+   */
+  envPassphrase?: string | undefined
+  /** The environment the session hands over, for the signer's variables (TN_PRIVATE_KEY, TN_KEYSTORE_PASSWORD). */
+  env: NodeJS.ProcessEnv
   externalPrimaryAddr?: string | undefined
   externalWorkerAddrs?: string | undefined
   /** On the devnet: whitelist by the devnet's rehearsal mint without asking. */
@@ -93,81 +102,148 @@ export type StakeFlowReturnType = {
   unsigned?: UnsignedTransaction
 }
 
+type FoundKeys = NonNullable<Awaited<ReturnType<typeof findKeys>>>
+
+/** What the steps of one run share, once the signer and the keys are known. */
+type FlowRun = {
+  io: WizardIo
+  p: StakeFlowParameters
+  ctx: RegistryContext
+  signer: Signer
+  validator: Address
+  keys: FoundKeys
+  /**
+   * The passphrase of keys created in this run, or the one the session took from the
+   * environment: for the key check, the adiri proof and the node tnv may start (never printed).
+   */
+  nodePassphrase: string | null
+  /** Every transaction of this run, in the data directory's journal (and the sender's); --unsigned writes nothing. */
+  journal: StepJournal
+  /** Transactions earlier runs left open, settled by this one, by step. */
+  resumed: Map<string, Hex>
+  steps: StepRecord[]
+  timeoutMs: number
+}
+
 export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promise<StakeFlowReturnType> {
-  const [
-    support,
-    { readValidatorStatus },
-    { stake },
-    { activate },
-    { identityView, formatIdentity },
-    { adiriProofSigner },
-  ] = await Promise.all([
-    import('../registry/command-support.js'),
-    import('../registry/read-validator-status.js'),
-    import('../registry/stake.js'),
-    import('../registry/activate.js'),
-    import('../keys/identity.js'),
-    import('../registry/adiri-proof-signer.js'),
-  ])
-  const steps: StepRecord[] = []
   const timeoutMs = p.timeoutSeconds * 1000
-
   // 1. keys present? (created below, once the signer's address is known)
-  let keys = await findKeys({ datadir: p.datadir, nodeInfo: p.nodeInfo })
-  if (keys) io.emit({ event: 'keys', nodeInfo: keys.path }, `Validator keys: ${keys.path}`)
-
-  // 2. network, 3. signer
-  const chainFlags = await pickNetwork(io, p.chain)
-  const ctx: RegistryContext = await support.openRegistryContext(chainFlags)
-  // A rerun reads the state before asking anything else: a validator already Active needs no
-  // signer, key or plan (issue 16). What earlier runs signed is settled first (the journal holds
-  // the signed bytes: no signer is needed to wait for them or send them again).
-  if (keys) {
-    await settleJournal({
-      client: ctx.client,
-      rpcUrl: ctx.target.rpcUrl,
-      from: keys.info.executionAddress,
-      journal: {
-        journals: journalsFor({ datadir: p.datadir, from: keys.info.executionAddress }),
-        command: 'tnv stake',
-        timeoutMs,
-      },
-      report: wizardReporter(io, 'journal', new Map()),
-    })
-    const known = await readValidatorStatus(ctx, { address: keys.info.executionAddress })
-    if (known.status === 'Active') {
-      io.emit(
-        {
-          event: 'state',
-          validator: known.address,
-          chain: known.chain,
-          status: known.status,
-          epoch: known.currentEpoch,
-          exitEpoch: known.exitEpoch,
-        },
-        `${known.address} is already Active on ${known.chain.name} (epoch ${known.currentEpoch}): nothing to do. \`tnv validator status\` shows its state; \`tnv exit\` begins an exit.`,
-      )
-      return {
-        validator: known.address,
-        chain: known.chain,
-        datadir: p.datadir,
-        nodeInfo: keys.path,
-        through: p.through ?? 'active',
-        status: known.status,
-        epoch: known.currentEpoch,
-        steps: [],
-        node: null,
-      }
-    }
+  const found = await findKeys({ datadir: p.datadir, nodeInfo: p.nodeInfo })
+  if (found) io.emit({ event: 'keys', nodeInfo: found.path }, `Validator keys: ${found.path}`)
+  // 2. network
+  const { openRegistryContext } = await import('../registry/command-support.js')
+  const ctx: RegistryContext = await openRegistryContext(await pickNetwork(io, p.chain))
+  if (found) {
+    const active = await alreadyActive(io, ctx, p, found, timeoutMs)
+    if (active) return active
   }
-  const signer = await pickSigner(io, { action: 'stake', flags: p.signer, defaultFrom: keys?.info.executionAddress })
+  // 3. signer, and the keys bound to it
+  const run = await prepareRun(io, p, ctx, found, timeoutMs)
+  // 4. state first (after what earlier runs sent): everything after depends on it
+  let status = await readState(run)
+  const chain = status.chain
+  // 5. how far
+  const through = await chooseThrough(io, p.through)
+  const done = (s: ValidatorStatus, node: EnsureNodeReturnType | null): StakeFlowReturnType => ({
+    validator: run.validator,
+    chain,
+    datadir: p.datadir,
+    nodeInfo: run.keys.path,
+    through,
+    status: s.status,
+    epoch: s.currentEpoch,
+    steps: run.steps,
+    node,
+  })
+  // 6. backup, 7. whitelist, 8. stake
+  if (status.status === 'Undefined') {
+    const staked = await stakeStep(run, status)
+    if ('unsigned' in staked) return { ...done(status, null), unsigned: staked.unsigned }
+    status = staked.status
+  }
+  // staked (now or before): the keys are bound on chain, the rest of the flow only waits
+  await p.releaseDatadir?.()
+  if (through === 'staked' || status.status === 'Undefined') return done(status, null)
+  // 9. node, synced; 10. activate
+  let node: EnsureNodeReturnType | null = null
+  if (status.status === 'Staked') {
+    const activated = await activateStep(run)
+    node = activated.node
+    if (activated.unsigned) return { ...done(status, node), unsigned: activated.unsigned }
+  }
+  // 11. PendingActivation → Active at the epoch boundary
+  return done(await followToActive(run, status), node)
+}
+
+/**
+ * A rerun reads the state before asking anything else: a validator already Active needs no
+ * signer, key or plan (issue 16). What earlier runs signed is settled first (the journal holds
+ * the signed bytes: no signer is needed to wait for them or send them again).
+ */
+async function alreadyActive(
+  io: WizardIo,
+  ctx: RegistryContext,
+  p: StakeFlowParameters,
+  keys: FoundKeys,
+  timeoutMs: number,
+): Promise<StakeFlowReturnType | null> {
+  const from = keys.info.executionAddress
+  await settleJournal({
+    client: ctx.client,
+    rpcUrl: ctx.target.rpcUrl,
+    from,
+    journal: { journals: journalsFor({ datadir: p.datadir, from, env: p.env }), command: 'tnv stake', timeoutMs },
+    report: wizardReporter(io, 'journal', new Map()),
+  })
+  const { readValidatorStatus } = await import('../registry/read-validator-status.js')
+  const known = await readValidatorStatus(ctx, { address: from })
+  if (known.status !== 'Active') return null
+  io.emit(
+    {
+      event: 'state',
+      validator: known.address,
+      chain: known.chain,
+      status: known.status,
+      epoch: known.currentEpoch,
+      exitEpoch: known.exitEpoch,
+    },
+    `${known.address} is already Active on ${known.chain.name} (epoch ${known.currentEpoch}): nothing to do. \`tnv validator status\` shows its state; \`tnv exit\` begins an exit.`,
+  )
+  return {
+    validator: known.address,
+    chain: known.chain,
+    datadir: p.datadir,
+    nodeInfo: keys.path,
+    through: p.through ?? 'active',
+    status: known.status,
+    epoch: known.currentEpoch,
+    steps: [],
+    node: null,
+  }
+}
+
+/** The signer, then the keys: created for its address when there are none, and checked against it and the disk. */
+async function prepareRun(
+  io: WizardIo,
+  p: StakeFlowParameters,
+  ctx: RegistryContext,
+  found: FoundKeys | null,
+  timeoutMs: number,
+): Promise<FlowRun> {
+  const signer = await pickSigner(io, {
+    action: 'stake',
+    flags: p.signer,
+    defaultFrom: found?.info.executionAddress,
+    env: p.env,
+  })
   const validator = signer.address
   io.emit(
     { event: 'signer', address: validator, type: signer.type, network: ctx.target.name, rpcUrl: ctx.target.rpcUrl },
     `Network ${ctx.target.name} (${ctx.target.rpcUrl}); validator address ${validator}${signer.type === 'unsigned' ? ' (unsigned: transactions are printed, not sent)' : ''}.`,
   )
-  // the passphrase of keys created in this run, for the node tnv may start (never printed)
-  let nodePassphrase: string | null = null
+  const steps: StepRecord[] = []
+  let keys = found
+  let nodePassphrase: string | null = p.passphraseSource === 'env' ? (p.envPassphrase ?? null) : null
   if (!keys) {
     const created = await createKeys(io, {
       datadir: p.datadir,
@@ -176,6 +252,7 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
       passphraseSource: p.passphraseSource,
       externalPrimaryAddr: p.externalPrimaryAddr,
       externalWorkerAddrs: p.externalWorkerAddrs,
+      env: { TN_BLS_PASSPHRASE: p.envPassphrase },
       // a recovery phrase is offered (and recommended) except on the rehearsal chain
       offerPhrase: ctx.target.expectedChainId !== DEVNET_CHAIN_ID,
       terminal: p.terminal,
@@ -184,63 +261,58 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
     nodePassphrase = created.passphrase
     steps.push({ step: 'keys', outcome: 'done' })
   }
-  const info: NodeInfo = keys.info
-  if (info.executionAddress.toLowerCase() !== validator.toLowerCase())
-    throw new SignerMismatchError({ signer: validator, executionAddress: info.executionAddress })
+  if (keys.info.executionAddress.toLowerCase() !== validator.toLowerCase())
+    throw new SignerMismatchError({ signer: validator, executionAddress: keys.info.executionAddress })
   // the key on disk must be the key node-info.yaml records (a kill in an older key commit, or
   // files copied by hand, could leave them apart): refused with how to repair
-  {
-    const { assertKeyOnDisk } = await import('../keys/key-binding.js')
-    const env: NodeJS.ProcessEnv = {
-      TN_BLS_PASSPHRASE: nodePassphrase ?? process.env.TN_BLS_PASSPHRASE,
-    }
-    const had = env.TN_BLS_PASSPHRASE
-    await assertKeyOnDisk({
-      datadir: dirname(keys.path),
-      nodeInfoKey: info.blsPublicKey,
-      source: nodePassphrase !== null ? 'env' : p.passphraseSource,
-      stdin: io.stdin(),
-      io: { isTTY: io.interactive, ask: (m) => io.secret(m) },
-      env,
-    })
-    // the key was opened with TN_BLS_PASSPHRASE (read, so removed from tnv's environment, as
-    // every read does): tnv keeps it in memory for the adiri proof and the node it may start
-    if (nodePassphrase === null && had && env.TN_BLS_PASSPHRASE === undefined) {
-      nodePassphrase = had
-      delete process.env.TN_BLS_PASSPHRASE
-    }
-  }
-
-  // every transaction of this run is journaled in the data directory (and the sender's state
-  // journal is settled too); --unsigned writes nothing
+  const { assertKeyOnDisk } = await import('../keys/key-binding.js')
+  await assertKeyOnDisk({
+    datadir: dirname(keys.path),
+    nodeInfoKey: keys.info.blsPublicKey,
+    source: nodePassphrase !== null ? 'env' : p.passphraseSource,
+    stdin: io.stdin(),
+    io: { isTTY: io.interactive, ask: (m) => io.secret(m) },
+    env: { TN_BLS_PASSPHRASE: nodePassphrase ?? undefined },
+  })
   const journal: StepJournal = {
-    journals: journalsFor({ datadir: p.datadir, from: validator }),
+    journals: journalsFor({ datadir: p.datadir, from: validator, env: p.env }),
     command: 'tnv stake',
     timeoutMs,
   }
-  const resumed = new Map<string, Hex>()
-  // 4. state first (after what earlier runs sent): everything after depends on it
+  return { io, p, ctx, signer, validator, keys, nodePassphrase, journal, resumed: new Map(), steps, timeoutMs }
+}
+
+/**
+ * What earlier runs sent, settled; then the validator's state, shown with its identity and the
+ * prerequisites. A retired or exiting validator is refused: there is nothing to onboard.
+ */
+async function readState(run: FlowRun): Promise<ValidatorStatus> {
+  const { io, p, ctx, signer, validator, keys } = run
   if (signer.type === 'local')
     await settleJournal({
       client: ctx.client,
       rpcUrl: ctx.target.rpcUrl,
       from: validator,
-      journal,
-      report: wizardReporter(io, 'journal', resumed),
+      journal: run.journal,
+      report: wizardReporter(io, 'journal', run.resumed),
     })
-  let status = await readValidatorStatus(ctx, { address: validator })
-  const chain = status.chain
+  const [{ readValidatorStatus }, { identityView, formatIdentity }, { resolveNodeBinary }] = await Promise.all([
+    import('../registry/read-validator-status.js'),
+    import('../keys/identity.js'),
+    import('../node/binary.js'),
+  ])
+  const status = await readValidatorStatus(ctx, { address: validator })
+  const { chain } = status
   const balance = await ctx.client.getBalance({ address: validator })
-  const view = identityView(info)
-  const nodeBinary = await import('../node/binary.js').then(({ resolveNodeBinary }) => {
-    try {
-      return { path: resolveNodeBinary({ ...(p.nodeBinary !== undefined ? { flag: p.nodeBinary } : {}) }).path }
-    } catch (err) {
-      return { error: errorMessage(err) }
-    }
-  })
+  const view = identityView(keys.info)
+  let nodeBinary: { path: string } | { error: string }
+  try {
+    nodeBinary = { path: resolveNodeBinary({ flag: p.nodeBinary, env: p.env }).path }
+  } catch (err) {
+    nodeBinary = { error: errorMessage(err) }
+  }
   const prereqs = checkPrerequisites({
-    info,
+    info: keys.info,
     nodeBinary,
     balance,
     stakeAmount: BigInt(status.stakeAmount),
@@ -272,6 +344,11 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
       `On chain (${chain.name}, chain id ${chain.chainId}, epoch ${status.currentEpoch}): ${status.status}${status.whitelisted ? ', whitelisted' : ', not whitelisted'}.`,
     ],
   )
+  refuseLeaving(status, validator)
+  return status
+}
+
+function refuseLeaving(status: ValidatorStatus, validator: Address): void {
   if (status.retired)
     throw new WrongStatusError(
       `${validator} has unstaked and is retired: it cannot be onboarded again.`,
@@ -282,163 +359,154 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
       `${validator} is ${status.status}: it is leaving the validator set, so there is nothing to stake or activate.`,
       'Follow the exit with `tnv exit --through unstaked`; to validate again, onboard a new validator address with new keys.',
     )
+}
 
-  // 5. how far
-  const through: StakeThrough =
-    p.through ??
-    (io.interactive
-      ? await io.select(
-          'How far should tnv take this validator now?',
-          [
-            {
-              value: 'active',
-              name: 'to Active: stake, start or attach to the node, wait for sync, activate, follow to Active',
-            },
-            { value: 'staked', name: 'to Staked only (activate later with `tnv stake` again or `tnv activate`)' },
-          ],
-          'active',
-        )
-      : 'staked')
+/** --through, else asked on a terminal (default active), else staked. */
+async function chooseThrough(io: WizardIo, through: StakeThrough | undefined): Promise<StakeThrough> {
+  if (through !== undefined) return through
+  if (!io.interactive) return 'staked'
+  return io.select(
+    'How far should tnv take this validator now?',
+    [
+      {
+        value: 'active',
+        name: 'to Active: stake, start or attach to the node, wait for sync, activate, follow to Active',
+      },
+      { value: 'staked', name: 'to Staked only (activate later with `tnv stake` again or `tnv activate`)' },
+    ],
+    'active',
+  )
+}
 
-  // 6. backup (issue 18), 7. whitelist, 8. stake
-  if (status.status === 'Undefined') {
-    // the stake needs a confirmation: without a terminal and without --yes it would be refused at
-    // the stake, so refuse now, before a backup is asked for or a devnet mint is sent
-    if (!io.interactive && !p.yes && signer.type !== 'unsigned') throw new ConfirmationRequiredError('stake', 'money')
-    // before the key is bound for good: a verified backup or a confirmed phrase
-    await ensureBackup(io, {
+/**
+ * Backup (issue 18), whitelist, stake: the state after it, or the stake transaction for another
+ * wallet (--unsigned: the flow stops there).
+ */
+async function stakeStep(
+  run: FlowRun,
+  status: ValidatorStatus,
+): Promise<{ status: ValidatorStatus } | { unsigned: UnsignedTransaction }> {
+  const { io, p, ctx, signer, validator, keys, nodePassphrase } = run
+  // the stake needs a confirmation: without a terminal and without --yes it would be refused at
+  // the stake, so refuse now, before a backup is asked for or a devnet mint is sent
+  if (!io.interactive && !p.yes && signer.type !== 'unsigned') throw new ConfirmationRequiredError('stake', 'money')
+  const [{ stake }, { identityView }, { adiriProofSigner }, { readValidatorStatus }] = await Promise.all([
+    import('../registry/stake.js'),
+    import('../keys/identity.js'),
+    import('../registry/adiri-proof-signer.js'),
+    import('../registry/read-validator-status.js'),
+  ])
+  const view = identityView(keys.info)
+  // before the key is bound for good: a verified backup or a confirmed phrase
+  await ensureBackup(io, {
+    datadir: dirname(keys.path),
+    publicKey: view.blsPublicKey,
+    chainId: status.chain.chainId,
+    skip: p.skipBackupCheck === true,
+    passphrase: nodePassphrase,
+    passphraseSource: p.passphraseSource,
+  })
+  if (!status.whitelisted)
+    run.steps.push(...(await whitelist(io, ctx, { validator, keysPath: keys.path, info: keys.info, p })))
+  io.emit(
+    { event: 'stake-amount', stakeVersion: status.stakeVersion, stakeAmount: status.stakeAmount },
+    `Stake amount (stake version ${status.stakeVersion}): ${formatTelAndWei(BigInt(status.stakeAmount))}.`,
+  )
+  const result = await stake(ctx, {
+    signer,
+    blsPubkey: view.blsPublicKey,
+    proofOfPossession: view.proofOfPossession,
+    executionAddress: keys.info.executionAddress,
+    // adiri: its proof is signed with the key; keys made in this run open with the passphrase in hand
+    signAdiriProof: adiriProofSigner({
       datadir: dirname(keys.path),
-      publicKey: view.blsPublicKey,
-      chainId: chain.chainId,
-      skip: p.skipBackupCheck === true,
-      passphrase: nodePassphrase,
-      passphraseSource: p.passphraseSource,
-    })
-    if (!status.whitelisted) {
-      steps.push(...(await whitelist(io, ctx, { validator, keysPath: keys.path, info, p })))
-    }
+      source: nodePassphrase !== null ? 'env' : p.passphraseSource,
+      env: nodePassphrase !== null ? { TN_BLS_PASSPHRASE: nodePassphrase } : undefined,
+      stdin: io.stdin(),
+      io: { isTTY: io.interactive, ask: (m) => io.secret(m) },
+      note: (line) => io.emit({ event: 'note', message: line }, line),
+    }),
+    report: wizardReporter(io, 'stake', run.resumed),
+    confirm: wizardConfirm(io, { yes: p.yes }),
+    journal: run.journal,
+  })
+  run.steps.push(stepRecord('stake', result, resumedOf(run.resumed, 'stake')))
+  if (result.outcome === 'unsigned') {
     io.emit(
-      { event: 'stake-amount', stakeVersion: status.stakeVersion, stakeAmount: status.stakeAmount },
-      `Stake amount (stake version ${status.stakeVersion}): ${formatTelAndWei(BigInt(status.stakeAmount))}.`,
+      { event: 'unsigned', step: 'stake', transaction: result.unsigned },
+      'Sign and send this stake transaction with your wallet, then run this command again to continue:',
     )
-    const result = await stake(ctx, {
-      signer,
-      blsPubkey: view.blsPublicKey,
-      proofOfPossession: view.proofOfPossession,
-      executionAddress: info.executionAddress,
-      // adiri: its proof is signed with the key; keys made in this run open with the passphrase in hand
-      signAdiriProof: adiriProofSigner({
-        datadir: dirname(keys.path),
-        source: nodePassphrase !== null ? 'env' : p.passphraseSource,
-        env: nodePassphrase !== null ? { TN_BLS_PASSPHRASE: nodePassphrase } : undefined,
-        stdin: io.stdin(),
-        io: { isTTY: io.interactive, ask: (m) => io.secret(m) },
-        note: (line) => io.emit({ event: 'note', message: line }, line),
-      }),
-      report: wizardReporter(io, 'stake', resumed),
-      confirm: wizardConfirm(io, { yes: p.yes }),
-      journal,
-    })
-    steps.push(stepRecord('stake', result, resumedOf(resumed, 'stake')))
-    if (result.outcome === 'unsigned') {
-      io.emit(
-        { event: 'unsigned', step: 'stake', transaction: result.unsigned },
-        'Sign and send this stake transaction with your wallet, then run this command again to continue:',
-      )
-      return {
-        validator,
-        chain,
-        datadir: p.datadir,
-        nodeInfo: keys.path,
-        through,
-        status: status.status,
-        epoch: status.currentEpoch,
-        steps,
-        node: null,
-        unsigned: result.unsigned,
-      }
-    }
-    io.emit({ event: 'staked', validator }, `${validator} is Staked.`)
-    status = await readValidatorStatus(ctx, { address: validator })
+    return { unsigned: result.unsigned }
   }
-  // staked (now or before): the keys are bound on chain, the rest of the flow only waits
-  await p.releaseDatadir?.()
-  if (through === 'staked' || status.status === 'Undefined') return done(status, null)
+  io.emit({ event: 'staked', validator }, `${validator} is Staked.`)
+  return { status: await readValidatorStatus(ctx, { address: validator }) }
+}
 
-  // 8. node, synced; 9. activate
-  let node: EnsureNodeReturnType | null = null
-  if (status.status === 'Staked') {
-    if (signer.type === 'unsigned')
-      io.emit(
-        { event: 'note', message: 'activate is printed unsigned' },
-        'Activation will be printed unsigned for your wallet.',
-      )
-    node = await ensureNode(io, {
-      datadir: p.datadir,
-      target: ctx.target,
-      nodeRpcUrl: p.nodeRpcUrl,
-      start: p.startNode,
-      nodeBinary: p.nodeBinary,
-      passphrase: nodePassphrase,
-    })
-    io.emit({ event: 'node', rpcUrl: node.rpcUrl, how: node.how, pid: node.pid }, `Node: ${node.rpcUrl} (${node.how}).`)
-    const synced = await waitForNodeSync(io, { localUrl: node.rpcUrl, target: ctx.target, timeoutMs })
-    io.emit({
-      event: 'synced',
-      local: synced.local,
-      network: synced.network,
-      polls: synced.polls,
-      method: synced.method,
-      nodeMode: synced.nodeMode,
-    })
-    steps.push({ step: 'sync', outcome: 'done' })
-    const result = await activate(ctx, {
-      signer,
-      report: wizardReporter(io, 'activate', resumed),
-      confirm: wizardConfirm(io, { yes: p.yes }),
-      journal,
-    })
-    steps.push(stepRecord('activate', result, resumedOf(resumed, 'activate')))
-    if (result.outcome === 'unsigned') {
-      io.emit(
-        { event: 'unsigned', step: 'activate', transaction: result.unsigned },
-        'Sign and send this activate transaction with your wallet, then run this command again to follow it to Active:',
-      )
-      return { ...done(status, node), unsigned: result.unsigned }
-    }
-  }
+/** A Staked validator: its node started or attached and synced, then activate. */
+async function activateStep(
+  run: FlowRun,
+): Promise<{ node: EnsureNodeReturnType; unsigned: UnsignedTransaction | null }> {
+  const { io, p, ctx, signer } = run
+  if (signer.type === 'unsigned')
+    io.emit(
+      { event: 'note', message: 'activate is printed unsigned' },
+      'Activation will be printed unsigned for your wallet.',
+    )
+  const node = await ensureNode(io, {
+    datadir: p.datadir,
+    target: ctx.target,
+    nodeRpcUrl: p.nodeRpcUrl,
+    start: p.startNode,
+    nodeBinary: p.nodeBinary,
+    passphrase: run.nodePassphrase,
+    env: p.env,
+  })
+  io.emit({ event: 'node', rpcUrl: node.rpcUrl, how: node.how, pid: node.pid }, `Node: ${node.rpcUrl} (${node.how}).`)
+  const synced = await waitForNodeSync(io, { localUrl: node.rpcUrl, target: ctx.target, timeoutMs: run.timeoutMs })
+  io.emit({
+    event: 'synced',
+    local: synced.local,
+    network: synced.network,
+    polls: synced.polls,
+    method: synced.method,
+    nodeMode: synced.nodeMode,
+  })
+  run.steps.push({ step: 'sync', outcome: 'done' })
+  const { activate } = await import('../registry/activate.js')
+  const result = await activate(ctx, {
+    signer,
+    report: wizardReporter(io, 'activate', run.resumed),
+    confirm: wizardConfirm(io, { yes: p.yes }),
+    journal: run.journal,
+  })
+  run.steps.push(stepRecord('activate', result, resumedOf(run.resumed, 'activate')))
+  if (result.outcome !== 'unsigned') return { node, unsigned: null }
+  io.emit(
+    { event: 'unsigned', step: 'activate', transaction: result.unsigned },
+    'Sign and send this activate transaction with your wallet, then run this command again to follow it to Active:',
+  )
+  return { node, unsigned: result.unsigned }
+}
 
-  // 10. PendingActivation → Active at the epoch boundary
+/** PendingActivation followed to Active at the epoch boundary (a validator Active already returns at once). */
+async function followToActive(run: FlowRun, status: ValidatorStatus): Promise<ValidatorStatus> {
+  const { io, validator } = run
   const wasActive = status.status === 'Active'
-  status = await followStatus(io, ctx, {
+  const now = await followStatus(io, run.ctx, {
     address: validator,
     what: 'Active',
     until: (s) => s.status === 'Active',
     describe: (s) => `${s.status}: Active from the next epoch boundary; ${epochProgress(s)}`,
-    timeoutMs,
+    timeoutMs: run.timeoutMs,
     fix: 'Nothing is lost: run the same command again to keep following it (`tnv validator status` shows the state).',
   })
-  if (wasActive) return done(status, node)
-  steps.push({ step: 'active', outcome: 'done' })
+  if (wasActive) return now
+  run.steps.push({ step: 'active', outcome: 'done' })
   io.emit(
-    { event: 'active', validator, epoch: status.currentEpoch },
-    `${validator} is Active from epoch ${status.currentEpoch}: eligible for committee selection in later epochs (inclusion is not guaranteed).`,
+    { event: 'active', validator, epoch: now.currentEpoch },
+    `${validator} is Active from epoch ${now.currentEpoch}: eligible for committee selection in later epochs (inclusion is not guaranteed).`,
   )
-  return done(status, node)
-
-  function done(s: ValidatorStatus, n: EnsureNodeReturnType | null): StakeFlowReturnType {
-    return {
-      validator,
-      chain,
-      datadir: p.datadir,
-      nodeInfo: keys?.path ?? '',
-      through,
-      status: s.status,
-      epoch: s.currentEpoch,
-      steps,
-      node: n,
-    }
-  }
+  return now
 }
 
 /**
@@ -461,29 +529,8 @@ async function whitelist(
     p: StakeFlowParameters
   },
 ): Promise<StepRecord[]> {
-  if (ctx.target.devnet && p.rehearsalMint) {
-    const useMint =
-      p.mint ||
-      (io.interactive &&
-        (await io.confirm(
-          `${validator} is not whitelisted. This is the devnet: mint its ConsensusNFT now (REHEARSAL-ONLY: the devnet impersonates the registry owner)?`,
-          true,
-        )))
-    if (useMint) {
-      const minted = await io.wait(`Minting the ConsensusNFT of ${validator} on the devnet (rehearsal)`, () =>
-        (p.rehearsalMint as NonNullable<StakeFlowParameters['rehearsalMint']>)(validator),
-      )
-      io.emit(
-        { event: 'whitelisted', validator, by: 'devnet-rehearsal', owner: minted.owner, txHash: minted.txHash },
-        `${validator} is whitelisted (REHEARSAL-ONLY mint as the registry owner ${minted.owner}).`,
-      )
-      return [
-        minted.txHash
-          ? { step: 'mint', outcome: 'sent', txHash: minted.txHash, message: 'REHEARSAL-ONLY mint' }
-          : { step: 'mint', outcome: 'already-done', message: 'already whitelisted' },
-      ]
-    }
-  }
+  const minted = ctx.target.devnet && p.rehearsalMint ? await rehearsalMint(io, validator, p) : null
+  if (minted) return [minted]
   const { encodeBase58 } = await import('../nodeinfo/base58.js')
   io.emit(
     {
@@ -522,4 +569,28 @@ async function whitelist(
   })
   io.emit({ event: 'whitelisted', validator, by: 'governance' }, `${validator} is whitelisted.`)
   return []
+}
+
+/** On the devnet: the REHEARSAL-ONLY mint, with --mint or when the operator agrees; null when declined. */
+async function rehearsalMint(io: WizardIo, validator: Address, p: StakeFlowParameters): Promise<StepRecord | null> {
+  const mint = p.rehearsalMint
+  if (!mint) return null
+  const useMint =
+    p.mint ||
+    (io.interactive &&
+      (await io.confirm(
+        `${validator} is not whitelisted. This is the devnet: mint its ConsensusNFT now (REHEARSAL-ONLY: the devnet impersonates the registry owner)?`,
+        true,
+      )))
+  if (!useMint) return null
+  const minted = await io.wait(`Minting the ConsensusNFT of ${validator} on the devnet (rehearsal)`, () =>
+    mint(validator),
+  )
+  io.emit(
+    { event: 'whitelisted', validator, by: 'devnet-rehearsal', owner: minted.owner, txHash: minted.txHash },
+    `${validator} is whitelisted (REHEARSAL-ONLY mint as the registry owner ${minted.owner}).`,
+  )
+  return minted.txHash
+    ? { step: 'mint', outcome: 'sent', txHash: minted.txHash, message: 'REHEARSAL-ONLY mint' }
+    : { step: 'mint', outcome: 'already-done', message: 'already whitelisted' }
 }

@@ -134,7 +134,7 @@ async function askTwice(prompt: PromptIo, label: string): Promise<string> {
  * Whether the source env would give a passphrase, without consuming it: the variable is set
  * and not empty.
  */
-export function envPassphrasePresent(env: NodeJS.ProcessEnv = process.env, envVar = PASSPHRASE_ENV): boolean {
+export function envPassphrasePresent(env: NodeJS.ProcessEnv, envVar = PASSPHRASE_ENV): boolean {
   const value = env[envVar]
   return value !== undefined && value !== ''
 }

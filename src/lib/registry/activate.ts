@@ -3,12 +3,11 @@
  * epoch boundary (eligible for committees after that; inclusion is not guaranteed).
  * Idempotent: PendingActivation or Active reports success and sends nothing.
  */
-import { type Address, encodeFunctionData } from 'viem'
+import type { Address } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
 import type { Signer } from '../chain/signer.js'
 import type { StepRun } from '../tx/run-step.js'
 import { AddressRetiredError, NotWhitelistedError, WrongStatusError } from './errors.js'
-import { sharedRegistryAbi } from './generations/shared-abi.js'
 import { readOwnValidator } from './read-own-validator.js'
 import type { RegistryInfo } from './registry-guard.js'
 import { registryStep, submit } from './submit.js'
@@ -74,7 +73,7 @@ async function activateStep(
     adapter,
     signer,
     account,
-    data: encodeFunctionData({ abi: sharedRegistryAbi, functionName: 'activate' }),
+    data: adapter.activateData(),
     action: 'activate',
     title: `Activate validator ${validator} (Active from epoch ${epoch + 1})`,
     rows: [

@@ -27,7 +27,11 @@ export async function openRegistryContext(
   })
   return {
     target,
-    client: createChainClient({ rpcUrl: target.rpcUrl, fetchFn }),
+    client: createChainClient({
+      rpcUrl: target.rpcUrl,
+      fetchFn,
+      timeoutMs: flags['rpc-timeout'] === undefined ? undefined : flags['rpc-timeout'] * 1000,
+    }),
     policy: { generation: flags['registry-generation'], acceptCodeHash },
   }
 }

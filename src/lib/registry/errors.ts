@@ -56,7 +56,7 @@ export class WrongStakeAmountError extends TnvError {
 }
 
 /** InvalidProofOfPossession: the proof does not verify for this key and address. */
-export class InvalidProofOfPossessionError extends TnvError {
+export class StakeProofOfPossessionInvalidError extends TnvError {
   override readonly code: string = 'InvalidProofOfPossession'
   constructor(address: string, extra: Extra = {}) {
     super(

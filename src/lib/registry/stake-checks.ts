@@ -9,7 +9,7 @@
 import type { Address, Hex } from 'viem'
 import { BadInputError, UsageError } from '../errors.js'
 import { verifyProofOfPossession } from '../keys/pop.js'
-import { AdiriProofMismatchError, InvalidProofOfPossessionError, SignerMismatchError } from './errors.js'
+import { AdiriProofMismatchError, SignerMismatchError, StakeProofOfPossessionInvalidError } from './errors.js'
 import type { RegistryAdapter, StakeProof } from './generations/adapter.js'
 import { type AdiriProof, adiriProofFromSignature, verifyAdiriProof } from './generations/adiri-proof.js'
 
@@ -68,7 +68,7 @@ export function checkStakeKeyMaterial({
   if (proofOfPossession === undefined) return
   const proof = Buffer.from(checkHexBytes(proofOfPossession, 'proof of possession', POP_BYTES).slice(2), 'hex')
   if (!verifyProofOfPossession({ publicKey, proof, address: validator }))
-    throw new InvalidProofOfPossessionError(validator)
+    throw new StakeProofOfPossessionInvalidError(validator)
 }
 
 export type ResolveStakeProofParameters = StakeKeyMaterial & {
@@ -79,7 +79,7 @@ export type ResolveStakeProofParameters = StakeKeyMaterial & {
 
 /**
  * The proof the detected generation takes, checked for `blsPubkey` and `validator`.
- * @throws InvalidProofOfPossessionError, AdiriProofMismatchError, UsageError (no way to get the adiri proof)
+ * @throws StakeProofOfPossessionInvalidError, AdiriProofMismatchError, UsageError (no way to get the adiri proof)
  */
 export async function resolveStakeProof({
   adapter,
@@ -100,7 +100,7 @@ export async function resolveStakeProof({
       proof: Buffer.from(proofOfPossession.slice(2), 'hex'),
       address: validator,
     })
-    if (!ok) throw new InvalidProofOfPossessionError(validator)
+    if (!ok) throw new StakeProofOfPossessionInvalidError(validator)
     return { format: 'compressed', signature: proofOfPossession }
   }
   if (adiriSignature !== undefined) {

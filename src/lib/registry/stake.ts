@@ -1,11 +1,17 @@
 /**
  * `stake` from the whitelisted validator address, on the generation found at the registry.
  * Local checks (signer = execution_address, node-info's proof verifies) → one batch (chain id,
- * registry code, NFT, validator record, retired, key registered, stake version, balance,
- * nonce, fees) → the stake config of that version (rule 1: never `getCurrentStakeConfig()`)
- * → the generation's proof (next: node-info's; adiri: signed with the BLS key over the
- * 218-byte message, only now) → simulate → confirm → send → receipt. Idempotent: if this
- * address already staked with this key, it reports success and sends nothing.
+ * registry code, NFT, validator record, retired, key registered, stake version, newest stake
+ * config, balance, nonce, fees) → the generation's proof (next: node-info's; adiri: signed with
+ * the BLS key over the 218-byte message, only now) → one request holding the stake amount of
+ * the current version and the simulation → confirm → send → receipt: four round trips.
+ *
+ * Rule 1 (validator-staking.md "Rules" 1): the value sent is `stakeAmount` of
+ * `stakeConfig(getCurrentStakeVersion())`, read in the simulation's request. The newest config
+ * (`getCurrentStakeConfig()`) only predicts it, so that the simulation can travel in that same
+ * request; the two differ only in an epoch in which governance wrote a new config, and then the
+ * call is simulated again with the amount read. Idempotent: if this address already staked with
+ * this key, it reports success and sends nothing.
  */
 import type { Address, Hex } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
@@ -21,7 +27,7 @@ import { statusName } from './generations/status.js'
 import { orNullOnRevert, withRpcErrors } from './reads.js'
 import type { RegistryInfo } from './registry-guard.js'
 import { checkStakeKeyMaterial, resolveStakeProof, type SignAdiriProof, type StakeKeyMaterial } from './stake-checks.js'
-import { registryStep, submit } from './submit.js'
+import { registryStep, simulateStep, submit } from './submit.js'
 import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
 
 export type StakeParameters = OperationOptions &
@@ -65,7 +71,7 @@ async function stakeStep(ctx: RegistryContext, params: StakeParameters, run: Ste
     chain,
     adapter,
     registry: info,
-    values: [nft, record, retired, keyRegistered, registeredKey, version, account],
+    values: [nft, record, retired, keyRegistered, registeredKey, version, newestConfig, account],
   } = await readFirstBatch(ctx, { purpose: 'write', action: 'stake', report }, () =>
     Promise.all([
       client.readContract({ ...registry, functionName: 'balanceOf', args: [validator] }),
@@ -74,6 +80,7 @@ async function stakeStep(ctx: RegistryContext, params: StakeParameters, run: Ste
       client.readContract({ ...registry, functionName: 'isValidator', args: [blsPubkey] }),
       orNullOnRevert(client.readContract({ ...registry, functionName: 'getBlsPubkey', args: [validator] })),
       client.readContract({ ...registry, functionName: 'getCurrentStakeVersion' }),
+      client.readContract({ ...registry, functionName: 'getCurrentStakeConfig' }),
       readAccountState(client, validator),
     ]),
   )
@@ -100,16 +107,6 @@ async function stakeStep(ctx: RegistryContext, params: StakeParameters, run: Ste
   report?.({ type: 'step', message: `${validator} is whitelisted (holds a ConsensusNFT) and has not staked` })
   if (keyRegistered) throw new BlsKeyAlreadyRegisteredError()
 
-  const stakeAmount = await readStakeAmount(ctx, version)
-  report?.({ type: 'step', message: `stake amount of stake version ${version}: ${formatTelAndWei(stakeAmount)}` })
-  if (account.balance < stakeAmount && signer.type !== 'unsigned')
-    throw new InsufficientFundsError(
-      `${validator} holds ${formatTelAndWei(account.balance)}, less than the stake amount ${formatTelAndWei(stakeAmount)}.`,
-      {
-        fix: `Fund ${validator} with at least ${formatTelAndWei(stakeAmount - account.balance)} more plus gas, then run \`tnv stake\` again.`,
-      },
-    )
-
   const proof = await resolveStakeProof({ ...params, adapter, validator })
   report?.({
     type: 'step',
@@ -118,15 +115,35 @@ async function stakeStep(ctx: RegistryContext, params: StakeParameters, run: Ste
         ? `adiri proof of possession (218-byte message, uncompressed key) verifies for this key and ${validator}`
         : `proof of possession verifies for ${validator}`,
   })
+  const data = adapter.stakeData(blsPubkey, proof)
+  const call = { ctx, adapter, signer, account, data, action: 'stake', revert: { validator } }
+  const predicted = newestConfig.stakeAmount
+  // one request: the amount to send (rule 1) and the simulation with its prediction
+  const [stakeAmount, simulation] = await Promise.all([
+    readStakeAmount(ctx, version),
+    simulateStep({ ...call, value: predicted, revert: { validator, stakeAmount: predicted } }).then(
+      (gas) => ({ gas }),
+      (error: unknown) => ({ error }),
+    ),
+  ])
+  report?.({ type: 'step', message: `stake amount of stake version ${version}: ${formatTelAndWei(stakeAmount)}` })
+  if (account.balance < stakeAmount && signer.type !== 'unsigned')
+    throw new InsufficientFundsError(
+      `${validator} holds ${formatTelAndWei(account.balance)}, less than the stake amount ${formatTelAndWei(stakeAmount)}.`,
+      {
+        fix: `Fund ${validator} with at least ${formatTelAndWei(stakeAmount - account.balance)} more plus gas, then run \`tnv stake\` again.`,
+      },
+    )
+  let simulated: bigint | undefined
+  if (stakeAmount === predicted) {
+    if ('error' in simulation) throw simulation.error
+    simulated = simulation.gas
+  }
   const { outcome } = await submit({
-    ctx,
+    ...call,
     chain,
-    adapter,
-    signer,
-    account,
-    data: adapter.stakeData(blsPubkey, proof),
     value: stakeAmount,
-    action: 'stake',
+    simulated,
     title: `Stake ${formatTelAndWei(stakeAmount)} for validator ${validator}`,
     rows: [
       ['validator', validator],

@@ -1,11 +1,12 @@
 /**
  * The tail every state-changing registry step shares, after its own checks, inside the one
  * step runner (../tx/run-step.ts, entered with `registryStep`):
- * simulate (eth_estimateGas: a revert is decoded with the generation's error table and nothing
- * is sent) → prepare (nonce and fees read in the step's first batch) → show and confirm →
- * print (--unsigned) or sign, journal, send and wait for the receipt (a revert on chain is
- * decoded by replaying the call). A nonce taken meanwhile (recorded dropped) is retried once,
- * after a fresh simulation.
+ * simulate (eth_estimateGas, `simulateStep`: a revert is decoded with the generation's error
+ * table and nothing is sent; an operation may have made it already, in the request of its last
+ * read, and hands its estimate in as `simulated`) → prepare (nonce and fees read in the step's
+ * first batch) → show and confirm → print (--unsigned) or sign, journal, send and wait for the
+ * receipt (a revert on chain is decoded by replaying the call). A nonce taken meanwhile
+ * (recorded dropped) is retried once, after a fresh simulation.
  * --unsigned sends nothing, so a sender short of funds is a warning there, not an error: the
  * simulation then gives the sender the value in a state override, so it still checks the call.
  */
@@ -50,6 +51,52 @@ export type SubmitParameters = OperationOptions & {
   irreversible?: boolean | undefined
   /** Facts for decoding a revert into the right remedy. */
   revert: Omit<RevertContext, 'action' | 'signer' | 'value' | 'errorAbi' | 'generation'>
+  /**
+   * The gas estimate of a simulation of this very call (same data, value and sender) that the
+   * operation already made, in the request of its last read (./stake.ts); it is not simulated again.
+   */
+  simulated?: bigint | undefined
+}
+
+export type SimulateStepParameters = Pick<
+  SubmitParameters,
+  'ctx' | 'adapter' | 'signer' | 'account' | 'data' | 'value' | 'action' | 'revert'
+>
+
+function revertContext({ adapter, signer, value = 0n, action, revert }: SimulateStepParameters): RevertContext {
+  return {
+    ...revert,
+    action,
+    signer: signer.address,
+    value,
+    errorAbi: adapter.errorAbi,
+    generation: adapter.generation,
+  }
+}
+
+/**
+ * eth_estimateGas of a registry call: the gas it needs, or its revert decoded with the
+ * generation's error table (nothing is sent). `--unsigned` short of the value simulates as if
+ * funded (a state override), so the call itself is still checked.
+ * @example const gas = await simulateStep({ ctx, adapter, signer, account, data, value, action: 'stake', revert: { validator } })
+ */
+export async function simulateStep(params: SimulateStepParameters): Promise<bigint> {
+  const { ctx, signer, account, data, value = 0n } = params
+  const from = signer.address
+  const funded =
+    signer.type === 'unsigned' && value > account.balance ? [{ address: from, balance: value + 10n ** 24n }] : undefined
+  try {
+    return await ctx.client.estimateGas({
+      account: from,
+      to: ctx.target.registry,
+      data,
+      value,
+      ...(funded ? { stateOverride: funded } : {}),
+    })
+  } catch (err) {
+    if (isRevert(err)) throw registryErrorFromRevert(err, revertContext(params))
+    throw explainRpcError(err, ctx.target.rpcUrl) ?? err
+  }
 }
 
 export type SubmitReturnType = {
@@ -77,18 +124,11 @@ export async function submit({
   report,
   confirm,
   run,
+  simulated,
 }: SubmitParameters): Promise<SubmitReturnType> {
   killPoint('tx:checked')
   const { client, target } = ctx
   const from = signer.address
-  const revertCtx: RevertContext = {
-    ...revert,
-    action,
-    signer: from,
-    value,
-    errorAbi: adapter.errorAbi,
-    generation: adapter.generation,
-  }
   const unsigned = signer.type === 'unsigned'
   if (value > account.balance) {
     const short = `${from} holds ${formatTelAndWei(account.balance)}, less than the ${formatTelAndWei(value)} that ${action} sends.`
@@ -98,23 +138,9 @@ export async function submit({
       })
     report?.({ type: 'warning', message: `${short} Fund it before the transaction is signed and sent.` })
   }
-  // unsigned and short of the value: simulate as if funded, so the call itself is still checked
-  const funded = unsigned && value > account.balance ? [{ address: from, balance: value + 10n ** 24n }] : undefined
-
-  const simulate = async (): Promise<bigint> => {
-    try {
-      return await client.estimateGas({
-        account: from,
-        to: target.registry,
-        data,
-        value,
-        ...(funded ? { stateOverride: funded } : {}),
-      })
-    } catch (err) {
-      if (isRevert(err)) throw registryErrorFromRevert(err, revertCtx)
-      throw explainRpcError(err, target.rpcUrl) ?? err
-    }
-  }
+  const call = { ctx, adapter, signer, account, data, value, action, revert }
+  const revertCtx = revertContext(call)
+  const simulate = () => simulateStep(call)
 
   let tx: PreparedTransaction = {
     chainId: chain.chainId,
@@ -122,7 +148,7 @@ export async function submit({
     to: target.registry,
     value,
     data,
-    gas: gasWithMargin(await simulate()),
+    gas: gasWithMargin(simulated ?? (await simulate())),
     nonce: account.nonce,
     fees: account.fees,
   }

@@ -7,7 +7,7 @@ import type { ChainInfo } from '../chain/check-chain-id.js'
 import type { ChainClient } from '../chain/client.js'
 import type { ChainTarget } from '../chain/resolve-target.js'
 import type { UnsignedTransaction } from '../chain/transaction.js'
-import type { StepJournal } from '../tx/run-step.js'
+import type { StepJournal } from '../tx/journal.js'
 import type { BoundRegistry, RegistryCodePolicy } from './registry-guard.js'
 
 export type RegistryContext = {

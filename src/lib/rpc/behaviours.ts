@@ -7,7 +7,7 @@
  * Pure.
  */
 import { type ResolveRpcPlanOptions, resolveRpcPlan } from './resolve.js'
-import type { NetTransportPlan, RpcBehaviour, RpcPlan, TransportName } from './types.js'
+import type { NetTransportPlan, RpcPlan, TransportName } from './types.js'
 
 export type PlanDifference = {
   /** What differs, e.g. `HTTP namespaces`, `starts`, `workers`. */
@@ -71,11 +71,6 @@ export function resolveRpcPlans(
     })
   }
   return { released, spec, differences, equivalents }
-}
-
-/** The plan of one behaviour from a pair. */
-export function planOf(plans: RpcPlans, behaviour: RpcBehaviour): RpcPlan {
-  return behaviour === 'released' ? plans.released : plans.spec
 }
 
 function verdict(plan: RpcPlan): string {

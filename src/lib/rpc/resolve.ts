@@ -70,6 +70,34 @@ type NetName = 'http' | 'ws'
 const LABEL = { http: 'HTTP', ws: 'WS', ipc: 'IPC' } as const
 const SUPPORTED = NAMESPACES.join(', ')
 
+/** What the steps of one resolution share: the parsed flags, and the findings in the order the node reports them. */
+type Resolution = {
+  released: boolean
+  parsed: ReturnType<typeof parseNodeFlags>
+  given: (flag: RpcValueFlag) => string | undefined
+  /** A checked value, or the fallback with its error recorded. */
+  take: <T>(checked: Checked<T> | undefined, fallback: T) => T
+  errors: string[]
+  warnings: string[]
+  advice: string[]
+}
+
+type Listeners = {
+  on: Record<'http' | 'ws' | 'ipc', boolean>
+  httpAddress: string
+  httpPort: number
+  wsAddress: string
+  wsPort: number
+  ipcPath: string
+}
+
+type Served = {
+  selection: Record<NetName, NamespaceSelection>
+  served: Record<NetName | 'ipc', Namespace[]>
+  otherModules: Record<NetName | 'ipc', string[]>
+  rpcModulesOf: (t: NetName | 'ipc') => Record<string, string> | null
+}
+
 /**
  * @example
  * const plan = resolveRpcPlan(['--http', '--http.api', 'eth,net,web3'])
@@ -78,9 +106,39 @@ const SUPPORTED = NAMESPACES.join(', ')
  */
 export function resolveRpcPlan(argv: readonly string[], options: ResolveRpcPlanOptions = {}): RpcPlan {
   const behaviour = options.behaviour ?? 'spec'
+  const r = startResolution(argv, behaviour, options)
+  const listeners = resolveListeners(r)
+  const served = resolveNamespaces(r, listeners.on)
+  const server = checkSharedServer(r, listeners, served.selection)
+  const jwtSecret = r.given('--rpc.jwtsecret') ?? null
+  const jwt = describeJwtSecret(jwtSecret, r.errors)
+  const cpus = options.cpus ?? availableParallelism()
+  const resolvedLimits = resolveLimits(r.parsed.values, cpus)
+  r.errors.push(...resolvedLimits.errors)
+  const workers = planWorkers(r, listeners, served, server.shared)
+  adviseSafety(r, listeners, served.served, jwt, resolvedLimits, cpus)
+  const [first] = workers as [WorkerPlan]
+  return {
+    behaviour,
+    ok: r.errors.length === 0,
+    errors: r.errors,
+    warnings: r.warnings,
+    advice: r.advice,
+    transports: { http: first.http, ws: first.ws, ipc: first.ipc },
+    workers,
+    limits: resolvedLimits.limits,
+    jwtSecret,
+    jwt,
+    httpCorsDomain: server.httpCorsDomain === null ? null : splitList(server.httpCorsDomain),
+    wsOrigins: server.wsOrigins === null ? null : splitList(server.wsOrigins),
+    passthrough: r.parsed.passthrough,
+  }
+}
+
+/** The node's flags parsed, and the command-line checks the options ask for. */
+function startResolution(argv: readonly string[], behaviour: RpcBehaviour, options: ResolveRpcPlanOptions): Resolution {
   const released = behaviour === 'released'
   const parsed = parseNodeFlags(argv)
-  const { values, switches } = parsed
   const errors = [...parsed.errors]
   if (options.checkCommandLine)
     errors.push(
@@ -90,10 +148,8 @@ export function resolveRpcPlan(argv: readonly string[], options: ResolveRpcPlanO
       ),
     )
   // --workers is interpreted here (the specification's flag), so it is never in the passthrough
-  if (released && values['--workers'] !== undefined)
-    errors.push(...checkNodeCommandLine(['--workers', values['--workers']], 'released'))
-  const warnings: string[] = []
-  const advice: string[] = []
+  if (released && parsed.values['--workers'] !== undefined)
+    errors.push(...checkNodeCommandLine(['--workers', parsed.values['--workers']], 'released'))
   const take = <T>(checked: Checked<T> | undefined, fallback: T): T => {
     if (checked === undefined) return fallback
     if (checked.error !== null) {
@@ -102,35 +158,45 @@ export function resolveRpcPlan(argv: readonly string[], options: ResolveRpcPlanO
     }
     return checked.value
   }
-  const given = (flag: RpcValueFlag) => values[flag]
+  return { released, parsed, given: (flag) => parsed.values[flag], take, errors, warnings: [], advice: [] }
+}
 
-  // --- transports, addresses, ports -------------------------------------------------------
-  const on = {
-    http: switches['--http'] === true,
-    ws: switches['--ws'] === true,
-    ipc: switches['--ipcdisable'] !== true,
-  }
-  const httpAddress = take(
-    mapDefined(given('--http.addr'), (v) => parseListenAddress('--http.addr', v)),
-    DEFAULT_HTTP_ADDR,
-  )
-  const httpPort = take(
-    mapDefined(given('--http.port'), (v) => parsePort('--http.port', v)),
-    DEFAULT_HTTP_PORT,
-  )
-  const wsAddress = take(
-    mapDefined(given('--ws.addr'), (v) => parseListenAddress('--ws.addr', v)),
-    DEFAULT_WS_ADDR,
-  )
-  const wsPort = take(
-    mapDefined(given('--ws.port'), (v) => parsePort('--ws.port', v)),
-    DEFAULT_WS_PORT,
-  )
+/** Transports on, addresses, ports and the IPC path. */
+function resolveListeners({ parsed, given, take, errors }: Resolution): Listeners {
+  const { switches } = parsed
   const ipcPath = given('--ipcpath') ?? DEFAULT_IPC_PATH
+  const listeners: Listeners = {
+    on: { http: switches['--http'] === true, ws: switches['--ws'] === true, ipc: switches['--ipcdisable'] !== true },
+    httpAddress: take(
+      mapDefined(given('--http.addr'), (v) => parseListenAddress('--http.addr', v)),
+      DEFAULT_HTTP_ADDR,
+    ),
+    httpPort: take(
+      mapDefined(given('--http.port'), (v) => parsePort('--http.port', v)),
+      DEFAULT_HTTP_PORT,
+    ),
+    wsAddress: take(
+      mapDefined(given('--ws.addr'), (v) => parseListenAddress('--ws.addr', v)),
+      DEFAULT_WS_ADDR,
+    ),
+    wsPort: take(
+      mapDefined(given('--ws.port'), (v) => parsePort('--ws.port', v)),
+      DEFAULT_WS_PORT,
+    ),
+    ipcPath,
+  }
   if (ipcPath === '')
     errors.push('--ipcpath is empty. Give the socket path, for example --ipcpath /tmp/tn.ipc, or leave the flag out.')
+  return listeners
+}
 
-  // --- namespace selections (values table, rules 1-6; IPC: always the default set) -------
+/**
+ * The namespaces each transport serves (values table, rules 1-6; IPC: always the default set)
+ * and what `rpc_modules` returns there: built once from the first transport serving rpc (HTTP,
+ * WS, IPC). The released node's list never contains tn (merged in outside reth's module registry).
+ */
+function resolveNamespaces(r: Resolution, on: Listeners['on']): Served {
+  const { released, given, errors, warnings, advice } = r
   const select = released ? parseReleasedSelection : parseNamespaceSelection
   const selection = {
     http: select(given('--http.api'), '--http.api'),
@@ -142,25 +208,22 @@ export function resolveRpcPlan(argv: readonly string[], options: ResolveRpcPlanO
     if (released) describeReleasedSelection(name, selection[name], warnings, advice)
     else describeSelection(name, selection[name], warnings, advice)
   }
-  const served: Record<'http' | 'ws' | 'ipc', Namespace[]> = {
+  const served: Served['served'] = {
     http: on.http ? selection.http.namespaces : [],
     ws: on.ws ? selection.ws.namespaces : [],
     // IPC: the spec's default set; the released node serves every reth module there (+ tn).
     ipc: on.ipc ? (released ? [...NAMESPACES] : [...DEFAULT_NAMESPACES]) : [],
   }
-  const otherModules: Record<'http' | 'ws' | 'ipc', string[]> = {
+  const otherModules: Served['otherModules'] = {
     http: [],
     ws: [],
     ipc: on.ipc && released ? [...RETH_ONLY_MODULES] : [],
   }
-  adviseFlagsWithoutTransport(values, on, advice)
+  adviseFlagsWithoutTransport(r.parsed.values, on, advice)
   if (released && on.ipc)
     advice.push(
       `IPC (${given('--ipcpath') ?? DEFAULT_IPC_PATH}) serves every reth module on the released node, admin, txpool, debug and trace included, to any local process that can open the socket: keep its directory private, or pass --ipcdisable when nothing on this host needs it.`,
     )
-
-  // --- rpc_modules: built once from the first transport serving rpc (HTTP, WS, IPC) ------
-  // The released node's list never contains tn (merged in outside reth's module registry).
   const source = (['http', 'ws', 'ipc'] as const).find((t) => served[t].includes('rpc'))
   const modules = source
     ? Object.fromEntries(
@@ -170,9 +233,16 @@ export function resolveRpcPlan(argv: readonly string[], options: ResolveRpcPlanO
         ]),
       )
     : null
-  const rpcModulesOf = (t: 'http' | 'ws' | 'ipc') => (served[t].includes('rpc') && modules ? { ...modules } : null)
+  const rpcModulesOf = (t: NetName | 'ipc') => (served[t].includes('rpc') && modules ? { ...modules } : null)
+  return { selection, served, otherModules, rpcModulesOf }
+}
 
-  // --- one server for HTTP and WS on the same address and port (rules 7-8) --------------
+/** One server for HTTP and WS on the same address and port (rules 7-8): what it requires. */
+function checkSharedServer(
+  { given, errors }: Resolution,
+  { on, httpAddress, httpPort, wsAddress, wsPort }: Listeners,
+  selection: Served['selection'],
+): { shared: boolean; httpCorsDomain: string | null; wsOrigins: string | null } {
   const shared = on.http && on.ws && httpAddress === wsAddress && httpPort === wsPort
   const httpCorsDomain = given('--http.corsdomain') ?? null
   const wsOrigins = given('--ws.origins') ?? null
@@ -193,73 +263,79 @@ export function resolveRpcPlan(argv: readonly string[], options: ResolveRpcPlanO
       `HTTP listens on ${hostPort(httpAddress, httpPort)} and WS on ${hostPort(wsAddress, wsPort)}: a wildcard address takes the port on every interface, so the second server cannot bind it and the node fails to start. Give both the same --http.addr/--ws.addr (one shared server) or different ports.`,
     )
   }
+  return { shared, httpCorsDomain, wsOrigins }
+}
 
-  // --- JWT -----------------------------------------------------------------------------------
-  const jwtSecret = given('--rpc.jwtsecret') ?? null
-  const jwt = describeJwtSecret(jwtSecret, errors)
-
-  // --- limits ----------------------------------------------------------------------------------
-  const cpus = options.cpus ?? availableParallelism()
-  const resolvedLimits = resolveLimits(values, cpus)
-  errors.push(...resolvedLimits.errors)
-  const { limits } = resolvedLimits
-
-  // --- workers -------------------------------------------------------------------------------
-  // The released node has no --workers (an error above) and one RPC server.
-  const workerCount = released
+/** Every worker's transports (the released node has no --workers, an error above, and one RPC server). */
+function planWorkers(r: Resolution, l: Listeners, s: Served, shared: boolean): WorkerPlan[] {
+  const workerCount = r.released
     ? 1
-    : take(
-        mapDefined(given('--workers'), (v) => parseIntegerValue('--workers', v, 1, MAX_WORKERS)),
+    : r.take(
+        mapDefined(r.given('--workers'), (v) => parseIntegerValue('--workers', v, 1, MAX_WORKERS)),
         1,
       )
   const workers: WorkerPlan[] = []
   for (let index = 0; index < workerCount; index++) {
-    const ports = workerPorts({ httpPort, wsPort, shared }, index)
-    const path = workerIpcPath(ipcPath, index)
-    const http: NetTransportPlan = {
-      enabled: on.http,
-      address: httpAddress,
-      port: ports.http,
-      namespaces: [...served.http],
-      otherModules: [...otherModules.http],
-      rpcModules: rpcModulesOf('http'),
-    }
-    const ws: NetTransportPlan = {
-      enabled: on.ws,
-      address: wsAddress,
-      port: ports.ws,
-      namespaces: [...served.ws],
-      otherModules: [...otherModules.ws],
-      rpcModules: rpcModulesOf('ws'),
-    }
+    const ports = workerPorts({ httpPort: l.httpPort, wsPort: l.wsPort, shared }, index)
+    const net = (name: NetName, address: string, port: number): NetTransportPlan => ({
+      enabled: l.on[name],
+      address,
+      port,
+      namespaces: [...s.served[name]],
+      otherModules: [...s.otherModules[name]],
+      rpcModules: s.rpcModulesOf(name),
+    })
+    const http = net('http', l.httpAddress, ports.http)
+    const ws = net('ws', l.wsAddress, ports.ws)
     const ipc: IpcTransportPlan = {
-      enabled: on.ipc,
-      path,
-      namespaces: [...served.ipc],
-      otherModules: [...otherModules.ipc],
-      rpcModules: rpcModulesOf('ipc'),
+      enabled: l.on.ipc,
+      path: workerIpcPath(l.ipcPath, index),
+      namespaces: [...s.served.ipc],
+      otherModules: [...s.otherModules.ipc],
+      rpcModules: s.rpcModulesOf('ipc'),
     }
-    for (const [name, plan] of [
-      ['http', http],
-      ['ws', ws],
-    ] as const) {
-      if (plan.enabled && plan.port > 65535) {
-        errors.push(
-          `Worker ${index}'s ${LABEL[name]} port would be ${plan.port} (worker i > 0 gets ports above max(--http.port, --ws.port); see docs/rpc.md), which is above 65535. Lower --http.port/--ws.port or use fewer --workers.`,
-        )
-      }
-    }
-    const pathBytes = Buffer.byteLength(path)
-    if (ipc.enabled && ipcPath !== '' && pathBytes > MAX_IPC_PATH_BYTES) {
-      errors.push(
-        `${index === 0 ? 'The IPC path' : `Worker ${index}'s IPC path`} "${path}" is ${pathBytes} bytes; a Unix socket path can be at most ${MAX_IPC_PATH_BYTES} bytes, so the node cannot bind it. Give a shorter --ipcpath.`,
-      )
-    }
+    checkWorker(r.errors, index, { http, ws, ipc }, l.ipcPath)
     workers.push({ index, sharedServer: shared, http, ws, ipc })
   }
+  return workers
+}
 
-  // --- safety advice beyond the node's own warnings -------------------------------------
-  adviseExposure({ http: httpAddress, ws: wsAddress }, { http: httpPort, ws: wsPort }, served, jwt, advice)
+/** A worker's ports within 65535 and its socket path within what a Unix socket can bind. */
+function checkWorker(
+  errors: string[],
+  index: number,
+  plan: { http: NetTransportPlan; ws: NetTransportPlan; ipc: IpcTransportPlan },
+  ipcPath: string,
+): void {
+  for (const name of ['http', 'ws'] as const) {
+    const t = plan[name]
+    if (t.enabled && t.port > 65535) {
+      errors.push(
+        `Worker ${index}'s ${LABEL[name]} port would be ${t.port} (worker i > 0 gets ports above max(--http.port, --ws.port); see docs/rpc.md), which is above 65535. Lower --http.port/--ws.port or use fewer --workers.`,
+      )
+    }
+  }
+  const { path } = plan.ipc
+  const pathBytes = Buffer.byteLength(path)
+  if (plan.ipc.enabled && ipcPath !== '' && pathBytes > MAX_IPC_PATH_BYTES) {
+    errors.push(
+      `${index === 0 ? 'The IPC path' : `Worker ${index}'s IPC path`} "${path}" is ${pathBytes} bytes; a Unix socket path can be at most ${MAX_IPC_PATH_BYTES} bytes, so the node cannot bind it. Give a shorter --ipcpath.`,
+    )
+  }
+}
+
+/** Safety advice beyond the node's own warnings. */
+function adviseSafety(
+  r: Resolution,
+  l: Listeners,
+  served: Served['served'],
+  jwt: JwtPlan,
+  resolvedLimits: ReturnType<typeof resolveLimits>,
+  cpus: number,
+): void {
+  const { advice } = r
+  const { limits } = resolvedLimits
+  adviseExposure({ http: l.httpAddress, ws: l.wsAddress }, { http: l.httpPort, ws: l.wsPort }, served, jwt, advice)
   const tracing = served.http.some(isTracing) || served.ws.some(isTracing)
   if (tracing && limits.maxTracingRequests > 4) {
     advice.push(
@@ -267,7 +343,7 @@ export function resolveRpcPlan(argv: readonly string[], options: ResolveRpcPlanO
     )
   }
   const ethInPublic = (['http', 'ws'] as const).some(
-    (t) => served[t].includes('eth') && !isLoopbackAddress(t === 'http' ? httpAddress : wsAddress),
+    (t) => served[t].includes('eth') && !isLoopbackAddress(t === 'http' ? l.httpAddress : l.wsAddress),
   )
   for (const [key, flag] of [
     ['maxBlocksPerFilter', '--rpc.max-blocks-per-filter'],
@@ -279,34 +355,18 @@ export function resolveRpcPlan(argv: readonly string[], options: ResolveRpcPlanO
       )
     }
   }
-  if (!on.http && !on.ws && !on.ipc)
+  if (!l.on.http && !l.on.ws && !l.on.ipc)
     advice.push('No RPC transport is on (no --http, no --ws, and --ipcdisable): the node serves no JSON-RPC at all.')
-  if (parsed.passthrough.some((t) => t === '--instance' || t.startsWith('--instance='))) {
+  const { passthrough } = r.parsed
+  if (passthrough.some((t) => t === '--instance' || t.startsWith('--instance='))) {
     advice.push(
       "--instance offsets the node's ports and IPC path; this plan shows them without that offset. Give explicit --http.port, --ws.port and --ipcpath instead.",
     )
   }
-  if (parsed.passthrough.includes('--with-unused-ports')) {
+  if (passthrough.includes('--with-unused-ports')) {
     advice.push(
       "--with-unused-ports makes the node pick random free ports; this plan shows the configured ones. Read the real endpoints from the node's log.",
     )
-  }
-
-  const [first] = workers as [WorkerPlan]
-  return {
-    behaviour,
-    ok: errors.length === 0,
-    errors,
-    warnings,
-    advice,
-    transports: { http: first.http, ws: first.ws, ipc: first.ipc },
-    workers,
-    limits,
-    jwtSecret,
-    jwt,
-    httpCorsDomain: httpCorsDomain === null ? null : splitList(httpCorsDomain),
-    wsOrigins: wsOrigins === null ? null : splitList(wsOrigins),
-    passthrough: parsed.passthrough,
   }
 }
 

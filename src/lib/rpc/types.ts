@@ -22,7 +22,6 @@ export const DEFAULT_NAMESPACES: readonly Namespace[] = ['eth', 'net', 'web3', '
  *   only admin and txpool are warned about.
  */
 export type RpcBehaviour = 'spec' | 'released'
-export const RPC_BEHAVIOURS: readonly RpcBehaviour[] = ['released', 'spec']
 
 /** The modules of reth that the released node serves over IPC besides the seven above (node.md §4). */
 export const RETH_ONLY_MODULES = ['admin', 'txpool', 'reth', 'ots', 'flashbots', 'miner', 'mev', 'testing'] as const

@@ -6,9 +6,8 @@
  */
 import { type Abi, type Address, decodeErrorResult, type Hex } from 'viem'
 import type { ChainClient } from '../chain/client.js'
-import type { UnsignedTransaction } from '../chain/transaction.js'
 import { formatTelAndWei } from '../chain/units.js'
-import { writeFileAtomic } from '../fs/atomic.js'
+import { writeOutputFile } from '../fs/output-file.js'
 import { registryAbis } from '../registry/generations/detect.js'
 import { buildSafeBatch, type SafeBatchFile, type SafeCall } from './batch-file.js'
 import { SafeBatchRevertsError } from './errors.js'
@@ -93,7 +92,7 @@ export async function registrySafeBatch({
         : `The batch was not simulated as a whole: ${simulation.reason}. Only its first call (${first}) was checked, alone, from the Safe (eth_call); the ${calls.length - 1} after it were NOT checked. The owners should simulate the batch in the Safe app before executing it.`,
     )
   }
-  if (out !== null) await writeFileAtomic(out, `${JSON.stringify(batch, null, 2)}\n`, { mode: 0o644 })
+  if (out !== null) await writeOutputFile(out, `${JSON.stringify(batch, null, 2)}\n`, { flag: '--out', mode: 0o644 })
   return { format: 'safe-transaction-builder', file: out, batch, simulation, value: total.toString(), warnings }
 }
 
@@ -129,9 +128,4 @@ async function callFails(
     const e = err as { shortMessage?: string; message?: string }
     return e.shortMessage ?? e.message ?? String(err)
   }
-}
-
-/** The transactions of `--unsigned` outcomes, for a batch. */
-export function callsOf(unsigned: readonly UnsignedTransaction[]): { to: Address; value: string; data: Hex }[] {
-  return unsigned.map((u) => ({ to: u.to, value: u.value, data: u.data }))
 }

@@ -14,8 +14,8 @@ export function castPackageName(platform: string = process.platform, arch: strin
   return `@foundry-rs/cast-${platform}-${arch === 'x64' ? 'amd64' : arch}`
 }
 
-/** @example spawn(resolveCastBinary(), ['--version']) */
-export function resolveCastBinary(env: NodeJS.ProcessEnv = process.env): string {
+/** @example spawn(resolveCastBinary(env), ['--version']) */
+export function resolveCastBinary(env: NodeJS.ProcessEnv): string {
   const exe = process.platform === 'win32' ? 'cast.exe' : 'cast'
   const singleExecutable = runsAsSingleExecutable()
   if (env.TNV_CAST_BINARY) {
@@ -50,7 +50,10 @@ function runsAsSingleExecutable(): boolean {
 export type CastRun = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
 
 /** Runs cast with these arguments; a device prompt can take a while, hence the long default. */
-export function runCast(args: readonly string[], { timeoutMs = 120_000, env = process.env } = {}): Promise<CastRun> {
+export function runCast(
+  args: readonly string[],
+  { timeoutMs = 120_000, env }: { timeoutMs?: number; env: NodeJS.ProcessEnv },
+): Promise<CastRun> {
   const binary = resolveCastBinary(env)
   return new Promise((resolve, reject) => {
     const child = spawn(binary, args, {

@@ -80,8 +80,8 @@ export function mktxArgs(tx: TransactionSerializable, signer: HardwareSignerOpti
  * Reads the address of the account on the device.
  * @throws HardwareWalletUnavailableError when no device answers (the message names what cast said)
  */
-export async function readHardwareAddress(options: HardwareSignerOptions): Promise<Address> {
-  const run = await runCast(['wallet', 'address', ...deviceArgs(options)])
+export async function readHardwareAddress(options: HardwareSignerOptions, env: NodeJS.ProcessEnv): Promise<Address> {
+  const run = await runCast(['wallet', 'address', ...deviceArgs(options)], { env })
   const found = /0x[0-9a-fA-F]{40}/.exec(run.stdout)?.[0]
   if (run.code !== 0 || !found)
     throw new HardwareWalletUnavailableError(options.device, derivationPath(options), castComplaint(run))
@@ -118,10 +118,11 @@ export async function checkSignedTransaction(raw: Hex, asked: TransactionSeriali
 /**
  * A viem account for the device: the address read from it, transactions signed by it through
  * `cast mktx` and checked before they are returned.
- * @example const account = await hardwareAccount({ device: 'ledger', index: 0 })
+ * @example const account = await hardwareAccount({ device: 'ledger', index: 0 }, env)
  */
-export async function hardwareAccount(options: HardwareSignerOptions): Promise<LocalAccount> {
-  const address = await readHardwareAddress(options)
+/** `env`: tnv's environment as the session hands it (TNV_CAST, PATH); cast runs with it. */
+export async function hardwareAccount(options: HardwareSignerOptions, env: NodeJS.ProcessEnv): Promise<LocalAccount> {
+  const address = await readHardwareAddress(options, env)
   const refuse = async (): Promise<never> => {
     throw new HardwareCannotSignDigestError(options.device)
   }
@@ -130,7 +131,7 @@ export async function hardwareAccount(options: HardwareSignerOptions): Promise<L
     signMessage: refuse,
     signTypedData: refuse,
     async signTransaction(tx) {
-      const run = await runCast(mktxArgs(tx, { ...options, from: address }))
+      const run = await runCast(mktxArgs(tx, { ...options, from: address }), { env })
       const raw = /0x[0-9a-fA-F]+/.exec(run.stdout.trim())?.[0] as Hex | undefined
       if (run.code !== 0 || !raw)
         throw new HardwareWalletUnavailableError(options.device, derivationPath(options), castComplaint(run))

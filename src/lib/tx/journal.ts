@@ -62,8 +62,18 @@ export type JournalEntry = {
 
 export type JournalFile = { version: 1 | 2; entries: JournalEntry[] }
 
+/** What a command hands an operation so that its transaction is journaled (./run-step.ts). */
+export type StepJournal = {
+  /** Written to the first; all are read and settled (`journalsFor`). */
+  journals: TxJournal[]
+  /** The command, recorded as the lock's holder ("tnv stake"). */
+  command: string
+  /** Longest wait for a receipt (and for an earlier run's transaction), ms. Default 180 s. */
+  timeoutMs?: number
+}
+
 /** tnv's own state directory: $TNV_STATE_DIR, else $XDG_STATE_HOME/tnv, else ~/.local/state/tnv. */
-export function tnvStateDir(env: NodeJS.ProcessEnv = process.env): string {
+export function tnvStateDir(env: NodeJS.ProcessEnv): string {
   if (env.TNV_STATE_DIR) return env.TNV_STATE_DIR
   const base =
     env.XDG_STATE_HOME && env.XDG_STATE_HOME.length > 0 ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state')
@@ -76,7 +86,7 @@ export function datadirJournalPath(datadir: string): string {
 }
 
 /** The journal of a sender, for commands without a data directory. */
-export function senderJournalPath(from: Address, env: NodeJS.ProcessEnv = process.env): string {
+export function senderJournalPath(from: Address, env: NodeJS.ProcessEnv): string {
   return join(tnvStateDir(env), 'journal', `${from.toLowerCase()}.json`)
 }
 
@@ -210,11 +220,11 @@ export class TxJournal {
 export function journalsFor({
   datadir,
   from,
-  env = process.env,
+  env,
 }: {
   datadir: string | null
   from: Address
-  env?: NodeJS.ProcessEnv
+  env: NodeJS.ProcessEnv
 }): TxJournal[] {
   const sender = new TxJournal(senderJournalPath(from, env))
   return datadir === null ? [sender] : [new TxJournal(datadirJournalPath(datadir)), sender]

@@ -25,25 +25,15 @@
 import { type Hex, keccak256, type LocalAccount, type TransactionReceipt, TransactionReceiptNotFoundError } from 'viem'
 import type { ChainClient } from '../chain/client.js'
 import { PendingTransactionConflictError, TransactionDroppedError } from '../chain/errors.js'
-import { classifyRpcError, explainRpcError } from '../chain/rpc-errors.js'
-import { signTransaction } from '../chain/send-transaction.js'
+import { classifyRpcError, explainRpcError, isTransientRpcFault } from '../chain/rpc-errors.js'
+import { signTransaction } from '../chain/sign-transaction.js'
 import type { Signer } from '../chain/signer.js'
 import type { PreparedTransaction } from '../chain/transaction.js'
 import { waitForReceipt } from '../chain/wait-for-receipt.js'
 import { killPoint } from '../fs/atomic.js'
 import type { ReleaseLock } from '../fs/lock.js'
 import type { Reporter } from '../registry/types.js'
-import type { JournalEntry, JournalOutcome, JournalStep, TxJournal } from './journal.js'
-
-/** What a command hands an operation so that its transaction is journaled. */
-export type StepJournal = {
-  /** Written to the first; all are read and settled (./journal.ts `journalsFor`). */
-  journals: TxJournal[]
-  /** The command, recorded as the lock's holder ("tnv stake"). */
-  command: string
-  /** Longest wait for a receipt (and for an earlier run's transaction), ms. Default 180 s. */
-  timeoutMs?: number
-}
+import type { JournalEntry, JournalOutcome, JournalStep, StepJournal, TxJournal } from './journal.js'
 
 export type Resumed = { step: JournalStep; hash: Hex; outcome: JournalOutcome; blockNumber: string | null }
 
@@ -56,8 +46,6 @@ export type StepRun = {
   /** Earlier runs' transactions this step settled before it ran. */
   resumed: Resumed[]
 }
-
-const TRANSIENT = new Set(['unreachable', 'timeout', 'rate-limited', 'unauthorized', 'method-missing'])
 
 export type RunStepParameters = {
   client: ChainClient
@@ -78,14 +66,22 @@ export async function runStep<R>(
   const timeoutMs = journal?.timeoutMs ?? 180_000
   if (!journal || journal.journals.length === 0 || signer.type !== 'local')
     return operation({ step, journal: null, timeoutMs, resumed: [] })
-  // lock every journal this step reads, in one order (two commands never wait on each other)
-  const journals = [...journal.journals]
+  const journals = journal.journals
+  return withJournalsLocked(journal, async () => {
+    const resumed = await settleOpen({ client, rpcUrl, journals, from: signer.address, report, timeoutMs })
+    return operation({ step, journal: journals[0] ?? null, timeoutMs, resumed })
+  })
+}
+
+/**
+ * Runs `fn` holding the lock of every journal of the step, taken in one order (by path), so two
+ * commands never wait on each other; the locks are released however `fn` ends.
+ */
+async function withJournalsLocked<R>({ journals, command }: StepJournal, fn: () => Promise<R>): Promise<R> {
   const releases: ReleaseLock[] = []
   try {
-    for (const j of [...journals].sort((a, b) => a.path.localeCompare(b.path)))
-      releases.push(await j.lock(journal.command))
-    const resumed = await settleOpen({ client, rpcUrl, journals, from: signer.address, report, timeoutMs })
-    return await operation({ step, journal: journals[0] ?? null, timeoutMs, resumed })
+    for (const j of [...journals].sort((a, b) => a.path.localeCompare(b.path))) releases.push(await j.lock(command))
+    return await fn()
   } finally {
     for (const release of releases.reverse()) await release().catch(() => {})
   }
@@ -183,7 +179,7 @@ async function settleEntry(
       return dropped(client, entry, 'its nonce was used by another transaction')
     const kind = classifyRpcError(err)
     if (kind === 'already-known') return wait()
-    if (TRANSIENT.has(kind)) throw explainRpcError(err, rpcUrl) ?? err
+    if (isTransientRpcFault(kind)) throw explainRpcError(err, rpcUrl) ?? err
     const again = await receiptOf(client, entry.hash)
     if (again) return fromReceipt(again)
     if (kind === 'nonce-too-low') return dropped(client, entry, 'its nonce was used by another transaction')
@@ -255,7 +251,7 @@ export async function sendJournaled(
         () => false,
       )
       if (!known) {
-        if (TRANSIENT.has(kind)) throw explainRpcError(err, rpcUrl) ?? err // may have arrived: stays open
+        if (isTransientRpcFault(kind)) throw explainRpcError(err, rpcUrl) ?? err // may have arrived: stays open
         if (kind === 'nonce-too-low') {
           run.journal?.recordOutcome(hash, 'dropped', {
             reason: `the node answered "nonce too low": nonce ${tx.nonce} was used by another transaction before this one was sent`,
@@ -316,19 +312,7 @@ export async function settleJournal({
   report?: Reporter | undefined
 }): Promise<Resumed[]> {
   if (!journal?.journals.some((j) => j.open(from).length > 0)) return []
-  const releases: ReleaseLock[] = []
-  try {
-    for (const j of [...journal.journals].sort((a, b) => a.path.localeCompare(b.path)))
-      releases.push(await j.lock(journal.command))
-    return await settleOpen({
-      client,
-      rpcUrl,
-      journals: journal.journals,
-      from,
-      report,
-      timeoutMs: journal.timeoutMs ?? 180_000,
-    })
-  } finally {
-    for (const release of releases.reverse()) await release().catch(() => {})
-  }
+  return withJournalsLocked(journal, () =>
+    settleOpen({ client, rpcUrl, journals: journal.journals, from, report, timeoutMs: journal.timeoutMs ?? 180_000 }),
+  )
 }

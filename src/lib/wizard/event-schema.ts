@@ -90,6 +90,14 @@ export const FLOW_EVENTS = {
     refundCredited: 'decimal',
   },
   unsigned: { step: 'string', transaction: 'object' },
+  waiting: {
+    endpoint: 'string',
+    methods: 'array',
+    attempt: 'number',
+    attempts: 'number',
+    waitedSeconds: 'number',
+    timeoutSeconds: 'number',
+  },
   interrupted: {},
 } as const satisfies Record<string, Record<string, FieldSpec>>
 
@@ -161,6 +169,7 @@ export const FLOW_EVENT_WHEN: Record<FlowEventName, string> = {
   exited: 'the protocol marked it Exited',
   paid: 'unstake paid out (wei)',
   unsigned: '`--unsigned`: the flow stops here',
+  waiting: 'an endpoint has not answered an attempt for 5 s (`--rpc-timeout` per attempt, 4 attempts)',
   interrupted: 'SIGINT',
 }
 

@@ -10,8 +10,6 @@
  */
 import type { Prompter } from '../io/prompter.js'
 
-export type { Choice } from '../io/prompter.js'
-
 export type WizardEvent = { event: string } & Record<string, unknown>
 
 export type Spinner = {

@@ -62,8 +62,8 @@ ${GOVERNANCE_DESCRIPTION_TAIL}`
     const { findRunningDevnet } = await import('../../../devnet/node/runtime-file.js')
     const running = await findRunningDevnet(flags.datadir)
     if (!running.info) {
-      const { DevnetNotRunningError } = await import('../../../devnet/node/errors.js')
-      throw new DevnetNotRunningError(flags.datadir)
+      const { DevnetNodeNotRunningError } = await import('../../../devnet/node/errors.js')
+      throw new DevnetNodeNotRunningError(flags.datadir)
     }
     const blsPubkey = bytesToHex(info.blsPublicKey)
     let proofOfPossession: { signature: string } | { uncompressedPubkey: string; uncompressedSignature: string }

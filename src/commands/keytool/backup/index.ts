@@ -41,15 +41,22 @@ Put it on other media (another disk, a USB key kept offline), then prove it rest
   async run(): Promise<BackupResult> {
     const { flags } = await this.parse(Backup)
     this.quiet = flags.quiet
-    const [{ makeBackup }, { writeNewFile }, { OutputFileExistsError }, { checkKeyOnDisk }, { assertDatadirExists }] =
-      await Promise.all([
-        import('../../../lib/keys/backup-file.js'),
-        import('../../../lib/keys/write-new-file.js'),
-        import('../../../lib/keys/recovery-errors.js'),
-        import('../../../lib/keys/key-binding.js'),
-        import('../../../lib/keys/datadir.js'),
-      ])
+    const [
+      { makeBackup },
+      { assertOutputPath, writeNewOutputFile },
+      { OutputFileExistsError },
+      { checkKeyOnDisk },
+      { assertDatadirExists },
+    ] = await Promise.all([
+      import('../../../lib/keys/backup-file.js'),
+      import('../../../lib/fs/output-file.js'),
+      import('../../../lib/keys/recovery-errors.js'),
+      import('../../../lib/keys/key-binding.js'),
+      import('../../../lib/keys/datadir.js'),
+    ])
     const out = resolve(flags.out)
+    // the place of the file is checked before the data directory is locked or read
+    await assertOutputPath(out, '--out')
     await assertDatadirExists(flags.datadir)
     await this.lockDatadir(flags.datadir)
     const { text, backup } = await makeBackup(flags.datadir)
@@ -64,7 +71,8 @@ Put it on other media (another disk, a USB key kept offline), then prove it rest
         keyFile: check.keyFile,
       })
     }
-    if (!(await writeNewFile(out, text, 0o600))) throw new OutputFileExistsError(out, '--out')
+    if (!(await writeNewOutputFile(out, text, { flag: '--out', mode: 0o600 })))
+      throw new OutputFileExistsError(out, '--out')
     const datadir = resolve(flags.datadir)
     const rel = relative(datadir, out)
     if (!rel.startsWith('..') && !isAbsolute(rel))

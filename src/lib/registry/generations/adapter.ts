@@ -1,7 +1,6 @@
 /**
- * One adapter per deployed registry generation behind one interface (style.md: several deployed
- * versions behind one interface): its ABI, the calldata of every state-changing call, the proof
- * format, the delegation digest and the errors it can raise. Commands and the wizard talk to
+ * One adapter per deployed registry generation behind one interface: its ABI, the calldata of
+ * every state-changing call, the proof format, the delegation digest and the errors it can raise. Commands and the wizard talk to
  * this interface only; the generation is always detected from the code at the address
  * (./detect.ts), never assumed.
  */
@@ -53,6 +52,7 @@ export interface RegistryAdapter {
   /** Signatures of the calls, for messages ("stake(bytes,(bytes,bytes))"). */
   readonly signatures: { stake: string; delegateStake: string; unstake: string; delegationDigest: string }
   stakeData(blsPubkey: Hex, proof: StakeProof): Hex
+  activateData(): Hex
   delegateStakeData(p: {
     blsPubkey: Hex
     proof: StakeProof

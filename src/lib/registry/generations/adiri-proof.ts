@@ -13,7 +13,6 @@ import type { Address, Hex } from 'viem'
 import { blsSign, blsVerify } from '../../keys/bls.js'
 import { g1Forms, g2Uncompressed } from '../../keys/blst.js'
 
-export const ADIRI_POP_MESSAGE_LENGTH = 218
 export const UNCOMPRESSED_PUBKEY_BYTES = 192
 export const UNCOMPRESSED_SIGNATURE_BYTES = 96
 /** `00 00 00 d5 01`: the intent bytes and the BCS length prefix (213) of the key-and-address payload, as the contract builds it. */

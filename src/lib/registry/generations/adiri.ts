@@ -49,6 +49,7 @@ export const adiriAdapter: RegistryAdapter = {
       functionName: 'delegateStake',
       args: [blsPubkey, uncompressed(proof), validator, signature],
     }),
+  activateData: () => encodeFunctionData({ abi: adiriRegistryAbi, functionName: 'activate' }),
   unstakeData: (validator) => encodeFunctionData({ abi: adiriRegistryAbi, functionName: 'unstake', args: [validator] }),
   claimRefundData: () => {
     throw new UnsupportedCallError('adiri', 'claimRefund()')

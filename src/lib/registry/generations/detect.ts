@@ -1,6 +1,6 @@
 /**
- * Which registry generation a piece of deployed code is (issue: registry client for both
- * generations; style.md "several deployed versions behind one interface"). Two signals:
+ * Which registry generation a piece of deployed code is (several deployed versions behind one
+ * interface: ./adapter.ts). Two signals:
  * - the code hash: the exact code of a shipped genesis is recognised as that generation;
  * - the dispatcher's selectors (every PUSH4, and PUSH3 for selectors with a leading zero
  *   byte, read by walking the opcodes so push data is never taken for an opcode): they say

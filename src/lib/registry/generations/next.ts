@@ -58,6 +58,7 @@ export const nextAdapter: RegistryAdapter = {
       functionName: 'delegateStake',
       args: [blsPubkey, compressed(proof), validator, signature, deadline ?? 0n],
     }),
+  activateData: () => encodeFunctionData({ abi: nextRegistryAbi, functionName: 'activate' }),
   unstakeData: (validator, acceptRewardShortfall) =>
     encodeFunctionData({ abi: nextRegistryAbi, functionName: 'unstake', args: [validator, acceptRewardShortfall] }),
   claimRefundData: () => encodeFunctionData({ abi: nextRegistryAbi, functionName: 'claimRefund' }),

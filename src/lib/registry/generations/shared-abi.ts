@@ -15,6 +15,7 @@ export const SHARED_FUNCTIONS = [
   'getBlsPubkey',
   'getCurrentEpoch',
   'getCurrentEpochInfo',
+  'getCurrentStakeConfig',
   'getCurrentStakeVersion',
   'getEpochInfo',
   'getRewards',
