@@ -130,16 +130,17 @@ describe('one key, one node (local fence and doppelganger check) on the devnet',
     await stop(v.datadir)
   })
 
-  it('an observer is not checked, and says so', async () => {
+  it('an observer is not checked, and says so (in words, and in the JSON result)', async () => {
     const other = await standIn(join(tmp.dir, 'copy2'), v.env)
-    try {
-      const r = await runCli(
+    const observer = async (...json: string[]) =>
+      runCli(
         [
           'node',
           'start',
           '--detach',
           '--datadir',
           v.datadir,
+          ...json,
           '--',
           '--chain',
           'devnet',
@@ -151,11 +152,24 @@ describe('one key, one node (local fence and doppelganger check) on the devnet',
         ],
         { env: v.env },
       )
+    try {
+      const r = await observer()
       assert.equal(r.code, 0, r.stderr)
       assert.match(
         r.stderr,
         /doppelganger check: not run \(an observer \(--observer\) takes no part in consensus: no check\)/,
       )
+      assert.equal((await stop(v.datadir)).code, 0)
+      const j = await observer('--json')
+      assert.equal(j.code, 0, j.stderr)
+      const result = JSON.parse(j.stdout) as {
+        pid: number
+        keyGuard: { fence: string[]; doppelganger: { status: string; reason: string } }
+      }
+      assert.deepEqual(result.keyGuard.fence, [`authority:${v.authorityId}`])
+      assert.equal(result.keyGuard.doppelganger.status, 'skipped')
+      assert.match(result.keyGuard.doppelganger.reason, /observer/)
+      assert.ok(alive(result.pid))
     } finally {
       await other.stop()
       await stop(v.datadir)

@@ -4,6 +4,7 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { datadirFlag } from '../../cli/flags/common.js'
 import { guardKey, keyGuardFlags } from '../../cli/flags/key-guard.js'
 import { UsageError } from '../../lib/errors.js'
+import type { DoppelgangerOutcome } from '../../lib/node/start-guard.js'
 import type { NodeState } from '../../lib/node/state.js'
 
 export default class NodeStart extends BaseCommand {
@@ -62,7 +63,7 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
   }
 
   /** Detached: the state, printed once (JSON with --json). Foreground: the state is printed as one JSON line as soon as the node answers, and nothing more at exit. */
-  async run(): Promise<NodeState | undefined> {
+  async run(): Promise<(NodeState & { keyGuard: KeyGuardSummary }) | undefined> {
     const { splitNodeArgs } = await import('../../lib/rpc/node-args.js')
     const { own, node } = splitNodeArgs(this.argv)
     const { flags } = await this.parse(NodeStart, own)
@@ -123,9 +124,11 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
     for (const [k, v] of Object.entries(state.rpc)) if (v) this.out(`  ${k.padEnd(4)} ${v}`)
     if (state.workerEndpoints.length) this.out(`  workers: ${state.workerEndpoints.join(', ')}`)
     if (state.logFile) this.out(`  log  ${state.logFile}`)
-    if (flags.detach || !started.child) return state
+    // what the fence holds and what the network check saw (or why it did not run), in the JSON too
+    const keyGuard: KeyGuardSummary = { fence: guard.identities.map((i) => i.id), doppelganger: guard.doppelganger }
+    if (flags.detach || !started.child) return { ...state, keyGuard }
 
-    if (this.jsonEnabled()) process.stdout.write(`${JSON.stringify(state)}\n`)
+    if (this.jsonEnabled()) process.stdout.write(`${JSON.stringify({ ...state, keyGuard })}\n`)
     // the foreground: until Ctrl-C / SIGTERM (the node is stopped, not restarted) or the node ends
     const aborter = new AbortController()
     const stop = () => aborter.abort()
@@ -217,3 +220,6 @@ function assertReferenceChain(nodeFlags: readonly string[]): void {
     },
   )
 }
+
+/** `keyGuard` in the JSON result: the fence's identities (empty: no validator key) and the doppelganger check. */
+type KeyGuardSummary = { fence: string[]; doppelganger: DoppelgangerOutcome }
