@@ -98,6 +98,7 @@ export async function checkDoppelganger({
     blsPublicKey: key,
     epoch: null,
     committeeSize: null,
+    seatedNext: null,
     windowSeconds,
     minHeaders: minHeaders ?? 0,
     headersSeen: 0,
@@ -113,7 +114,10 @@ export async function checkDoppelganger({
   result.epoch = epoch
   result.committeeSize = committee.length
   result.minHeaders = minHeaders ?? committee.length + 1
-  if (!committee.includes(key)) return { ...result, verdict: 'not-in-committee' }
+  if (!committee.includes(key)) {
+    const next = await call<string[]>(endpoint, 'tn_getCommitteeBlsPubkeys', [epoch + 1]).catch(() => [] as string[])
+    return { ...result, verdict: 'not-in-committee', seatedNext: next.some((k) => k.toLowerCase() === key) }
+  }
 
   onEvent({
     event: 'doppelganger-watch',

@@ -24,6 +24,8 @@ export type CheckDoppelgangerReturnType = {
   blsPublicKey: `0x${string}`
   epoch: number | null
   committeeSize: number | null
+  /** Not seated now: whether it sits in the next epoch's committee (a copy would show from then). */
+  seatedNext: boolean | null
   windowSeconds: number
   minHeaders: number
   /** New headers seen during the window (after the first one polled). */

@@ -136,7 +136,7 @@ export function describeDoppelganger(d: DoppelgangerOutcome): string {
     case 'not-registered':
       return `doppelganger check: the key is not registered on ${d.endpoint}; no authority to watch (nothing can be seen for an unregistered key)`
     case 'not-in-committee':
-      return `doppelganger check: authority ${d.authorityId} is not in the committee of epoch ${d.epoch} (${d.endpoint}); it leads and scores nothing, so the check cannot see a copy: it did not wait`
+      return `doppelganger check: authority ${d.authorityId} is not in the committee of epoch ${d.epoch} (${d.endpoint}); it leads and scores nothing, so the check cannot see a copy: it did not wait${d.seatedNext ? `. It sits in the committee of epoch ${(d.epoch ?? 0) + 1}: a copy elsewhere would show from then (\`tnv node check\` after that boundary)` : ''}`
     default:
       return `doppelganger check: authority ${d.authorityId} silent over ${d.headersSeen} consensus headers in ${Math.round(d.waitedMs / 1000)} s (${d.endpoint}, epoch ${d.epoch})`
   }
