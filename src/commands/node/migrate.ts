@@ -18,6 +18,8 @@ JSON lines with --json; each side is resumable after a kill (<datadir>/tnv-migra
     '<%= config.bin %> <%= command.id %> out --datadir /var/lib/tn --json',
     '<%= config.bin %> <%= command.id %> in --datadir /var/lib/tn --node-binary /usr/local/bin/telcoin-network -- --chain adiri --http --http.api eth,net,web3,rpc,tn',
   ]
+  static override usage =
+    '<%= command.id %> out|in [--json] [--datadir <path>] [--network-url <url>] [--doppelganger-window <seconds>] [--node-binary <path>] [--confirm-timeout <seconds>] [-- <node flags>...]'
   static override strict = false
   static override args = {
     side: Args.string({
@@ -28,7 +30,9 @@ JSON lines with --json; each side is resumable after a kill (<datadir>/tnv-migra
   }
   static override flags = {
     ...datadirFlag,
-    ...keyGuardFlags,
+    // the proof of silence is the point of a migration: it cannot be skipped
+    'network-url': keyGuardFlags['network-url'],
+    'doppelganger-window': keyGuardFlags['doppelganger-window'],
     'node-binary': Flags.string({
       summary: 'in: path of the node binary.',
       env: 'TN_NODE_BINARY',
