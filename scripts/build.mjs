@@ -34,8 +34,9 @@ const entryPoints = {
 for (const file of walk(join(root, 'src/commands')))
   entryPoints[relative(join(root, 'src'), file).replace(/\.ts$/, '')] = file
 const autocompleteDir = join(root, 'node_modules/@oclif/plugin-autocomplete/lib/commands/autocomplete')
+// (tnv's own src/commands/autocomplete/index.ts replaces the plugin's instructions)
 for (const name of readdirSync(autocompleteDir).filter((f) => f.endsWith('.js')))
-  entryPoints[`commands/autocomplete/${name.replace(/\.js$/, '')}`] = join(autocompleteDir, name)
+  entryPoints[`commands/autocomplete/${name.replace(/\.js$/, '')}`] ??= join(autocompleteDir, name)
 
 // --clean removes dist/ first; without it stale files stay (harmless) so that a build never
 // pulls files from under a CLI process that is running at the same time.

@@ -11,12 +11,15 @@ export function backupGate({
   datadir,
   publicKey,
   skip,
+  relaxed = false,
   action,
   note,
 }: {
   datadir: string
   publicKey: Hex
   skip: boolean
+  /** --devnet-relaxed */
+  relaxed?: boolean | undefined
   action: string
   note: (line: string) => void
 }): BackupGate {
@@ -24,7 +27,7 @@ export function backupGate({
   return async (chainId) => {
     if (passed) return
     const { assertBackupGate } = await import('../lib/keys/backup-gate.js')
-    const r = await assertBackupGate({ datadir, publicKey, chainId, action, skip })
+    const r = await assertBackupGate({ datadir, publicKey, chainId, action, skip, relaxed })
     passed = true
     if (r.outcome === 'verified')
       note(

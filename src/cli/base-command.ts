@@ -10,11 +10,15 @@ import { RpcUnreachableError } from '../lib/chain/errors.js'
 import { onSlowAnswer, slowAnswerLine } from '../lib/chain/slow-answer.js'
 import { ExitCode, TnvError } from '../lib/errors.js'
 import { explainFsError } from '../lib/fs/fs-errors.js'
+import { withSchemeKeyNames } from '../lib/io/json-key-names.js'
 import { remoteText } from '../lib/io/remote-text.js'
 import { httpFailureText } from '../lib/net/http-failure.js'
 import { errorLabel } from './color.js'
 import { closestWithin, suggestFlag } from './did-you-mean.js'
-import { Session } from './session.js'
+import { resolveEnvironmentSecrets, Session } from './session.js'
+
+/** Commands whose JSON keeps its own key names (see logJson). */
+const KEY_NAME_EXCEPTIONS = new Set(['keytool:export-staking-args'])
 
 export abstract class BaseCommand extends Command {
   static override enableJsonFlag = true
@@ -42,9 +46,16 @@ export abstract class BaseCommand extends Command {
     return this.current
   }
 
+  /**
+   * Every JSON document a command prints follows the one key-name scheme (src/lib/io/json-key-names.ts),
+   * except `keytool export-staking-args`, which prints the node keytool's exact
+   * `{"blsPubkey", "signature"}` (stake()'s own argument names), and `node check`, whose report
+   * is held to docs/node-check.schema.json (it takes the scheme's name with that schema).
+   */
   override logJson(json: unknown): void {
-    if (this.jsonLines) process.stdout.write(`${JSON.stringify(json)}\n`)
-    else super.logJson(json)
+    const out = KEY_NAME_EXCEPTIONS.has(this.id ?? '') ? json : withSchemeKeyNames(json)
+    if (this.jsonLines) process.stdout.write(`${JSON.stringify(out)}\n`)
+    else super.logJson(out)
   }
 
   private stopSlowNotices: (() => void) | undefined
@@ -56,6 +67,8 @@ export abstract class BaseCommand extends Command {
    * --watch`'s one report per line, stay as their schemas say).
    */
   override async init(): Promise<void> {
+    // a passphrase the service manager provides (systemd credentials) before any flag reads the environment
+    resolveEnvironmentSecrets()
     await super.init()
     this.stopSlowNotices = onSlowAnswer((s) => {
       if (!this.jsonEnabled()) process.stderr.write(`${slowAnswerLine(s)}\n`)

@@ -201,6 +201,27 @@ export class TnvCommandHelp extends CommandHelp {
     if (this.measured !== undefined) this.measured = Math.max(this.measured, widestName(input))
     return renderAligned(input, opts, this.page.width, this.opts.maxWidth)
   }
+
+  /**
+   * oclif's usage line without the empty alternatives its docopts leaves when exclusive groups
+   * overlap (the signer flags: `[--ledger | [--private-key <hex> | --keystore <file>] |  | …]`).
+   */
+  protected override defaultUsage(): string {
+    return withoutEmptyAlternatives(super.defaultUsage())
+  }
+}
+
+/** `a |  | b` → `a | b`, `[ | a` → `[a`, `a | ]` → `a]`, repeated until none is left. */
+export function withoutEmptyAlternatives(usage: string): string {
+  let out = usage
+  for (let before = ''; before !== out; ) {
+    before = out
+    out = out
+      .replace(/\|\s*\|/g, '|')
+      .replace(/([[(])\s*\|\s*/g, '$1')
+      .replace(/\s*\|\s*([\])])/g, '$1')
+  }
+  return out
 }
 
 /** oclif's Help, every list of a page at one width. */

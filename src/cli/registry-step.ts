@@ -14,23 +14,43 @@ import type { StepJournal } from '../lib/tx/journal.js'
 import { journalsFor } from '../lib/tx/journal.js'
 import type { Session } from './session.js'
 
+/**
+ * The signer the flags and the environment name. When they name none: on a terminal the
+ * wizard's signer question (remembered per data directory), without one SignerRequired naming
+ * the flags and variables.
+ */
 export async function signerFromFlags(
   session: Session,
   flags: SignerFlagValues,
-  { action, defaultFrom }: { action: string; defaultFrom?: Address | undefined },
+  { action, defaultFrom, datadir }: { action: string; defaultFrom?: Address | undefined; datadir?: string | undefined },
 ): Promise<Signer> {
   // --format safe without --unsigned is refused before any signer is opened
-  const { assertSafeFormat } = await import('./safe-output.js')
-  assertSafeFormat(flags)
-  const { signer, warnings } = await resolveSigner({
-    action,
-    ...signerOptionsOf(flags),
-    defaultFrom,
-    prompter: session.prompter,
-    env: session.env,
-  })
-  for (const w of warnings) process.stderr.write(`${w}\n`)
-  return signer
+  ;(await import('./safe-output.js')).assertSafeFormat(flags)
+  try {
+    const { signer, warnings } = await resolveSigner({
+      action,
+      ...signerOptionsOf(flags),
+      defaultFrom,
+      prompter: session.prompter,
+      env: session.env,
+    })
+    for (const w of warnings) process.stderr.write(`${w}\n`)
+    return signer
+  } catch (err) {
+    const { SignerRequiredError } = await import('../lib/chain/errors.js')
+    if (!(err instanceof SignerRequiredError) || !session.prompter.interactive) throw err
+    const [{ pickSigner }, { createWizardIo }] = await Promise.all([
+      import('../lib/onboard/pick-signer.js'),
+      import('./wizard-io.js'),
+    ])
+    return pickSigner(createWizardIo({ prompter: session.prompter, events: 'human' }), {
+      action,
+      flags,
+      defaultFrom,
+      datadir,
+      env: session.env,
+    })
+  }
 }
 
 /** The journal of a sender's transactions (and of the data directory, when the command has one). */
@@ -81,7 +101,7 @@ export async function runRegistryCommand<R extends TxOutcome>({
   const { pathExists } = await import('../lib/fs/atomic.js')
   const journalDir = datadir !== undefined && (await pathExists(datadir)) ? datadir : null
   const ctx = await openRegistryContext(flags)
-  const signer = await signerFromFlags(session, flags, { action, defaultFrom })
+  const signer = await signerFromFlags(session, flags, { action, defaultFrom, datadir })
   const result = await step(ctx, {
     signer,
     report: session.reporter(),

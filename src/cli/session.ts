@@ -16,6 +16,7 @@
  */
 import type { Prompter } from '../lib/io/prompter.js'
 import type { DatadirHandle } from '../lib/keys/datadir-lock.js'
+import { applyCredentialPassphrase } from '../lib/passphrase/credential.js'
 import type { PromptIo } from '../lib/passphrase/read-passphrase.js'
 import { StdinLines } from '../lib/passphrase/stdin-lines.js'
 import type { ConfirmFn, Reporter, TransactionPlan } from '../lib/registry/types.js'
@@ -39,6 +40,23 @@ const processStreams = {
   get stderr() {
     return process.stderr
   },
+}
+
+/**
+ * Passphrase sources the environment provides before any command reads it: under a systemd unit
+ * with `LoadCredential=tn-bls-passphrase:…`, `$CREDENTIALS_DIRECTORY/tn-bls-passphrase` becomes the
+ * value of the `env` source when TN_BLS_PASSPHRASE is not set (src/lib/passphrase/credential.ts).
+ */
+export function resolveEnvironmentSecrets(env: NodeJS.ProcessEnv = process.env): void {
+  applyCredentialPassphrase(env)
+}
+
+/**
+ * The service manager this run is under: systemd sets INVOCATION_ID for every unit it starts.
+ * `tnv node start --restart on-failure` refuses to run under one (one supervisor per setup).
+ */
+export function serviceManager(env: NodeJS.ProcessEnv = process.env): 'systemd' | null {
+  return env.INVOCATION_ID ? 'systemd' : null
 }
 
 /** The one "may we prompt?" predicate. */

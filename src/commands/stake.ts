@@ -98,6 +98,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       nodeBinary: flags['node-binary'],
       timeoutSeconds: flags.timeout,
       skipBackupCheck: flags['skip-backup-check'],
+      devnetRelaxed: flags['devnet-relaxed'],
       terminal: (text) => process.stderr.write(text),
       releaseDatadir: () => dir.release(),
     })
@@ -204,6 +205,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       datadir: keyDir ?? flags.datadir,
       publicKey: keys.blsPubkey,
       skip: flags['skip-backup-check'],
+      relaxed: flags['devnet-relaxed'],
       action: 'the stake',
       note,
     })

@@ -127,8 +127,8 @@ export class MissingInputError extends UsageError {
 /** The user answered No (or Ctrl-C) at a confirmation. Nothing was changed. */
 export class AbortedError extends TnvError {
   override readonly code: string = 'Aborted'
-  constructor(message = 'Aborted: nothing was changed.') {
-    super(message, { exitCode: ExitCode.Aborted })
+  constructor(message = 'Aborted: nothing was changed.', options: Omit<TnvErrorOptions, 'exitCode'> = {}) {
+    super(message, { ...options, exitCode: ExitCode.Aborted })
   }
 }
 

@@ -5,13 +5,13 @@ import type { DemoReturnType } from '../../src/lib/demo/lifecycle.js'
 import { parseJson, runCli } from '../helpers/cli.js'
 
 describe('tnv demo (end to end on the embedded devnet)', () => {
-  it('walks keys → mint → stake → synced → activate → Active → exit → Exited → unstake and leaves nothing behind', async () => {
+  it('walks keys → backup → mint → stake → synced → activate → Active → exit → Exited → unstake and leaves nothing behind', async () => {
     const r = await runCli(['demo', '--json'], { timeoutMs: 180_000 })
     assert.equal(r.code, 0, r.stderr)
     const demo = parseJson<DemoReturnType>(r)
     assert.deepEqual(
       demo.steps.map((s) => s.step),
-      ['keys', 'governance mint', 'stake', 'node synced', 'activate', 'Active', 'exit', 'Exited', 'unstake'],
+      ['keys', 'backup', 'governance mint', 'stake', 'node synced', 'activate', 'Active', 'exit', 'Exited', 'unstake'],
     )
     for (const s of demo.steps.filter((x) =>
       ['governance mint', 'stake', 'activate', 'exit', 'unstake'].includes(x.step),

@@ -84,11 +84,22 @@ describe('backup file, record and gate (library)', () => {
     )
   })
 
-  it('the gate: refused without a proof, reports on the rehearsal chain, skipped with the flag, passes with a proof', async () => {
-    const gate = (chainId: number, skip = false) =>
-      assertBackupGate({ datadir, publicKey, chainId, action: 'the stake', skip })
+  it('the gate: refused without a proof (the devnet too), reports only with --devnet-relaxed on the rehearsal chain, skipped with the flag, passes with a proof', async () => {
+    const gate = (chainId: number, skip = false, relaxed = false) =>
+      assertBackupGate({ datadir, publicKey, chainId, action: 'the stake', skip, relaxed })
     await assert.rejects(gate(2017), BackupUnverifiedError)
-    assert.equal((await gate(DEVNET_CHAIN_ID)).outcome, 'rehearsal')
+    // the devnet asks as a real network does, unless relaxed explicitly
+    await assert.rejects(gate(DEVNET_CHAIN_ID), BackupUnverifiedError)
+    assert.equal((await gate(DEVNET_CHAIN_ID, false, true)).outcome, 'rehearsal')
+    // the relaxation is refused anywhere else, before anything is read
+    await assert.rejects(gate(2017, false, true), (err: Error & { exitCode?: number }) => {
+      assert.match(
+        err.message,
+        /--devnet-relaxed .* only on its rehearsal chain id 911329; this network is chain id 2017/,
+      )
+      assert.equal(err.exitCode, 2)
+      return true
+    })
     assert.match(JSON.stringify(await gate(487, true)), /You accept that losing/)
     // a backup of ANOTHER key file (e.g. before change-passphrase) does not count
     await recordBackupProof(datadir, {

@@ -23,6 +23,7 @@ import {
   g2Uncompressed,
 } from '../../src/lib/keys/blst.js'
 import { BLST_WASM_FILE, BLST_WASM_SHA256 } from '../../src/lib/keys/blst-wasm.generated.js'
+import { deriveChildSk, deriveMasterSk } from '../../src/lib/keys/eip2333.js'
 import { findPackageFile } from '../../src/lib/package-file.js'
 import { FIXED, hex, unhex } from './fixtures.js'
 
@@ -215,6 +216,19 @@ describe('BLS on blst (WebAssembly) against @noble/curves', () => {
     assert.equal(memory.indexOf(Buffer.from(sk)), -1)
     // nor its little-endian form, which blst works with
     assert.equal(memory.indexOf(Buffer.from(sk).reverse()), -1)
+  })
+
+  it('KeyGen and EIP-2333 derivation leave neither their input nor the keys they made in the module’s memory', () => {
+    const ikm = randomBytes(32)
+    const seed = randomBytes(64)
+    const made = [blsKeyGen(ikm)]
+    const master = deriveMasterSk(seed)
+    made.push(master, deriveChildSk(master, 7))
+    const memory = Buffer.from(blstMemory())
+    for (const secret of [ikm, seed, ...made]) {
+      assert.equal(memory.indexOf(Buffer.from(secret)), -1)
+      assert.equal(memory.indexOf(Buffer.from(secret).reverse()), -1)
+    }
   })
 })
 

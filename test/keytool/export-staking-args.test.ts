@@ -46,12 +46,32 @@ describe('keytool export-staking-args', () => {
       )
       assert.match(
         r.stderr,
-        /next-generation registry \(the default; .*--registry-generation adiri\): stake\(bytes,\(bytes\)\), selector 0x2fb0d025/,
+        /next-generation registry \(the default: no --chain, TN_CHAIN or --rpc-url names a network; the test network runs the adiri registry, .*--chain testnet.*\): stake\(bytes,\(bytes\)\), selector 0x2fb0d025/,
       )
       assert.match(r.stderr, /verifies for 0x1111111111111111111111111111111111111111/)
     }
     const quiet = await runCli(['keytool', 'export-staking-args', '--node-info', datadir, ...NO_PASS, '-q'])
     assert.equal(quiet.stderr, '')
+    // with --json too, which generation was chosen is said (stderr: stdout stays the JSON alone)
+    const json = await runCli(['keytool', 'export-staking-args', '--node-info', datadir, ...NO_PASS, '--json'])
+    assert.equal(json.code, 0, json.stderr)
+    assert.match(json.stderr, /For the next-generation registry \(the default/)
+    assert.deepEqual(parseJson(json), { blsPubkey: PK, signature: POP })
+  })
+
+  it('TN_CHAIN names the network offline: mainnet runs next; the devnet may run either, so the default stays and it says how to detect', async () => {
+    const main = await runCli(['keytool', 'export-staking-args', '--node-info', datadir, '--calldata', ...NO_PASS], {
+      env: { TN_CHAIN: 'mainnet' },
+    })
+    assert.equal(main.code, 0, main.stderr)
+    assert.ok(main.stdout.startsWith('0x2fb0d025'))
+    assert.match(main.stderr, /TN_CHAIN=mainnet: the mainnet runs the next registry generation/)
+    const dev = await runCli(['keytool', 'export-staking-args', '--node-info', datadir, '--calldata', ...NO_PASS], {
+      env: { TN_CHAIN: 'devnet' },
+    })
+    assert.equal(dev.code, 0, dev.stderr)
+    assert.ok(dev.stdout.startsWith('0x2fb0d025'))
+    assert.match(dev.stderr, /TN_CHAIN=devnet: a devnet may run either registry generation; pass --chain devnet/)
   })
 
   it('--calldata prints exactly the stake(bytes,(bytes)) calldata (checked against viem)', async () => {
@@ -278,5 +298,31 @@ describe('keytool export-staking-args for the adiri registry (real code)', { tim
     )
     assert.equal(mismatch.code, 12, mismatch.stderr)
     assert.equal(mismatch.stdout, '')
+  })
+
+  it("TN_CHAIN=testnet (the README's testnet path) gives the adiri calldata, the generation the test network runs, offline; it stakes on adiri", async () => {
+    const v1 = join(dir, 'v1')
+    const r = await runCli(['keytool', 'export-staking-args', '--node-info', v1, '--calldata'], {
+      env: { TN_BLS_PASSPHRASE: PASS, TN_CHAIN: 'testnet' },
+    })
+    assert.equal(r.code, 0, r.stderr)
+    assert.ok(r.stdout.startsWith('0xb5184324'), r.stdout)
+    assert.match(r.stderr, /TN_CHAIN=testnet: the testnet runs the adiri registry generation/)
+    assert.match(r.stderr, /For the adiri registry \(TN_CHAIN=testnet\)/)
+    const d = await runCli(['keytool', 'export-staking-args', '--node-info', v1, '--json', '--details'], {
+      env: { TN_BLS_PASSPHRASE: PASS, TN_CHAIN: 'testnet' },
+    })
+    const out = parseJson<{ tnv: { generation: string; generationFrom: string } }>(d)
+    assert.deepEqual([out.tnv.generation, out.tnv.generationFrom], ['adiri', 'environment'])
+    // the calldata is the adiri registry's own: it stakes there
+    await t.mint(validator(1).address)
+    const wallet = createWalletClient({ account: privateKeyToAccount(validator(1).privateKey), transport: http(t.url) })
+    const hash = await wallet.sendTransaction({
+      chain: null,
+      to: REGISTRY_ADDRESS,
+      data: r.stdout.trim() as Hex,
+      value: parseEther('1000000'),
+    })
+    assert.equal((await engineReceipt(t.engine.client, hash)).status, 'success')
   })
 })

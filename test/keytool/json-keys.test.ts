@@ -11,40 +11,11 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import bs58 from 'bs58'
 import { parseJson, runCli, tempDir } from '../helpers/cli.js'
+import { keyShapeProblems } from '../helpers/json-keys.js'
 
 const ADDRESS = '0x1111111111111111111111111111111111111111'
 const OTHER = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'
 const PASS = 'correct horse battery staple'
-
-/** A key's name: camelCase ending in Key, Pubkey, PublicKey or Signature, or the proof itself. */
-export const KEY_NAME =
-  /(?:^publicKey|[a-z0-9](?:Key|Pubkey|PublicKey|Signature))$|^(?:signature|proofOfPossession|pop)$/
-
-/** Every rule broken in `value`, with the path of the field. */
-export function keyShapeProblems(value: unknown, path = '$'): string[] {
-  if (Array.isArray(value)) return value.flatMap((v, i) => keyShapeProblems(v, `${path}[${i}]`))
-  if (value === null || typeof value !== 'object') return []
-  const record = value as Record<string, unknown>
-  const problems: string[] = []
-  for (const [name, v] of Object.entries(record)) {
-    const at = `${path}.${name}`
-    if (name.endsWith('Base58')) {
-      if (v === null) continue
-      let bytes: Uint8Array | undefined
-      try {
-        bytes = typeof v === 'string' ? bs58.decode(v) : undefined
-      } catch {}
-      if (!bytes || bytes.length === 0) problems.push(`${at}: not base58: ${JSON.stringify(v)}`)
-      const plain = record[name.slice(0, -'Base58'.length)]
-      if (bytes && typeof plain === 'string' && plain.toLowerCase() !== `0x${Buffer.from(bytes).toString('hex')}`)
-        problems.push(`${at}: not the same bytes as ${name.slice(0, -'Base58'.length)} (${plain})`)
-    } else if (KEY_NAME.test(name)) {
-      if (v !== null && !(typeof v === 'string' && /^0x(?:[0-9a-fA-F]{2})+$/.test(v)))
-        problems.push(`${at}: a key must be 0x hex: ${JSON.stringify(v)}`)
-    } else problems.push(...keyShapeProblems(v, at))
-  }
-  return problems
-}
 
 describe('keytool JSON: keys in 0x hex, base58 under …Base58', { timeout: 300_000 }, () => {
   const tmp = tempDir('tnv-json-keys-')

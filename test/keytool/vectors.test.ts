@@ -56,7 +56,7 @@ describe('BLS keys and signatures', () => {
     )
   })
 
-  it('KeyGen (node:crypto HKDF) equals the draft written out with @noble/hashes HKDF', () => {
+  it('KeyGen (blst_keygen) equals the draft written out with @noble/hashes HKDF', () => {
     const salt = sha256(new TextEncoder().encode('BLS-SIG-KEYGEN-SALT-'))
     const prk = extract(sha256, new Uint8Array([...FIXED.ikm, 0]), salt)
     const okm = expand(sha256, prk, Uint8Array.of(0, 48), 48)

@@ -58,7 +58,7 @@ const REGISTRY = '0x07E17e17E17e17E17e17E17E17e17e17e17E17e1'
 describe('a validator address that is a real Safe (safe-smart-account artifacts on the devnet)', () => {
   const tmp = tempDir('tnv-safe-real-')
   const devnetDir = join(tmp.dir, 'devnet')
-  const env = { TNV_DEVNET_DIR: devnetDir, TNV_STATE_DIR: join(tmp.dir, 'state') }
+  const env = { TNV_DEVNET_DIR: devnetDir, TNV_STATE_DIR: join(tmp.dir, 'state'), TN_DEVNET_RELAXED: '1' }
   const cli = (args: string[]) => runCli([...args, '--chain', 'devnet'], { env })
   let rpcUrl = ''
   let ipcPath = ''

@@ -122,7 +122,7 @@ describe('an endpoint that never answers', () => {
         [1, 2, 3, 4],
       )
       for (const w of waiting) assert.deepEqual(eventProblems(w), [])
-      assert.equal((lines.at(-1)?.error as { code: string }).code, 'RpcUnreachable')
+      assert.equal((lines.at(-1)?.error as { code: string } | undefined)?.code, 'RpcUnreachable')
     } finally {
       cleanup()
     }

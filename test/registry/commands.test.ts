@@ -36,7 +36,13 @@ for (const generation of GENERATIONS) {
     const net = () => ['--rpc-url', t.url, '--chain-id', String(t.engine.chainId)]
     const tnv = (args: string[], env: Record<string, string | undefined> = {}, input?: string): Promise<CliResult> =>
       runCli([...args, ...net()], {
-        env: { TN_CHAIN: undefined, TN_RPC_URL: undefined, TN_BLS_PASSPHRASE: undefined, ...env },
+        env: {
+          TN_CHAIN: undefined,
+          TN_RPC_URL: undefined,
+          TN_BLS_PASSPHRASE: undefined,
+          TN_DEVNET_RELAXED: '1',
+          ...env,
+        },
         input,
       })
     const expectError = (r: CliResult, code: string, exitCode: number) => {

@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { runCli, tempDir } from '../helpers/cli.js'
+import { BIN, runCli, tempDir } from '../helpers/cli.js'
 
 const hasZsh = spawnSync('zsh', ['--version']).status === 0
 
@@ -26,6 +26,26 @@ describe('shell completion', () => {
     bashLine = script.stdout.trim()
   })
   after(() => tmp.cleanup())
+
+  it('the printed setup line, run as printed, appends the script with its newline', async () => {
+    const r = await runCli(['autocomplete', 'bash'], { env })
+    const line = r.stdout.split('\n').find((l) => l.includes('>> ~/.bashrc'))
+    assert.ok(line, r.stdout)
+    const home = join(tmp.dir, 'home')
+    mkdirSync(home, { recursive: true })
+    writeFileSync(join(home, '.bashrc'), '# existing\n')
+    // `tnv` on PATH is the built CLI; `source` is left out (this shell is not interactive)
+    const bin = join(tmp.dir, 'bin')
+    mkdirSync(bin, { recursive: true })
+    writeFileSync(join(bin, 'tnv'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 })
+    const run = spawnSync('bash', ['-c', line.trim().replace(/; source .*$/, '')], {
+      env: { ...process.env, HOME: home, PATH: `${bin}:${process.env.PATH}`, ...env },
+    })
+    assert.equal(run.status, 0, String(run.stderr))
+    const rc = readFileSync(join(home, '.bashrc'), 'utf8')
+    assert.ok(rc.startsWith('# existing\n') && rc.includes(bashLine), rc)
+    assert.ok(rc.endsWith('\n'), 'the rc file ends with a newline')
+  })
 
   /** What bash offers after `words` (the last word is the one being completed). */
   const complete = (words: string[]): string[] => {

@@ -60,7 +60,7 @@ describe('killed between the send and its answer, on a node that estimates at la
   const killAtSendThenRerun = async (args: string[], key: Hex) => {
     await t.anvil('evm_setAutomine', [false])
     proxy.holdSends = true
-    const first = spawnCli(args, { TN_PRIVATE_KEY: key })
+    const first = spawnCli(args, { TN_PRIVATE_KEY: key, TN_DEVNET_RELAXED: '1' })
     const [raw] = (await once(proxy.events, 'held')) as [Hex]
     first.kill('SIGKILL')
     const killed = await first.result
@@ -72,7 +72,7 @@ describe('killed between the send and its answer, on a node that estimates at la
       void t.anvil('evm_setAutomine', [true])
     }, 1500)
     try {
-      const second = await spawnCli(args, { TN_PRIVATE_KEY: key }).result
+      const second = await spawnCli(args, { TN_PRIVATE_KEY: key, TN_DEVNET_RELAXED: '1' }).result
       assert.equal(second.code, 0, `${second.stdout}\n${second.stderr}`)
       assert.match(second.stderr, /has no known outcome: settling it/)
       return { raw, second }
@@ -106,7 +106,7 @@ describe('killed between the send and its answer, on a node that estimates at la
     )
     assert.equal(await status(v.address), 1) // Staked
     // and a third run sends nothing
-    const third = await spawnCli(args, { TN_PRIVATE_KEY: v.privateKey }).result
+    const third = await spawnCli(args, { TN_PRIVATE_KEY: v.privateKey, TN_DEVNET_RELAXED: '1' }).result
     assert.equal(third.code, 0, third.stderr)
     assert.equal((await minedFrom(t.anvil, v.address)).length, 1)
   })
@@ -119,7 +119,7 @@ describe('killed between the send and its answer, on a node that estimates at la
     const file = join(t.datadir, 'delegation.json')
     const signed = await runCli(
       ['delegation', 'sign', '--delegator', d.address, '--datadir', dir, '--out', file, '--rpc-url', t.url],
-      { env: { TN_PRIVATE_KEY: v.privateKey } },
+      { env: { TN_PRIVATE_KEY: v.privateKey, TN_DEVNET_RELAXED: '1' } },
     )
     assert.equal(signed.code, 0, signed.stderr)
     await killAtSendThenRerun(['delegation', 'stake', '--signature', file, ...chainArgs(), '--yes'], d.privateKey)
@@ -136,7 +136,7 @@ describe('killed between the send and its answer, on a node that estimates at la
     await t.mint(v.address)
     const dir = await keysFor(v, 'unstake')
     const staked = await runCli(['stake', '--rpc-url', t.url, '--datadir', dir, '--yes'], {
-      env: { TN_PRIVATE_KEY: v.privateKey },
+      env: { TN_PRIVATE_KEY: v.privateKey, TN_DEVNET_RELAXED: '1' },
     })
     assert.equal(staked.code, 0, staked.stderr)
     await killAtSendThenRerun(['unstake', ...chainArgs(), '--yes'], v.privateKey)

@@ -166,7 +166,7 @@ export const CASES: Case[] = [
       const file = join(t.datadir, `delegation-${point}.json`)
       const signed = await runCli(
         ['delegation', 'sign', '--delegator', b.address, '--datadir', dir, '--out', file, '--rpc-url', t.url],
-        { env: { TN_PRIVATE_KEY: a.privateKey } },
+        { env: { TN_PRIVATE_KEY: a.privateKey, TN_DEVNET_RELAXED: '1' } },
       )
       assert.equal(signed.code, 0, signed.stderr)
       return {
@@ -212,10 +212,11 @@ export function killPointSuite(title: string, cases: Case[]): void {
         it(`${c.name}: killed at ${group.join(', then at ')}, then run again: one transaction`, async () => {
           const s = await c.setup(t, account(), account(), group.join('+'))
           for (const point of group) {
-            const killed = await spawnCli(s.args, { TN_PRIVATE_KEY: s.key, TNV_KILL_AT: point }).result
+            const killed = await spawnCli(s.args, { TN_PRIVATE_KEY: s.key, TNV_KILL_AT: point, TN_DEVNET_RELAXED: '1' })
+              .result
             assert.equal(killed.signal, 'SIGKILL', `not killed at ${point}: ${killed.code}\n${killed.stderr}`)
           }
-          const again = await spawnCli(s.args, { TN_PRIVATE_KEY: s.key }).result
+          const again = await spawnCli(s.args, { TN_PRIVATE_KEY: s.key, TN_DEVNET_RELAXED: '1' }).result
           assert.equal(again.code, 0, `${again.stdout}\n${again.stderr}`)
           // transactions per nonce: every transaction of the sender took one nonce; none is pending
           const [mined, pending] = await Promise.all(

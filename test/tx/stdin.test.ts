@@ -69,7 +69,7 @@ describe('keystore password and BLS passphrase both from stdin', { timeout: 180_
   it('line 1 opens the keystore, line 2 the BLS key (checked against node-info.yaml), and it stakes', async () => {
     const a = t.accounts[0] as TestAccount
     const { args, dir } = await setup(a, 'both')
-    const r = await runCli(args, { input: 'ks pass\nbls pass\n' })
+    const r = await runCli(args, { input: 'ks pass\nbls pass\n', env: { TN_DEVNET_RELAXED: '1' } })
     assert.equal(r.code, 0, r.stderr)
     assert.equal(JSON.parse(r.stdout).outcome, 'sent')
     // the key was opened with line 2 and checked: tnv recorded which public key the file holds
@@ -88,7 +88,7 @@ describe('keystore password and BLS passphrase both from stdin', { timeout: 180_
   it('no second line: a usage error naming --bls-passphrase-source, nothing sent, never exit 13', async () => {
     const a = t.accounts[1] as TestAccount
     const { args } = await setup(a, 'one-line')
-    const r = await runCli(args, { input: 'ks pass\n' })
+    const r = await runCli(args, { input: 'ks pass\n', env: { TN_DEVNET_RELAXED: '1' } })
     assert.equal(r.code, 2, r.stderr)
     const { error } = JSON.parse(r.stdout) as { error: { code: string; fix: string } }
     assert.equal(error.code, 'NoPassphraseOnStdin')

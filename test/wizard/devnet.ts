@@ -33,6 +33,8 @@ export async function startTestDevnet(prefix: string, { epochSeconds = 5 } = {})
     TN_NODE_BINARY: undefined,
     TN_DATADIR: undefined,
     TN_NON_INTERACTIVE: undefined,
+    // the devnet's safety steps relaxed explicitly (tests of the backup step unset it)
+    TN_DEVNET_RELAXED: '1',
   }
   const tnv = (args: string[], extra: Record<string, string | undefined> = {}) =>
     runCli(args, { env: { ...env, ...extra }, timeoutMs: 240_000 })

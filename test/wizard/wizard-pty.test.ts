@@ -44,6 +44,35 @@ describe('the stake and exit wizards on a terminal', { skip }, () => {
     assert.ok(!existsSync(join(t.dir, 'interrupted', 'node-info.yaml')))
   })
 
+  it('the devnet rehearses the real path: without --devnet-relaxed the wizard offers the recovery phrase and the backup step asks before the stake', async () => {
+    const dir = join(t.dir, 'real-path')
+    // keys made in a first run from random bytes, then the backup step of a second run
+    const env = { ...t.env, TN_DEVNET_RELAXED: undefined }
+    const first = spawnPty(['stake', '--datadir', dir, '--chain', 'devnet'], { ...env, TN_PRIVATE_KEY: t.key(9) })
+    await first.expect('Generate validator keys there')
+    first.type(ENTER)
+    await first.expect('Public IP address or DNS name')
+    first.type(ENTER)
+    await first.expect('How should the BLS key be made?')
+    await first.expect('recovery phrase (recommended)')
+    first.type('\u0003')
+    assert.equal(await first.exited, ExitCode.Aborted, first.screen())
+    assert.ok(!existsSync(join(dir, 'node-info.yaml')), 'nothing is written before the question is answered')
+    const keys = await t.tnv(['keytool', 'generate', 'validator', '--address', t.address(9), '--datadir', dir, '-q'], {
+      TN_BLS_PASSPHRASE: 'x',
+    })
+    assert.equal(keys.code, 0, keys.stderr)
+    const second = spawnPty(['stake', '--datadir', dir, '--chain', 'devnet'], { ...env, TN_PRIVATE_KEY: t.key(9) })
+    await second.expect('How far should tnv take this validator now?')
+    second.type(ENTER)
+    await second.expect('How do you want to prove this key can be restored?')
+    await second.expect('Stop here')
+    second.type('\u001b[B\u001b[B\u001b[B') // down to the fourth choice: stop
+    second.type(ENTER)
+    assert.equal(await second.exited, ExitCode.BadKeys, second.screen())
+    assert.match(second.screen(), /tnv keytool backup/)
+  })
+
   it('not whitelisted and no devnet mint: prints what governance needs, waits under a spinner; Ctrl-C exits 130 with nothing lost', async () => {
     const dir = join(t.dir, 'waiting')
     const keys = await t.tnv(['keytool', 'generate', 'validator', '--address', t.address(8), '--datadir', dir, '-q'], {
@@ -164,5 +193,10 @@ describe('the stake and exit wizards on a terminal', { skip }, () => {
     assert.match(w.screen(), new RegExp(`Paid to ${t.address(3)}`))
     assert.match(w.screen(), /stake\s+1,000,000 TEL/)
     assert.equal((await status()).retired, true)
+    // paid out and retired: the status no longer shows a stake it does not hold
+    const human = await t.tnv(['validator', 'status', '--address', t.address(3)])
+    assert.equal(human.code, 0, human.stderr)
+    assert.match(human.stdout, /\nstake\s+none: paid out at unstake/)
+    assert.doesNotMatch(human.stdout, /\nstake\s+1,000,000 TEL/)
   })
 })

@@ -126,3 +126,40 @@ __attribute__((export_name("tnv_g1_forms"))) int tnv_g1_forms(int uncompressed) 
   blst_p1_affine_serialize(io + OFF_SIG_RAW, &p);
   return OK;
 }
+
+/*
+ * IETF KeyGen (draft-irtf-cfrg-bls-signature-05 §2.3, blst_keygen): IKM of ikm_len bytes at
+ * OFF_MSG, key_info of info_len bytes right after it -> the secret key at OFF_SK (big-endian).
+ * The inputs are wiped.
+ */
+__attribute__((export_name("tnv_keygen"))) int tnv_keygen(int ikm_len, int info_len) {
+  blst_scalar s;
+  if (ikm_len < 32 || info_len < 0 || ikm_len > MSG_MAX || info_len > MSG_MAX - ikm_len) return BAD_LENGTH;
+  blst_keygen(&s, io + OFF_MSG, (size_t)ikm_len, io + OFF_MSG + ikm_len, (size_t)info_len);
+  blst_bendian_from_scalar(io + OFF_SK, &s);
+  wipe(&s, sizeof(s));
+  wipe(io + OFF_MSG, (unsigned long)(ikm_len + info_len));
+  return OK;
+}
+
+/* EIP-2333 derive_master_SK (blst_derive_master_eip2333): seed of len bytes at OFF_MSG -> OFF_SK; the seed is wiped. */
+__attribute__((export_name("tnv_derive_master_eip2333"))) int tnv_derive_master_eip2333(int len) {
+  blst_scalar s;
+  if (len < 32 || len > MSG_MAX) return BAD_LENGTH;
+  blst_derive_master_eip2333(&s, io + OFF_MSG, (size_t)len);
+  blst_bendian_from_scalar(io + OFF_SK, &s);
+  wipe(&s, sizeof(s));
+  wipe(io + OFF_MSG, (unsigned long)len);
+  return OK;
+}
+
+/* EIP-2333 derive_child_SK (blst_derive_child_eip2333): the parent at OFF_SK and index -> the child at OFF_SK. */
+__attribute__((export_name("tnv_derive_child_eip2333"))) int tnv_derive_child_eip2333(unsigned int index) {
+  blst_scalar parent, child;
+  blst_scalar_from_bendian(&parent, io + OFF_SK);
+  blst_derive_child_eip2333(&child, &parent, index);
+  blst_bendian_from_scalar(io + OFF_SK, &child);
+  wipe(&parent, sizeof(parent));
+  wipe(&child, sizeof(child));
+  return OK;
+}

@@ -178,6 +178,7 @@ The signature stops working when the stake version changes (the next epoch after
         datadir: keys.keyDir,
         publicKey: keys.blsPubkey,
         skip: flags['skip-backup-check'],
+        relaxed: flags['devnet-relaxed'],
         action: 'signing the delegation (a delegator could then stake this key)',
         note,
       })(chainId)

@@ -5,7 +5,7 @@ import { Flags } from '@oclif/core'
 import { REGISTRY_GENERATION_NAMES } from '../../cli/flags/chain.js'
 import { datadirFlag, passphraseFlags, quietFlag } from '../../cli/flags/common.js'
 import { KeytoolCommand } from '../../cli/keytool-command.js'
-import { CHAIN_NAMES } from '../../lib/chain/presets.js'
+import { CHAIN_NAMES, type ChainName, networkOf, PRESETS } from '../../lib/chain/presets.js'
 import { UsageError } from '../../lib/errors.js'
 import type { Hex } from '../../lib/nodeinfo/types.js'
 
@@ -17,8 +17,11 @@ export type AdiriStakingArgsJson = { blsPubkey: Hex; uncompressedPubkey: Hex; un
 export type ExportStakingArgsDetails = {
   tnv: {
     generation: 'adiri' | 'next'
-    /** How the generation was chosen. */
-    generationFrom: 'default' | 'flag' | 'registry'
+    /**
+     * How the generation was chosen: `registry` detected at --chain/--rpc-url, `flag`
+     * --registry-generation, `environment` the generation TN_CHAIN's network runs, `default` none.
+     */
+    generationFrom: 'default' | 'flag' | 'registry' | 'environment'
     stakeFunction: string
     calldata: Hex
     executionAddress: Hex
@@ -31,7 +34,7 @@ export default class ExportStakingArgs extends KeytoolCommand {
   static override summary =
     'Print the stake() arguments (BLS public key, proof of possession) for a registry generation.'
   static override description =
-    `By default, for the next-generation registry (the specification's, and the real keytool's only form): reads only node-info.yaml, never the BLS key, and prints what the real keytool prints. Before printing, it checks that the proof of possession verifies for the file's public key and execution address (the registry rejects a stake whose proof does not; the real keytool does not check). --calldata prints the complete calldata of stake(bytes,(bytes)) and nothing else; --json prints exactly {"blsPubkey", "signature"} like the real keytool (add --details for tnv's fields under "tnv").
+    `With --chain (or TN_CHAIN) or --rpc-url (TN_RPC_URL), for the generation of the registry found on that network (the test network runs the adiri generation). Without a network, for the next-generation registry (the specification's, and the real keytool's only form), and it says so on stderr. The next form reads only node-info.yaml, never the BLS key, and prints what the real keytool prints. Before printing, it checks that the proof of possession verifies for the file's public key and execution address (the registry rejects a stake whose proof does not; the real keytool does not check). --calldata prints the complete calldata of stake(bytes,(bytes)) and nothing else; --json prints exactly {"blsPubkey", "signature"} like the real keytool (add --details for tnv's fields under "tnv").
 
 The adiri registry (the test network's) takes another proof: the uncompressed key and a signature over its own 218-byte message, which node-info.yaml does not hold. With --registry-generation adiri, or when --rpc-url/--chain reaches a registry whose code is adiri, tnv opens the BLS key in the data directory of node-info.yaml to sign it (this is the only case that uses the passphrase source), and prints stake(bytes,(bytes,bytes)) arguments or calldata. Which generation it made is said on stderr.`
   static override examples = [
@@ -55,11 +58,12 @@ The adiri registry (the test network's) takes another proof: the uncompressed ke
     })(),
     chain: Flags.option({
       options: CHAIN_NAMES,
-      summary: 'Detect the generation from the registry of this network (contacts its endpoint).',
+      summary:
+        'Make the arguments for the registry generation of this network, detected from its registry (contacts its endpoint). Without it, TN_CHAIN names the network, offline.',
     })(),
     'rpc-url': Flags.string({
       helpValue: '<url>',
-      summary: 'Detect the generation from the registry behind this endpoint.',
+      summary: 'Make the arguments for the registry generation behind this endpoint.',
     }),
     registry: Flags.string({ helpValue: '<address>', summary: 'Registry address (with --chain/--rpc-url).' }),
     'chain-id': Flags.integer({ min: 1, summary: 'Chain id the --rpc-url must report.' }),
@@ -80,13 +84,29 @@ The adiri registry (the test network's) takes another proof: the uncompressed ke
         '--calldata and --json cannot be used together: --calldata prints only the calldata, --json prints the arguments.',
         { fix: 'Pass one of them.' },
       )
+    // stderr only, so with --json too: stdout keeps the result alone, and which generation the
+    // arguments are for is always said (-q silences it)
     const say = (line: string) => {
-      if (!flags.quiet && !flags.json) process.stderr.write(`${line}\n`)
+      if (!flags.quiet) process.stderr.write(`${line}\n`)
     }
     const nodeInfoPath = flags['node-info'] ?? flags.datadir
     const online = flags.chain !== undefined || flags['rpc-url'] !== undefined
     let generation: 'adiri' | 'next' = flags['registry-generation'] ?? 'next'
-    let generationFrom: 'default' | 'flag' | 'registry' = flags['registry-generation'] ? 'flag' : 'default'
+    let generationFrom: ExportStakingArgsDetails['tnv']['generationFrom'] = flags['registry-generation']
+      ? 'flag'
+      : 'default'
+    // TN_CHAIN is not the --chain flag here: the launcher picks this command's lean bundle (no
+    // registry client) from the command line alone, so the environment's network is used offline,
+    // by the generation its preset names; --chain detects it from the registry itself
+    const envChain = process.env.TN_CHAIN
+    if (!online && generationFrom === 'default' && envChain !== undefined && envChain !== '') {
+      const chosen = generationOfChainEnv(envChain)
+      if (chosen?.generation) {
+        generation = chosen.generation
+        generationFrom = 'environment'
+      }
+      if (chosen) say(chosen.note)
+    }
     if (online) {
       const [support, { readFirstBatch }] = await Promise.all([
         import('../../lib/registry/command-support.js'),
@@ -136,7 +156,7 @@ The adiri registry (the test network's) takes another proof: the uncompressed ke
       const { exportStakingArgs } = await import('../../lib/keys/export-staking-args.js')
       const r = await exportStakingArgs({ nodeInfo: read })
       say(
-        `${generationFrom === 'default' ? 'For the next-generation registry (the default; the adiri registry of the test network takes another form: --registry-generation adiri)' : 'For the next-generation registry'}: stake(bytes,(bytes)), selector 0x2fb0d025. The proof of possession in ${r.nodeInfo} verifies for ${r.executionAddress}.`,
+        `${generationFrom === 'default' ? 'For the next-generation registry (the default: no --chain, TN_CHAIN or --rpc-url names a network; the test network runs the adiri registry, which takes another form: --chain testnet, or --registry-generation adiri offline)' : generationFrom === 'environment' ? `For the next-generation registry (TN_CHAIN=${envChain})` : 'For the next-generation registry'}: stake(bytes,(bytes)), selector 0x2fb0d025. The proof of possession in ${r.nodeInfo} verifies for ${r.executionAddress}.`,
       )
       result = { blsPubkey: r.blsPubkey, signature: r.proofOfPossession }
       details = {
@@ -168,7 +188,7 @@ The adiri registry (the test network's) takes another proof: the uncompressed ke
       const { path, info } = await readNodeInfo(nodeInfoPath)
       const keyDir = dirname(path)
       say(
-        `For the adiri registry (${generationFrom === 'flag' ? '--registry-generation adiri' : 'found at the registry'}): stake(bytes,(bytes,bytes)), selector 0xb5184324. Its proof of possession is over its own 218-byte message with the uncompressed key, which node-info.yaml does not hold: opening the BLS key in ${keyDir} to sign it for ${info.executionAddress}.`,
+        `For the adiri registry (${generationFrom === 'flag' ? '--registry-generation adiri' : generationFrom === 'environment' ? `TN_CHAIN=${envChain}` : 'found at the registry'}): stake(bytes,(bytes,bytes)), selector 0xb5184324. Its proof of possession is over its own 218-byte message with the uncompressed key, which node-info.yaml does not hold: opening the BLS key in ${keyDir} to sign it for ${info.executionAddress}.`,
       )
       const key = await this.openKey(keyDir, flags['bls-passphrase-source'])
       let r: Awaited<ReturnType<typeof adiriStakingArgs>>
@@ -208,5 +228,25 @@ The adiri registry (the test network's) takes another proof: the uncompressed ke
         )
     }
     return flags.details ? { ...result, tnv: details } : result
+  }
+}
+
+/**
+ * The generation TN_CHAIN's network runs, offline (its preset): testnet → adiri, mainnet → next.
+ * The devnet may run either, so it names none (the default stays, and the note says how to
+ * detect it). An unknown name is left to the default too.
+ */
+function generationOfChainEnv(value: string): { generation: 'adiri' | 'next' | null; note: string } | null {
+  const name = (CHAIN_NAMES as readonly string[]).includes(value) ? networkOf(value as ChainName) : null
+  if (name === null) return null
+  const expected = PRESETS[name].generations
+  if (expected.length !== 1 || expected[0] === undefined)
+    return {
+      generation: null,
+      note: `TN_CHAIN=${value}: a ${name} may run either registry generation; pass --chain ${value} to make the arguments for the one it runs (it is asked), or --registry-generation adiri|next.`,
+    }
+  return {
+    generation: expected[0],
+    note: `TN_CHAIN=${value}: the ${name} runs the ${expected[0]} registry generation (pass --chain ${value} to check its registry, or --registry-generation to choose).`,
   }
 }

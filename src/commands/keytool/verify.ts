@@ -26,8 +26,8 @@ export default class Verify extends KeytoolCommand {
       openKey: () => this.openKey(flags.datadir, flags['bls-passphrase-source']),
     })
     for (const w of r.warnings) this.warnLine(w)
-    const width = Math.max(...r.checks.map((c) => c.field.length))
-    for (const c of r.checks) this.logLine(`${c.ok ? 'ok  ' : 'FAIL'}  ${c.field.padEnd(width)}  ${c.detail}`)
+    const { checkLine } = await import('../../cli/check-line.js')
+    for (const c of r.checks) this.logLine(checkLine(c))
     const failed = r.checks.filter((c) => !c.ok)
     if (failed.length > 0)
       throw new KeysDoNotMatchError(

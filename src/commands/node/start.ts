@@ -4,8 +4,13 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { datadirFlag } from '../../cli/flags/common.js'
 import { guardKey, keyGuardFlags } from '../../cli/flags/key-guard.js'
 import { UsageError } from '../../lib/errors.js'
+import type { NodeRunCheckReturnType } from '../../lib/node/run-check.js'
 import type { DoppelgangerOutcome } from '../../lib/node/start-guard.js'
 import type { NodeState } from '../../lib/node/state.js'
+import type { RpcPlan } from '../../lib/rpc/types.js'
+
+/** --check's result: the outcome, and what would run (the JWT secret redacted). */
+type NodeRunCheck = NodeRunCheckReturnType & { binary: string; args: string[] }
 
 export default class NodeStart extends BaseCommand {
   static override summary = 'Start the node with checked flags and wait until its RPC answers.'
@@ -27,7 +32,7 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
     '<%= config.bin %> <%= command.id %> --detach --node-binary /usr/local/bin/telcoin-network --jwt-secret-file /etc/tn/jwt.hex -- --chain adiri --http --http.addr 0.0.0.0 --http.api eth,net,web3,rpc,tn',
   ]
   static override usage =
-    '<%= command.id %> [--json] [--datadir <path>] [--node-binary <path>] [--jwt-secret-file <path>] [--detach | --restart on-failure|never [--restart-max <n>] [--restart-window <seconds>]] [--ready-timeout <value>] [-- <node flags>...]'
+    '<%= command.id %> [--json] [--datadir <path>] [--node-binary <path>] [--jwt-secret-file <path>] [--detach | --restart on-failure|never [--restart-max <n>] [--restart-window <seconds>]] [--ready-timeout <value>] [--check] [-- <node flags>...]'
   static override strict = false
   static override flags = {
     ...datadirFlag,
@@ -59,11 +64,16 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
       summary: 'The window (seconds) --restart-max counts restarts in.',
     }),
     'ready-timeout': Flags.integer({ summary: "Seconds to wait for the node's RPC to answer.", default: 60, min: 1 }),
+    check: Flags.boolean({
+      default: false,
+      summary:
+        'Start nothing: run every check, then say what would start (outcome would-change) or that it runs (already-done).',
+    }),
     ...keyGuardFlags,
   }
 
   /** Detached: the state, printed once (JSON with --json). Foreground: the state is printed as one JSON line as soon as the node answers, and nothing more at exit. */
-  async run(): Promise<(NodeState & { keyGuard: KeyGuardSummary }) | undefined> {
+  async run(): Promise<(NodeState & { keyGuard: KeyGuardSummary }) | NodeRunCheck | undefined> {
     const { splitNodeArgs } = await import('../../lib/rpc/node-args.js')
     const { own, node } = splitNodeArgs(this.argv)
     const { flags } = await this.parse(NodeStart, own)
@@ -88,10 +98,15 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
           fix: 'Drop --detach (run tnv node start --restart on-failure under your service manager or in tmux), or keep --detach and let the service manager restart the node (systemd: Restart=on-failure).',
         },
       )
+    if (flags.restart === 'on-failure' && (await import('../../cli/session.js')).serviceManager() === 'systemd')
+      throw new UsageError('--restart on-failure would make two supervisors: this tnv already runs under systemd.', {
+        fix: "Use --restart never and the unit's Restart=on-failure (the units of `tnv node unit` do), or run tnv outside systemd.",
+      })
     const secret = await this.jwtSecret(flags['jwt-secret-file'])
     const finalFlags = secret ? [...nodeFlags, '--rpc.jwtsecret', secret] : nodeFlags
     const plan = resolveRpcPlan(finalFlags, { behaviour: kind === 'released' ? 'released' : 'spec' })
     for (const w of warnings) this.note(`warning: ${w}`)
+    if (flags.check) return this.check(flags.datadir, binary.path, finalFlags, plan)
     if (secret && kind === 'released') {
       const { JWT_ON_NODE_ARGV_WARNING } = await import('../../lib/rpc/jwt-warnings.js')
       process.stderr.write(`warning: ${JWT_ON_NODE_ARGV_WARNING}\n`)
@@ -114,7 +129,23 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
       onLog: (line: string) => this.note(`  node | ${line}`),
       env: this.session.env,
     }
-    const started = await startNode(startParameters).catch(async (err) => {
+    // foreground: a stop asked for (Ctrl-C, SIGTERM from a service manager) is caught from before the
+    // start, so one arriving while the node starts still stops it cleanly once it runs. `on`, not
+    // `once`: the listener stays during the signal's dispatch, so signal-exit (proper-lockfile's lock
+    // release) sees another listener and does not re-raise the signal to kill tnv; a second signal
+    // only aborts again.
+    const aborter = new AbortController()
+    const stop = () => aborter.abort()
+    if (!flags.detach) {
+      process.on('SIGINT', stop)
+      process.on('SIGTERM', stop)
+    }
+    const unhook = () => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+    }
+    const started = await startNode(startParameters).catch(async (err: unknown) => {
+      unhook()
       await guard.fence?.release().catch(() => {})
       throw err
     })
@@ -126,14 +157,13 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
     if (state.logFile) this.out(`  log  ${state.logFile}`)
     // what the fence holds and what the network check saw (or why it did not run), in the JSON too
     const keyGuard: KeyGuardSummary = { fence: guard.identities.map((i) => i.id), doppelganger: guard.doppelganger }
-    if (flags.detach || !started.child) return { ...state, keyGuard }
+    if (flags.detach || !started.child) {
+      unhook()
+      return { ...state, keyGuard }
+    }
 
     if (this.jsonEnabled()) process.stdout.write(`${JSON.stringify({ ...state, keyGuard })}\n`)
     // the foreground: until Ctrl-C / SIGTERM (the node is stopped, not restarted) or the node ends
-    const aborter = new AbortController()
-    const stop = () => aborter.abort()
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
     const [{ superviseNode }, { removeNodeState }] = await Promise.all([
       import('../../lib/node/supervise.js'),
       import('../../lib/node/state.js'),
@@ -168,8 +198,7 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
         }
       },
     })
-    process.off('SIGINT', stop)
-    process.off('SIGTERM', stop)
+    unhook()
     await removeNodeState(flags.datadir)
     await guard.fence?.release().catch(() => {})
     const exit = result.exit
@@ -185,6 +214,22 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
     }
     if (!result.stopped && !exit) this.exit(1)
     return undefined
+  }
+
+  /** --check: every refusal above already ran; nothing is started, and no file is written. */
+  private async check(datadir: string, binary: string, nodeFlags: string[], plan: RpcPlan): Promise<NodeRunCheck> {
+    const [{ checkNodeRun }, { assertPortsFree }, { redactNodeFlags }] = await Promise.all([
+      import('../../lib/node/run-check.js'),
+      import('../../lib/node/start.js'),
+      import('../../lib/rpc/format-plan.js'),
+    ])
+    const run = await checkNodeRun({ datadir, want: 'running' })
+    if (!run.running) await assertPortsFree(plan)
+    const args = ['node', '--datadir', datadir, ...redactNodeFlags(nodeFlags, plan)]
+    this.out(
+      run.running ? `already-done: node ${run.pid} runs for ${datadir}` : `would start ${binary} ${args.join(' ')}`,
+    )
+    return { ...run, binary, args }
   }
 
   /** The JWT secret as the node takes it (64 hex digits), from --jwt-secret-file or TNV_JWT_SECRET; null without either. */

@@ -101,7 +101,16 @@ export default class ValidatorStatusCommand extends BaseCommand {
         'reward pool',
         `${formatTelAndWei(pool)}${pool === 0n ? ' (empty: claims revert until governance funds it)' : pool < BigInt(s.rewards) ? ' (less than the rewards owed)' : ''}`,
       ],
-      ['stake', `${formatTelAndWei(BigInt(s.stakeAmount))} (stake version ${s.stakeVersion})`],
+      // stakeAmount is the current version's required amount, not what the registry holds for this
+      // validator: a retired validator was paid out, one that never staked holds nothing
+      [
+        'stake',
+        s.status === 'Retired'
+          ? `none: paid out at unstake (the registry holds ${formatTelAndWei(BigInt(s.balance))} for it)`
+          : s.status === 'Undefined'
+            ? `not staked (the stake amount is ${formatTelAndWei(BigInt(s.stakeAmount))}, stake version ${s.stakeVersion})`
+            : `${formatTelAndWei(BigInt(s.stakeAmount))} (stake version ${s.stakeVersion})`,
+      ],
       ['delegated', s.delegated ? 'yes (the registry has no view naming the delegator)' : 'no'],
       ['delegation nonce', s.delegationNonce ?? '-'],
       ['retired', yesNo(s.retired)],

@@ -1,11 +1,11 @@
 /**
  * The demo: the whole validator lifecycle on an embedded devnet, in a temporary directory,
  * driven through tnv's own commands exactly as an operator would type them:
- * devnet → keys → governance mint → stake → node synced → activate → Active → exit →
+ * devnet → keys → backup verified → governance mint → stake → node synced → activate → Active → exit →
  * Exited → unstake. Everything started is stopped and the directory removed at the end.
  * Library code: progress goes to `onEvent`; nothing is printed here.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { formatTel as formatTelWei } from '../chain/units.js'
@@ -160,6 +160,23 @@ export async function runDemo({
     const staking = await runTnvJson<{ blsPubkey: string; signature: string }>(exportArgs, env)
     info(`  BLS key ${staking.blsPubkey.slice(0, 18)}…  proof of possession ${staking.signature.slice(0, 18)}…`)
     steps.push({ step: 'keys', result: 'BLS key, PoP and p2p keys written', tx: null, epoch: null })
+
+    // 2b. Backup: the devnet asks for it as a real network does (the stake stops without it).
+    // The directory `usb` stands for other media than the node's disk.
+    const media = join(dir, 'usb')
+    await mkdir(media, { mode: 0o700 })
+    const backupFile = join(media, 'tn-backup.json')
+    cmd(
+      `keytool backup --datadir ${datadir} --out ${backupFile}   (on other media: here a directory standing for a USB key)`,
+    )
+    await runTnvJson(['keytool', 'backup', '--datadir', datadir, '--out', backupFile], env)
+    cmd(`keytool backup verify ${backupFile} --datadir ${datadir}   (restores it privately and opens the key)`)
+    await runTnvJson(['keytool', 'backup', 'verify', backupFile, '--datadir', datadir], {
+      ...env,
+      TN_BLS_PASSPHRASE: PASSPHRASE,
+    })
+    info('  backup verified: the stake may bind this key')
+    steps.push({ step: 'backup', result: 'backup written and verified', tx: null, epoch: null })
 
     // 3. Whitelist: governance mints the ConsensusNFT.
     cmd(`validator status --address ${validator}`)

@@ -38,6 +38,11 @@ export function nodeCheckMetrics(r: NodeCheckReport): Metric[] {
   const counter = sample('counter')
   const num = (s: string | null | undefined) => (s === null || s === undefined ? null : Number(s))
   gauge('tnv_node_check_status', 'Worst level of the check: 0 ok, 1 warn, 2 fail (the exit code).', r.exitCode)
+  // the validator's address as a label of its own series: alert rules and dashboards join on it (monitoring/)
+  if (r.targets.validator)
+    gauge('tnv_validator_info', 'The validator this file describes (the address is the label); always 1.', 1, {
+      validator: r.targets.validator,
+    })
   for (const x of r.findings)
     gauge(
       'tnv_node_check_finding',

@@ -6,7 +6,7 @@
  * points (draft-irtf-cfrg-bls-signature-05 §2.7, §2.5 KeyValidate). The curve arithmetic is
  * blst's, in WebAssembly (blst.ts); the tests hold it to @noble/curves.
  */
-import { createHash, hkdfSync } from 'node:crypto'
+import { blstKeyGen } from './blst.js'
 
 export const BLS_DST = 'BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_'
 export const BLS_SECRET_LENGTH = 32
@@ -17,28 +17,15 @@ export const BLS_SIGNATURE_LENGTH = 48
 export const BLS_CURVE_ORDER = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n
 
 /**
- * IETF BLS KeyGen (draft-irtf-cfrg-bls-signature-05 §2.3; blst `key_gen(ikm, info)`): HKDF-SHA256
- * with salt = SHA256("BLS-SIG-KEYGEN-SALT-") (re-hashed on the negligible chance of a zero
- * key), IKM || I2OSP(0, 1), info || I2OSP(48, 2), L = 48 bytes reduced mod r.
+ * IETF BLS KeyGen (draft-irtf-cfrg-bls-signature-05 §2.3), blst's `blst_keygen` (the node's
+ * `SecretKey::key_gen(ikm, info)`): HKDF-SHA256 with the re-hashed salt "BLS-SIG-KEYGEN-SALT-",
+ * L = 48 bytes reduced mod r.
  * @param ikm at least 32 bytes of secret randomness
  * @returns the 32-byte big-endian secret key
  */
 export function blsKeyGen(ikm: Uint8Array, keyInfo: Uint8Array = new Uint8Array()): Uint8Array {
   if (ikm.length < 32) throw new RangeError(`BLS KeyGen: IKM must be at least 32 bytes, got ${ikm.length}`)
-  const L = 48
-  const ikmZero = Buffer.concat([ikm, Uint8Array.of(0)])
-  const info = Buffer.concat([keyInfo, Uint8Array.of(0, L)])
-  let salt: Uint8Array = Buffer.from('BLS-SIG-KEYGEN-SALT-')
-  for (;;) {
-    salt = createHash('sha256').update(salt).digest()
-    const okm = Buffer.from(hkdfSync('sha256', ikmZero, salt, info, L))
-    const sk = BigInt(`0x${okm.toString('hex')}`) % BLS_CURVE_ORDER
-    okm.fill(0)
-    if (sk !== 0n) {
-      ikmZero.fill(0)
-      return bigintTo32(sk)
-    }
-  }
+  return blstKeyGen(ikm, keyInfo)
 }
 
 /** Throws unless `secret` is 32 bytes encoding an integer in [1, r). */
@@ -59,7 +46,3 @@ export function assertBlsSecret(secret: Uint8Array): void {
  *   never an exception.
  */
 export { blstPublicKey as blsPublicKey, blstSign as blsSign, blstVerify as blsVerify } from './blst.js'
-
-function bigintTo32(n: bigint): Uint8Array {
-  return Uint8Array.from(Buffer.from(n.toString(16).padStart(64, '0'), 'hex'))
-}

@@ -38,6 +38,9 @@ type Exports = {
   tnv_verify(msgLen: number): number
   tnv_g2_decompress(): number
   tnv_g1_forms(uncompressed: number): number
+  tnv_keygen(ikmLen: number, infoLen: number): number
+  tnv_derive_master_eip2333(len: number): number
+  tnv_derive_child_eip2333(index: number): number
 }
 
 /** The instantiated module and its I/O buffer. */
@@ -149,6 +152,55 @@ export function g1Forms(point: Uint8Array): { compressed: Uint8Array; uncompress
   b.io.set(point, point.length === 48 ? OFF_SIG : OFF_SIG_RAW)
   if (b.x.tnv_g1_forms(point.length === 96 ? 1 : 0) !== OK) return null
   return { compressed: b.io.slice(OFF_SIG, OFF_SIG + 48), uncompressed: b.io.slice(OFF_SIG_RAW, OFF_SIG_RAW + 96) }
+}
+
+/**
+ * A secret key made by blst from secret input in the message area (`op` runs the module's
+ * function); the key is copied out and the secret slot, the input and the stack are wiped.
+ */
+function secretFromModule(input: Uint8Array, op: (b: Blst) => number): Uint8Array {
+  const b = blst()
+  try {
+    putMessage(b, input)
+    const rc = op(b)
+    if (rc === BAD_LENGTH) throw new RangeError('BLS key material: wrong length')
+    if (rc !== OK) throw new Error(`blst: unexpected result ${rc}`)
+    return b.io.slice(OFF_SK, OFF_SK + 32)
+  } finally {
+    b.io.fill(0, OFF_MSG, OFF_MSG + input.length)
+    wipeSecret(b)
+  }
+}
+
+/** IETF KeyGen (blst_keygen): the 32-byte big-endian secret key for `ikm` (at least 32 bytes) and `keyInfo`. */
+export function blstKeyGen(ikm: Uint8Array, keyInfo: Uint8Array): Uint8Array {
+  const input = new Uint8Array(ikm.length + keyInfo.length)
+  input.set(ikm)
+  input.set(keyInfo, ikm.length)
+  try {
+    return secretFromModule(input, (b) => b.x.tnv_keygen(ikm.length, keyInfo.length))
+  } finally {
+    input.fill(0)
+  }
+}
+
+/** EIP-2333 derive_master_SK (blst_derive_master_eip2333) of a seed of at least 32 bytes. */
+export function blstDeriveMasterEip2333(seed: Uint8Array): Uint8Array {
+  return secretFromModule(seed, (b) => b.x.tnv_derive_master_eip2333(seed.length))
+}
+
+/** EIP-2333 derive_child_SK (blst_derive_child_eip2333) of a 32-byte big-endian parent key. */
+export function blstDeriveChildEip2333(parent: Uint8Array, index: number): Uint8Array {
+  if (parent.length !== 32) throw new RangeError(`BLS secret key: expected 32 bytes, got ${parent.length}`)
+  const b = blst()
+  try {
+    b.io.set(parent, OFF_SK)
+    const rc = b.x.tnv_derive_child_eip2333(index >>> 0)
+    if (rc !== OK) throw new Error(`blst: unexpected result ${rc}`)
+    return b.io.slice(OFF_SK, OFF_SK + 32)
+  } finally {
+    wipeSecret(b)
+  }
 }
 
 /** A copy of the module's whole linear memory, for tests and audits (no secret is left in it after an operation). */

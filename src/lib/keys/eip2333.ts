@@ -1,47 +1,10 @@
 /**
- * EIP-2333 BLS12-381 key derivation (the tree of secret keys under one seed) and EIP-2334 paths.
- * Written here on node:crypto's HKDF-SHA256 and SHA-256 (both FIPS-grade, already what
- * `blsKeyGen` uses) and noble's curve order: the one npm package that implements it
- * (`bls12-381-keygen`) pins @noble/hashes 1.4, a major version behind the one tnv uses, and the
- * whole derivation is 40 lines checked against the EIP's published test vectors
- * (test/keys-recovery/eip2333.test.ts). See docs/decisions.md "Recovery phrase".
- *
- * HKDF_mod_r is the IETF KeyGen (`blsKeyGen` in ./bls.ts), as the EIP itself notes.
+ * EIP-2333 BLS12-381 key derivation (the tree of secret keys under one seed), blst's
+ * `blst_derive_master_eip2333` and `blst_derive_child_eip2333`, and EIP-2334 paths. Checked
+ * against the EIP's published test vectors (test/keys-recovery/eip2333.test.ts). See
+ * docs/decisions.md "Recovery phrase and EIP-2333".
  */
-import { createHash, hkdfSync } from 'node:crypto'
-import { blsKeyGen } from './bls.js'
-
-/** 255 chunks of 32 bytes: the HKDF-SHA256 output limit (255 × 32). */
-const LAMPORT_CHUNKS = 255
-const K = 32
-
-/** IKM_to_lamport_SK: 255 secret 32-byte chunks from HKDF(salt, IKM, info = "", L = 8160). */
-function ikmToLamportSk(ikm: Uint8Array, salt: Uint8Array): Buffer {
-  return Buffer.from(hkdfSync('sha256', ikm, salt, new Uint8Array(), LAMPORT_CHUNKS * K))
-}
-
-/** parent_SK_to_lamport_PK: the 32-byte compressed Lamport public key of a parent key and index. */
-function parentSkToLamportPk(parentSk: Uint8Array, index: number): Uint8Array {
-  const salt = Buffer.alloc(4)
-  salt.writeUInt32BE(index)
-  const ikm = Buffer.from(parentSk)
-  const notIkm = Buffer.from(ikm.map((b) => ~b & 0xff))
-  const lamport0 = ikmToLamportSk(ikm, salt)
-  const lamport1 = ikmToLamportSk(notIkm, salt)
-  const pk = createHash('sha256')
-  try {
-    for (const lamport of [lamport0, lamport1])
-      for (let i = 0; i < LAMPORT_CHUNKS; i++)
-        pk.update(
-          createHash('sha256')
-            .update(lamport.subarray(i * K, (i + 1) * K))
-            .digest(),
-        )
-    return pk.digest()
-  } finally {
-    for (const b of [ikm, notIkm, lamport0, lamport1]) b.fill(0)
-  }
-}
+import { blstDeriveChildEip2333, blstDeriveMasterEip2333 } from './blst.js'
 
 function assertIndex(index: number): void {
   if (!Number.isInteger(index) || index < 0 || index > 0xffff_ffff)
@@ -55,18 +18,13 @@ function assertIndex(index: number): void {
  */
 export function deriveMasterSk(seed: Uint8Array): Uint8Array {
   if (seed.length < 32) throw new RangeError(`EIP-2333 seed: expected at least 32 bytes, got ${seed.length}`)
-  return blsKeyGen(seed)
+  return blstDeriveMasterEip2333(seed)
 }
 
 /** derive_child_SK: HKDF_mod_r of the parent's compressed Lamport public key for `index`. */
 export function deriveChildSk(parentSk: Uint8Array, index: number): Uint8Array {
   assertIndex(index)
-  const lamportPk = parentSkToLamportPk(parentSk, index)
-  try {
-    return blsKeyGen(lamportPk)
-  } finally {
-    lamportPk.fill(0)
-  }
+  return blstDeriveChildEip2333(parentSk, index)
 }
 
 /**

@@ -71,13 +71,18 @@ export class KeyFileCorruptError extends KeyError {
 }
 
 /** AEAD authentication failed: wrong passphrase, or a tampered bls.kw. Never yields a key. */
+/**
+ * `tries`: how many passphrases were tried at a hidden prompt. One (env, stdin, or a single try)
+ * is most often a typo or a wrong variable; what to do when the passphrase is really lost is
+ * said as the last resort, after the checks.
+ */
 export class WrongPassphraseError extends KeyError {
   override readonly code: string = 'WrongPassphrase'
-  constructor(path: string) {
+  constructor(path: string, tries = 1) {
     super(
-      `Could not decrypt BLS key: wrong passphrase, or corrupted/unsupported keyfile (${path}; the passphrase does not open it, or the file was modified).`,
+      `Could not decrypt BLS key: wrong passphrase, or corrupted/unsupported keyfile (${path}; ${tries > 1 ? `none of the ${tries} passphrases typed opens it` : 'the passphrase does not open it'}, or the file was modified).`,
       {
-        fix: `Check the passphrase. TN_BLS_PASSPHRASE is taken exactly as set (trailing spaces included), while --bls-passphrase-source stdin drops all trailing whitespace of its line, as the node does; a key made with a passphrase ending in spaces opens only through env or ask. ${LOST_PASSPHRASE}`,
+        fix: `Check the passphrase. TN_BLS_PASSPHRASE is taken exactly as set (trailing spaces included), while --bls-passphrase-source stdin drops all trailing whitespace of its line, as the node does; a key made with a passphrase ending in spaces opens only through env or ask. A verified backup opens with the passphrase it was made under (\`tnv keytool backup verify FILE\`), and keys made from a recovery phrase can be rebuilt with \`tnv keytool recover\`. Only if the passphrase is really lost: ${LOST_PASSPHRASE}`,
       },
     )
   }

@@ -75,14 +75,27 @@ export async function openBlsKey({
     }
     return openPlain(plain as string, paths.blsKey, given)
   }
-  const passphrase = await readPassphrase({
-    source,
-    purpose: 'open',
-    ...(stdin ? { stdin } : {}),
-    ...(io ? { io } : {}),
-    ...(env ? { env } : {}),
-  })
-  const opened = await decryptBlsKw(kw, passphrase ?? '')
+  // at a hidden prompt a typo gets another try; a source without a person (env, stdin) gets one
+  const tries = source === 'ask' ? ASK_PASSPHRASE_TRIES : 1
+  for (let attempt = 1; ; attempt++) {
+    const passphrase = await readPassphrase({
+      source,
+      purpose: 'open',
+      ...(stdin ? { stdin } : {}),
+      ...(io ? { io } : {}),
+      ...(env ? { env } : {}),
+    })
+    const opened = await decryptBlsKw(kw, passphrase ?? '')
+    if (opened.ok || opened.reason !== 'authentication' || attempt >= tries) return openedKw(opened, paths.blsKw, tries)
+    io?.say?.(`That passphrase does not open ${paths.blsKw}. Try again (${tries - attempt} left).`)
+  }
+}
+
+/** How often the hidden prompt asks for the passphrase of an existing key before it gives up. */
+export const ASK_PASSPHRASE_TRIES = 3
+
+function openedKw(opened: Awaited<ReturnType<typeof decryptBlsKw>>, path: string, tries: number): OpenBlsKeyReturnType {
+  const paths = { blsKw: path }
   if (!opened.ok) {
     if (opened.reason === 'not-base58')
       throw new KeyFileCorruptError(
@@ -94,7 +107,7 @@ export async function openBlsKey({
         paths.blsKw,
         `Could not decrypt BLS key: keyfile is truncated or corrupt (it holds ${opened.length} bytes instead of ${KW_LENGTH}: salt 12 + nonce 12 + ciphertext 48)`,
       )
-    throw new WrongPassphraseError(paths.blsKw)
+    throw new WrongPassphraseError(paths.blsKw, tries)
   }
   checkSecret(opened.secret, paths.blsKw)
   return { secret: opened.secret, path: paths.blsKw, encrypted: true, iterations: opened.iterations }

@@ -4,12 +4,12 @@
  * (../keys/backup-record.ts). On a terminal the wizard walks the operator through it: make a
  * backup file and verify it now, verify one made earlier, or verify the recovery phrase; or stop.
  * Without a terminal the flow stops with the commands to run (BackupUnverified, exit 4).
- * --skip-backup-check goes on with a warning saying what is accepted; on the rehearsal chain the
- * step only reports (../keys/backup-gate.ts).
+ * --skip-backup-check goes on with a warning saying what is accepted. The devnet asks as a real
+ * network does; only --devnet-relaxed on its rehearsal chain id makes the step only report
+ * (../keys/backup-gate.ts).
  */
 import { isAbsolute, relative, resolve } from 'node:path'
-import { DEVNET_CHAIN_ID } from '../chain/addresses.js'
-import { assertBackupGate } from '../keys/backup-gate.js'
+import { assertBackupGate, assertRelaxedOnDevnet } from '../keys/backup-gate.js'
 import { backupStatus } from '../keys/backup-record.js'
 import { BackupUnverifiedError } from '../keys/recovery-errors.js'
 import type { PassphraseSource } from '../options.js'
@@ -22,6 +22,8 @@ export type EnsureBackupParameters = {
   publicKey: string
   chainId: number
   skip: boolean
+  /** --devnet-relaxed: only report, on the rehearsal chain id only. */
+  relaxed?: boolean | undefined
   /** The passphrase of keys made in this run, or the one the session took from the environment (kept in memory), else how to get it. */
   passphrase: string | null
   passphraseSource: PassphraseSource
@@ -30,6 +32,7 @@ export type EnsureBackupParameters = {
 type Choice = 'make' | 'verify-file' | 'verify-phrase' | 'stop'
 
 export async function ensureBackup(io: WizardIo, p: EnsureBackupParameters): Promise<void> {
+  assertRelaxedOnDevnet(p.relaxed === true, p.chainId)
   const status = await backupStatus(p.datadir, p.publicKey)
   if (status.ok) {
     io.emit(
@@ -38,7 +41,7 @@ export async function ensureBackup(io: WizardIo, p: EnsureBackupParameters): Pro
     )
     return
   }
-  if (!io.interactive || p.skip || p.chainId === DEVNET_CHAIN_ID) {
+  if (!io.interactive || p.skip || p.relaxed === true) {
     const r = await assertBackupGate({ ...p, action: 'the stake' })
     if (r.outcome !== 'verified')
       io.emit({ event: 'backup', status: r.outcome, message: r.message }, `Warning: ${r.message}`)
@@ -126,7 +129,7 @@ async function verifyFileStep(io: WizardIo, p: EnsureBackupParameters, make: boo
     }),
   )
   io.emit({ event: 'backup', status: 'verified', how: 'backup-verified', file: path, checks: r.checks }, [
-    ...r.checks.map((c) => `  [ok] ${c.field}: ${c.detail}`),
+    ...r.checks.map((c) => `  OK  ${c.field}: ${c.detail}`),
     `Backup verified; recorded in ${r.recorded}.`,
   ])
 }

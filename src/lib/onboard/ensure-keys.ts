@@ -161,6 +161,10 @@ export async function createKeys(
         },
       })
       passphrase = value
+      // said before anything is written, while the passphrase can still be changed (Ctrl-C)
+      const { weakPassphraseWarning } = await import('../passphrase/strength.js')
+      const weak = weakPassphraseWarning(value)
+      if (weak) io.emit({ event: 'warning', message: weak }, `Warning: ${weak}`)
       return value
     },
   }).finally(() => secret?.fill(0))
@@ -191,9 +195,6 @@ export async function createKeys(
         : `Back up ${r.paths.datadir} now, above all node-keys/: a lost passphrase cannot be recovered.`,
     ],
   )
-  const { weakPassphraseWarning } = await import('../passphrase/strength.js')
-  const weak = r.encrypted ? weakPassphraseWarning(passphrase) : null
-  if (weak) io.emit({ event: 'warning', message: weak }, `Warning: ${weak}`)
   if (r.localAddresses)
     io.emit(
       { event: 'warning', message: 'node-info.yaml holds local-only 127.0.0.1 p2p addresses' },

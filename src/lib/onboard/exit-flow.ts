@@ -9,6 +9,7 @@ import type { Address, Hex } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
 import type { Signer } from '../chain/signer.js'
 import { formatTelAndWei } from '../chain/units.js'
+import { AbortedError } from '../errors.js'
 import type { ChainFlagValues, SignerFlagValues } from '../options.js'
 import { RewardShortfallError } from '../registry/errors.js'
 import type { ValidatorStatus } from '../registry/read-validator-status.js'
@@ -118,7 +119,12 @@ async function openExit(io: WizardIo, p: ExitFlowParameters): Promise<ExitRun> {
   const { openRegistryContext } = await import('../registry/command-support.js')
   const timeoutMs = p.timeoutSeconds * 1000
   const ctx: RegistryContext = await openRegistryContext(p.chain)
-  const signer = await pickSigner(io, { action: 'beginExit', flags: p.signer, env: p.env })
+  const signer = await pickSigner(io, {
+    action: 'beginExit',
+    flags: p.signer,
+    datadir: p.datadir ?? undefined,
+    env: p.env,
+  })
   const validator = signer.address
   const journal: StepJournal = {
     journals: journalsFor({ env: p.env, datadir: p.datadir, from: validator }),
@@ -261,8 +267,13 @@ async function unstakeStep(run: ExitRun): Promise<{ status: ValidatorStatus | nu
   } catch (err) {
     if (!(err instanceof RewardShortfallError) || !err.canForfeit || !io.interactive) throw err
     io.emit({ event: 'warning', message: err.message }, err.message)
+    // the way to be paid in full is said before the question, not after a No
+    const fill = err.devnetFund
+      ? `${err.devnetFund} Then run \`tnv exit --through unstaked\` again: nothing is forfeited.`
+      : 'Or answer No and run `tnv exit --through unstaked` again once governance has funded the pool: nothing is forfeited.'
+    io.emit({ event: 'note', message: fill }, fill)
     if (!(await io.confirm('Forfeit the rewards the pool cannot cover (the stake itself is paid in full)?', false)))
-      throw err
+      throw new AbortedError(`Declined: ${err.message} Nothing was sent.`, { fix: err.fix })
     unstaked = await runUnstake(true)
   }
   const u = unstaked.result

@@ -3,13 +3,19 @@
  * with its password (hidden), or unsigned transactions for another wallet. A signer the flags
  * or the environment already name (TN_PRIVATE_KEY, --keystore, --unsigned) is used as is.
  * Without a terminal the flags are the answer (SignerRequired names them when none is given).
+ * On a terminal the choice (its kind and a keystore's path, never a secret) is remembered in the
+ * data directory (./signer-memory.ts) and offered as the default next time. Ctrl-C at any of these
+ * prompts stops at once (exit 30); only a mistyped answer is asked again.
  */
+// node builtins are imported statically: the single executable has no dynamic import of them
+import { resolve } from 'node:path'
 import type { Address } from 'viem'
 import { resolveSigner, type Signer } from '../chain/signer.js'
 import { ExitCode, TnvError } from '../errors.js'
 import { type SignerFlagValues, signerOptionsOf } from '../options.js'
 import { SignerMismatchError } from '../registry/errors.js'
 import type { WizardIo } from '../wizard/io.js'
+import { readSignerChoice, rememberSignerChoice, type SignerChoice, type SignerKind } from './signer-memory.js'
 
 export type PickSignerParameters = {
   action: string
@@ -18,11 +24,15 @@ export type PickSignerParameters = {
   defaultFrom?: Address | undefined
   /** The environment the session hands over (TN_PRIVATE_KEY, TN_KEYSTORE_PASSWORD). */
   env: NodeJS.ProcessEnv
+  /** The data directory whose remembered choice is the default, and where the new choice is kept. */
+  datadir?: string | undefined
+  /** Told the choice made at the prompts (for a caller that makes the data directory afterwards). */
+  onChosen?: ((choice: SignerChoice) => void) | undefined
 }
 
 export async function pickSigner(
   io: WizardIo,
-  { action, flags, defaultFrom, env }: PickSignerParameters,
+  { action, flags, defaultFrom, datadir, onChosen, env }: PickSignerParameters,
 ): Promise<Signer> {
   const named =
     flags['private-key'] !== undefined ||
@@ -46,7 +56,18 @@ export async function pickSigner(
     warn(warnings)
     return signer
   }
-  const kind = await io.select(
+  const remembered = datadir === undefined ? null : await readSignerChoice(datadir)
+  const chosen = async (choice: SignerChoice) => {
+    onChosen?.(choice)
+    if (datadir === undefined) return
+    try {
+      await rememberSignerChoice(datadir, choice)
+    } catch (err) {
+      const w = `Warning: could not remember the signer choice in ${datadir} (${err instanceof Error ? err.message : String(err)}); it will be asked again next time.`
+      io.emit({ event: 'warning', message: w }, w)
+    }
+  }
+  const kind = await io.select<SignerKind>(
     'Who signs the transactions?',
     [
       { value: 'key', name: 'a private key (typed at a hidden prompt)' },
@@ -55,36 +76,55 @@ export async function pickSigner(
       { value: 'ledger', name: 'a Ledger (through foundry’s cast; the address is read from the device)' },
       { value: 'trezor', name: 'a Trezor (through foundry’s cast; the address is read from the device)' },
     ],
-    'key',
+    remembered?.kind ?? 'key',
   )
   if (kind === 'ledger' || kind === 'trezor') {
     const index = await io.input(
       `Account index on the ${kind === 'ledger' ? 'Ledger' : 'Trezor'} (m/44'/60'/0'/0/<index>)`,
       {
-        default: '0',
+        default: remembered?.kind === kind ? String(remembered.index) : '0',
         validate: (v) => (/^[0-9]{1,9}$/.test(v.trim()) ? true : 'A whole number, 0 for the first account'),
       },
     )
-    return (await resolveSigner({ action, defaultFrom, hardware: { device: kind, index: Number(index.trim()) }, env }))
-      .signer
+    const signer = (
+      await resolveSigner({ action, defaultFrom, hardware: { device: kind, index: Number(index.trim()) }, env })
+    ).signer
+    await chosen({ kind, index: Number(index.trim()) })
+    return signer
   }
-  if (kind === 'key' || kind === 'keystore')
-    return askAgainOnMistake(io, defaultFrom, async () => {
+  if (kind === 'key' || kind === 'keystore') {
+    let keystorePath = ''
+    const signer = await askAgainOnMistake(io, defaultFrom, async () => {
       if (kind === 'key') {
         const key = await io.secret('Private key of the validator address (hidden)')
         return (await resolveSigner({ action, defaultFrom, env: { TN_PRIVATE_KEY: key } })).signer
       }
-      const keystore = await io.input('Keystore file', { ...(flags.keystore ? { default: flags.keystore } : {}) })
+      const keystoreDefault = flags.keystore ?? (remembered?.kind === 'keystore' ? remembered.keystore : undefined)
+      keystorePath = (
+        await io.input('Keystore file', { ...(keystoreDefault !== undefined ? { default: keystoreDefault } : {}) })
+      ).trim()
       return (
-        await resolveSigner({ action, keystore: keystore.trim(), keystorePasswordSource: 'ask', defaultFrom, env })
+        await resolveSigner({
+          action,
+          keystore: keystorePath,
+          keystorePasswordSource: 'ask',
+          prompter: io,
+          defaultFrom,
+          env,
+        })
       ).signer
     })
+    await chosen(kind === 'key' ? { kind } : { kind, keystore: resolve(keystorePath) })
+    return signer
+  }
   const from =
     defaultFrom ??
     (await io.input('Address that will sign (the validator address)', {
       validate: (v) => (/^0x[0-9a-fA-F]{40}$/.test(v.trim()) ? true : 'A 0x-prefixed 20-byte address'),
     }))
-  return (await resolveSigner({ action, unsigned: true, from, defaultFrom, env })).signer
+  const signer = (await resolveSigner({ action, unsigned: true, from, defaultFrom, env })).signer
+  await chosen({ kind: 'unsigned' })
+  return signer
 }
 
 /** How often the wizard asks again for a mistyped key or password before it gives up. */
@@ -109,7 +149,9 @@ async function askAgainOnMistake(
       problem = `That key is for ${signer.address}, but node-info.yaml's execution address (the validator) is ${expected}.`
       last = new SignerMismatchError({ signer: signer.address, executionAddress: expected })
     } catch (err) {
-      if (!(err instanceof TnvError) || err.exitCode === ExitCode.Internal) throw err
+      // Ctrl-C at the prompt (Aborted) stops at once; only a mistyped answer is asked again
+      if (!(err instanceof TnvError) || err.exitCode === ExitCode.Internal || err.exitCode === ExitCode.Aborted)
+        throw err
       problem = err.message
       last = err
     }

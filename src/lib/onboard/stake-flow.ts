@@ -41,6 +41,7 @@ import { epochProgress, followStatus } from './follow-status.js'
 import { pickNetwork } from './pick-network.js'
 import { pickSigner } from './pick-signer.js'
 import { checkPrerequisites } from './prerequisites.js'
+import { rememberSignerChoice, type SignerChoice } from './signer-memory.js'
 import { resumedOf, type StepRecord, stepRecord } from './steps.js'
 
 export const STAKE_THROUGH = ['staked', 'active'] as const
@@ -83,6 +84,8 @@ export type StakeFlowParameters = {
   releaseDatadir?: (() => Promise<void>) | undefined
   /** --skip-backup-check: stake without a verified backup or confirmed phrase (with a warning). */
   skipBackupCheck?: boolean | undefined
+  /** --devnet-relaxed: on the rehearsal chain id only, no backup gate and no recovery-phrase offer. */
+  devnetRelaxed?: boolean | undefined
   /** The terminal (stderr) a recovery phrase is shown on, when the wizard makes keys from one. */
   terminal?: ((text: string) => void) | undefined
 }
@@ -230,10 +233,15 @@ async function prepareRun(
   found: FoundKeys | null,
   timeoutMs: number,
 ): Promise<FlowRun> {
+  let signerChoice: SignerChoice | undefined
   const signer = await pickSigner(io, {
     action: 'stake',
     flags: p.signer,
     defaultFrom: found?.info.executionAddress,
+    datadir: p.datadir,
+    onChosen: (c) => {
+      signerChoice = c
+    },
     env: p.env,
   })
   const validator = signer.address
@@ -253,12 +261,15 @@ async function prepareRun(
       externalPrimaryAddr: p.externalPrimaryAddr,
       externalWorkerAddrs: p.externalWorkerAddrs,
       env: { TN_BLS_PASSPHRASE: p.envPassphrase },
-      // a recovery phrase is offered (and recommended) except on the rehearsal chain
-      offerPhrase: ctx.target.expectedChainId !== DEVNET_CHAIN_ID,
+      // a recovery phrase is offered (and recommended) on every network, the devnet included,
+      // unless --devnet-relaxed says otherwise on the rehearsal chain
+      offerPhrase: !(p.devnetRelaxed === true && ctx.target.expectedChainId === DEVNET_CHAIN_ID),
       terminal: p.terminal,
     })
     keys = created
     nodePassphrase = created.passphrase
+    // the data directory exists only now: remember the signer chosen at the prompts
+    if (signerChoice) await rememberSignerChoice(p.datadir, signerChoice).catch(() => {})
     steps.push({ step: 'keys', outcome: 'done' })
   }
   if (keys.info.executionAddress.toLowerCase() !== validator.toLowerCase())
@@ -403,6 +414,7 @@ async function stakeStep(
     publicKey: view.blsPublicKey,
     chainId: status.chain.chainId,
     skip: p.skipBackupCheck === true,
+    relaxed: p.devnetRelaxed === true,
     passphrase: nodePassphrase,
     passphraseSource: p.passphraseSource,
   })
@@ -504,7 +516,7 @@ async function followToActive(run: FlowRun, status: ValidatorStatus): Promise<Va
   run.steps.push({ step: 'active', outcome: 'done' })
   io.emit(
     { event: 'active', validator, epoch: now.currentEpoch },
-    `${validator} is Active from epoch ${now.currentEpoch}: eligible for committee selection in later epochs (inclusion is not guaranteed).`,
+    `${validator} is Active from epoch ${now.activationEpoch ?? now.currentEpoch}: eligible for committee selection in later epochs (inclusion is not guaranteed).`,
   )
   return now
 }

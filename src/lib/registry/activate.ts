@@ -43,10 +43,17 @@ async function activateStep(
     report,
   )
   const base = { chain, registry, validator, activeFromEpoch: epoch + 1 }
+  // the registry records the epoch activation takes effect in (the one after the epoch activate()
+  // was mined in): once it is set, that is the answer, whatever the epoch is now
   if (status === 'PendingActivation' || status === 'Active')
     return {
       ...base,
-      activeFromEpoch: status === 'Active' ? (record?.activationEpoch ?? epoch) : epoch + 1,
+      activeFromEpoch:
+        status === 'Active'
+          ? Number(record?.activationEpoch ?? epoch) // 0 for a genesis validator
+          : record?.activationEpoch
+            ? Number(record.activationEpoch)
+            : epoch + 1,
       outcome: 'already-done',
       message: `${validator} is already ${status}; nothing was sent.`,
     }
@@ -65,7 +72,7 @@ async function activateStep(
     )
   report?.({
     type: 'step',
-    message: `${validator} is Staked; activation takes effect at the start of epoch ${epoch + 1}`,
+    message: `${validator} is Staked; activation takes effect at the next epoch boundary after the transaction is mined (epoch ${epoch + 1} if it is mined in epoch ${epoch})`,
   })
   const { outcome } = await submit({
     ctx,
@@ -75,7 +82,7 @@ async function activateStep(
     account,
     data: adapter.activateData(),
     action: 'activate',
-    title: `Activate validator ${validator} (Active from epoch ${epoch + 1})`,
+    title: `Activate validator ${validator} (Active from the epoch after the one it is mined in: epoch ${epoch + 1} if mined in the current epoch ${epoch})`,
     rows: [
       ['validator', validator],
       ['current epoch', String(epoch)],
@@ -85,5 +92,9 @@ async function activateStep(
     confirm,
     run,
   })
-  return { ...base, ...outcome }
+  if (outcome.outcome !== 'sent') return { ...base, ...outcome }
+  // the epoch may have turned between the preview and the block: the registry's record says
+  const after = await readOwnValidator(ctx, validator, 'activate', undefined)
+  const recorded = after.record?.activationEpoch ? Number(after.record.activationEpoch) : null
+  return { ...base, activeFromEpoch: recorded ?? base.activeFromEpoch, ...outcome }
 }

@@ -192,6 +192,8 @@ export class RewardShortfallError extends TnvError {
   override readonly code: string = 'RewardShortfall'
   /** false on adiri: its unstake(address) cannot forfeit rewards, so accepting the shortfall does not help. */
   canForfeit: boolean
+  /** On the devnet: the command that fills the pool (REHEARSAL-ONLY), to say before any question. */
+  devnetFund: string | null
   constructor(
     amounts: { rewards: bigint; pool: bigint } | null,
     extra: Extra = {},
@@ -210,6 +212,7 @@ export class RewardShortfallError extends TnvError {
       },
     )
     this.canForfeit = canForfeit
+    this.devnetFund = devnet ? devnetFundText(amounts).trim() : null
   }
 }
 

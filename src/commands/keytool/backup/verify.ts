@@ -99,7 +99,8 @@ When every check passes and --datadir holds this same key, the result is recorde
           io: this.passphraseIo,
         }),
     })
-    for (const c of r.checks) this.out(`${c.ok ? 'OK ' : 'BAD'} ${c.field}: ${c.detail}`)
+    const { checkLine } = await import('../../../cli/check-line.js')
+    for (const c of r.checks) this.out(checkLine(c))
     if (r.iterations === 1)
       this.warnLine(
         'the key in this backup is protected by 1 PBKDF2 iteration (a weak build wrote it): re-wrap it with `tnv keytool change-passphrase` and back up again.',

@@ -1,0 +1,391 @@
+/**
+ * The Ansible collection telcoin.tnv, run by Debian's ansible-core against one devnet with
+ * several validator "hosts" on this machine (separate data directories, `connection: local`):
+ * ansible-doc shows every module; onboard.yml takes N validators to Active (judged by the
+ * registry); a second run changes nothing (the play recap); check mode changes nothing (no data
+ * directory, no node, nothing staked for a new host); rolling_restart.yml never has two nodes
+ * down at once (judged by the nodes' own run logs: exit and start times); collect_facts.yml
+ * writes one report. The role installs tnv from a file:// URL with its sha256, and refuses a
+ * wrong checksum.
+ */
+import assert from 'node:assert/strict'
+import { spawn, spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { stringify } from 'yaml'
+import { BIN, ROOT } from '../helpers/cli.js'
+import { freePort } from '../helpers/ports.js'
+import { startTestDevnet, type TestDevnet } from '../wizard/devnet.js'
+
+const playbookBin = spawnSync('ansible-playbook', ['--version'], { encoding: 'utf8' })
+const noAnsible =
+  playbookBin.status === 0
+    ? false
+    : 'ansible-playbook is not installed (apt-get install ansible-core): the collection cannot be run'
+const COLLECTION = join(ROOT, 'ansible', 'telcoin', 'tnv')
+const MODULES = ['tnv_keys', 'tnv_node', 'tnv_validator', 'tnv_facts']
+
+type Run = { code: number; stdout: string; stderr: string }
+type Recap = Record<string, { ok: number; changed: number; failed: number }>
+
+/** PLAY RECAP lines: host → counts. */
+function recap(stdout: string): Recap {
+  const out: Recap = {}
+  for (const m of stdout.matchAll(/^(\S+)\s+:\s+ok=(\d+)\s+changed=(\d+)\s+unreachable=\d+\s+failed=(\d+)/gm))
+    out[m[1] as string] = { ok: Number(m[2]), changed: Number(m[3]), failed: Number(m[4]) }
+  return out
+}
+
+describe('Ansible collection telcoin.tnv', { skip: noAnsible }, () => {
+  let t: TestDevnet
+  let work: string
+  let env: Record<string, string>
+  const hosts: Record<string, Record<string, unknown>> = {}
+  let common: Record<string, unknown>
+  const inventory = (names: string[]) => {
+    const file = join(work, `inventory-${names.join('-')}.yml`)
+    writeFileSync(
+      file,
+      stringify({
+        all: {
+          vars: common,
+          children: { validators: { hosts: Object.fromEntries(names.map((n) => [n, hosts[n]])) } },
+        },
+      }),
+    )
+    return file
+  }
+  const play = (book: string, inv: string, extra: string[] = []): Promise<Run> =>
+    new Promise((resolve, reject) => {
+      const child = spawn('ansible-playbook', ['-i', inv, join(COLLECTION, 'playbooks', book), ...extra], {
+        cwd: work,
+        env: { ...process.env, ...t.env, ...env } as NodeJS.ProcessEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      let stdout = ''
+      let stderr = ''
+      child.stdout.on('data', (d) => {
+        stdout += d
+      })
+      child.stderr.on('data', (d) => {
+        stderr += d
+      })
+      child.on('error', reject)
+      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }))
+    })
+  const tnv = (args: string[]) => t.tnv(args)
+  const registryStatus = async (address: string) => {
+    const r = await tnv(['validator', 'status', '--chain', 'devnet', '--address', address, '--json'])
+    return (JSON.parse(r.stdout) as { status: string }).status
+  }
+
+  before(async () => {
+    t = await startTestDevnet('tnv-ansible-')
+    work = join(t.dir, 'ansible')
+    mkdirSync(join(work, 'collections', 'ansible_collections'), { recursive: true })
+    symlinkSync(join(ROOT, 'ansible', 'telcoin'), join(work, 'collections', 'ansible_collections', 'telcoin'))
+    // the "release": an executable running this checkout's tnv, installed by the role from a file:// URL
+    const release = join(work, 'release', 'tnv')
+    mkdirSync(join(work, 'release'))
+    writeFileSync(release, `#!/bin/sh\nexec ${process.execPath} ${BIN} "$@"\n`)
+    chmodSync(release, 0o755)
+    const sha256 = createHash('sha256').update(readFileSync(release)).digest('hex')
+    env = {
+      ANSIBLE_COLLECTIONS_PATH: join(work, 'collections'),
+      ANSIBLE_NOCOLOR: '1',
+      ANSIBLE_LOCAL_TEMP: join(work, 'tmp'),
+      ANSIBLE_REMOTE_TEMP: join(work, 'tmp'),
+      ANSIBLE_RETRY_FILES_ENABLED: '0',
+      TNV_STATE_DIR: join(work, 'state'),
+    }
+    common = {
+      ansible_connection: 'local',
+      ansible_python_interpreter: '/usr/bin/python3',
+      tnv_download_url: `file://${release}`,
+      tnv_sha256: sha256,
+      tnv_install_path: join(work, 'bin', 'tnv'),
+      tnv_create_user: false,
+      tnv_manager: 'tnv',
+      tnv_unit_dir: join(work, 'units'),
+      tnv_config_dir: join(work, 'etc'),
+      tnv_datadir_root: join(work, 'data'),
+      tnv_textfile_dir: join(work, 'textfile'),
+      tnv_chain: 'devnet',
+      tnv_reference_node: true,
+      // no firewall in this container (no iptables): the rule is skipped here, run on real hosts
+      tnv_firewall: 'none',
+      tnv_mint: true,
+      tnv_timeout: 120,
+      tnv_controller_dir: join(work, 'controller'),
+    }
+    mkdirSync(join(work, 'bin'))
+    for (const [i, name] of ['a1', 'a2', 'a3'].entries()) {
+      const port = await freePort()
+      hosts[name] = {
+        tnv_address: t.address(i + 1),
+        tnv_signer_private_key: t.key(i + 1),
+        tnv_bls_passphrase: `passphrase of ${name}`,
+        tnv_node_flags: [
+          '--chain',
+          'devnet',
+          '--http',
+          '--http.port',
+          String(port),
+          '--ipcpath',
+          join(work, 'data', name, 'tn.ipc'),
+        ],
+        tnv_node_rpc_url: `http://127.0.0.1:${port}`,
+      }
+    }
+  })
+  after(async () => {
+    if (!t) return
+    for (const name of ['a1', 'a2', 'a3'])
+      await t.tnv(['node', 'stop', '--datadir', join(work, 'data', name)]).catch(() => {})
+    await t.stop()
+  })
+
+  it('ansible-doc shows every module: its options, examples and return values', () => {
+    const list = spawnSync('ansible-doc', ['-l', 'telcoin.tnv'], { env: { ...process.env, ...env }, encoding: 'utf8' })
+    assert.equal(list.status, 0, list.stderr)
+    for (const m of MODULES) assert.match(list.stdout, new RegExp(`telcoin\\.tnv\\.${m}\\s`))
+    for (const m of MODULES) {
+      const doc = spawnSync('ansible-doc', [`telcoin.tnv.${m}`], { env: { ...process.env, ...env }, encoding: 'utf8' })
+      assert.equal(doc.status, 0, doc.stderr)
+      assert.match(doc.stdout, /OPTIONS \(= is mandatory\):/)
+      assert.match(doc.stdout, /EXAMPLES:/)
+      assert.match(doc.stdout, /RETURN VALUES:/)
+      assert.equal(doc.stderr.includes('WARNING'), false, doc.stderr)
+    }
+  })
+
+  it('ansible-playbook --syntax-check accepts every playbook', () => {
+    for (const book of ['onboard.yml', 'rolling_restart.yml', 'collect_facts.yml']) {
+      const r = spawnSync(
+        'ansible-playbook',
+        ['--syntax-check', '-i', inventory(['a1']), join(COLLECTION, 'playbooks', book)],
+        {
+          env: { ...process.env, ...env },
+          encoding: 'utf8',
+        },
+      )
+      assert.equal(r.status, 0, `${book}: ${r.stdout}${r.stderr}`)
+    }
+  })
+
+  it('onboard.yml takes two validators to Active; a second run changes nothing', async () => {
+    const inv = inventory(['a1', 'a2'])
+    const first = await play('onboard.yml', inv)
+    assert.equal(first.code, 0, first.stdout + first.stderr)
+    for (const name of ['a1', 'a2']) assert.equal(await registryStatus(hosts[name]?.tnv_address as string), 'Active')
+    // the passphrase never shows in the output (no_log)
+    assert.doesNotMatch(first.stdout + first.stderr, /passphrase of a1|passphrase of a2/)
+    assert.doesNotMatch(first.stdout, new RegExp(String(hosts.a1?.tnv_signer_private_key).slice(2)))
+    // the credential's source file: root only
+    assert.equal(readFileSync(join(work, 'etc', 'a1', 'bls-passphrase'), 'utf8'), 'passphrase of a1')
+    const again = await play('onboard.yml', inv)
+    assert.equal(again.code, 0, again.stdout + again.stderr)
+    const r = recap(again.stdout)
+    assert.deepEqual(Object.keys(r).sort(), ['a1', 'a2'])
+    for (const [host, counts] of Object.entries(r)) assert.equal(counts.changed, 0, `${host}\n${again.stdout}`)
+  })
+
+  it('check mode changes nothing: a new host gets no keys, no node, no stake', async () => {
+    const inv = inventory(['a1', 'a2', 'a3'])
+    const r = await play('onboard.yml', inv, ['--check', '--diff'])
+    assert.equal(r.code, 0, r.stdout + r.stderr)
+    const counts = recap(r.stdout)
+    assert.equal(counts.a1?.changed, 0)
+    assert.equal(counts.a2?.changed, 0)
+    assert.ok((counts.a3?.changed ?? 0) > 0, 'check mode says what would change for a3')
+    assert.equal(existsSync(join(work, 'data', 'a3')), false)
+    assert.equal(existsSync(join(work, 'etc', 'a3')), false)
+    assert.equal(await registryStatus(hosts.a3?.tnv_address as string), 'Undefined')
+    // then for real: a3 too is Active
+    const real = await play('onboard.yml', inv)
+    assert.equal(real.code, 0, real.stdout + real.stderr)
+    assert.equal(await registryStatus(hosts.a3?.tnv_address as string), 'Active')
+  })
+
+  it('rolling_restart.yml restarts one node at a time, each gated on node check (the run logs say so)', async () => {
+    const inv = inventory(['a1', 'a2', 'a3'])
+    const startedAt = Date.now()
+    const r = await play('rolling_restart.yml', inv)
+    assert.equal(r.code, 0, r.stdout + r.stderr)
+    type Runs = { runs: { startedAt: string; exit: { at: string; how: string } | null }[] }
+    // each node's downtime: the exit of its previous run to the start of the new one, from its own log
+    const windows = ['a1', 'a2', 'a3'].map((name) => {
+      const log = JSON.parse(readFileSync(join(work, 'data', name, 'tnv-node-runs.json'), 'utf8')) as Runs
+      const fresh = log.runs.filter((x) => Date.parse(x.startedAt) >= startedAt)
+      assert.equal(fresh.length, 1, `${name}: one new start`)
+      const previous = log.runs[log.runs.indexOf(fresh[0] as Runs['runs'][number]) - 1]
+      assert.equal(previous?.exit?.how, 'stopped', name)
+      return { name, down: Date.parse(previous?.exit?.at as string), up: Date.parse(fresh[0]?.startedAt as string) }
+    })
+    windows.sort((a, b) => a.down - b.down)
+    for (let i = 1; i < windows.length; i++)
+      assert.ok(
+        (windows[i]?.down as number) > (windows[i - 1]?.up as number),
+        `${windows[i]?.name} went down before ${windows[i - 1]?.name} was back`,
+      )
+    for (const name of ['a1', 'a2', 'a3'])
+      assert.equal((await tnv(['node', 'status', '--datadir', join(work, 'data', name), '--json'])).code, 0)
+  })
+
+  it('tnv_keys verifies a backup (backup_file): the facts then say the key is backed up', async () => {
+    const backup = join(work, 'a1.backup')
+    const made = await tnv(['keytool', 'backup', '--out', backup, '--datadir', join(work, 'data', 'a1'), '--json'])
+    assert.equal(made.code, 0, made.stderr)
+    const book = join(work, 'verify-backup.yml')
+    writeFileSync(
+      book,
+      stringify([
+        {
+          hosts: 'a1',
+          gather_facts: false,
+          tasks: [
+            {
+              name: 'the backup restores these keys',
+              'telcoin.tnv.tnv_keys': {
+                datadir: '{{ tnv_datadir_root }}/{{ inventory_hostname }}',
+                state: 'verified',
+                passphrase: '{{ tnv_bls_passphrase }}',
+                backup_file: backup,
+                tnv_path: '{{ tnv_install_path }}',
+              },
+              register: 'verified',
+            },
+            { 'ansible.builtin.assert': { that: ['verified.verify.ok', 'not verified.changed'] } },
+          ],
+        },
+      ]),
+    )
+    const r = await new Promise<Run>((resolve, reject) => {
+      const child = spawn('ansible-playbook', ['-i', inventory(['a1']), book], {
+        cwd: work,
+        env: { ...process.env, ...t.env, ...env } as NodeJS.ProcessEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      let stdout = ''
+      child.stdout.on('data', (d) => {
+        stdout += d
+      })
+      child.on('error', reject)
+      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr: '' }))
+    })
+    assert.equal(r.code, 0, r.stdout)
+    assert.doesNotMatch(r.stdout, /passphrase of a1/)
+  })
+
+  it('collect_facts.yml writes one report with every validator', async () => {
+    const report = join(work, 'report.json')
+    const r = await play('collect_facts.yml', inventory(['a1', 'a2', 'a3']), ['-e', `tnv_report=${report}`])
+    assert.equal(r.code, 0, r.stdout + r.stderr)
+    const doc = JSON.parse(readFileSync(report, 'utf8')) as Record<
+      string,
+      { registry: { status: string } | null; backup: { ok: boolean } }
+    >
+    assert.deepEqual(Object.keys(doc).sort(), ['a1', 'a2', 'a3'])
+    for (const f of Object.values(doc)) assert.equal(f.registry?.status, 'Active')
+    // a1's backup was verified through tnv_keys above; the others have none
+    assert.deepEqual([doc.a1?.backup.ok, doc.a2?.backup.ok, doc.a3?.backup.ok], [true, false, false])
+  })
+
+  it('the role refuses an executable whose sha256 does not match', async () => {
+    const inv = join(work, 'inventory-badsum.yml')
+    writeFileSync(
+      inv,
+      stringify({
+        all: {
+          vars: { ...common, tnv_sha256: '0'.repeat(64), tnv_install_path: join(work, 'bin', 'tnv-bad') },
+          children: { validators: { hosts: { a1: hosts.a1 } } },
+        },
+      }),
+    )
+    const r = await play('onboard.yml', inv)
+    assert.notEqual(r.code, 0)
+    assert.match(r.stdout, /checksum|sha256/i)
+    assert.equal(existsSync(join(work, 'bin', 'tnv-bad')), false)
+  })
+})
+
+const ansibleTest = spawnSync('ansible-test', ['--version'], { encoding: 'utf8' })
+/** The python3 ansible-core runs on, as ansible-test names it (3.11 on Debian 12). */
+const python = spawnSync('python3', ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], {
+  encoding: 'utf8',
+}).stdout.trim()
+/** The sanity tests ansible-test runs without its own requirements (validate-modules, pylint and yamllint install theirs from the network, which CI has not). */
+const OFFLINE_SANITY = [
+  'compile',
+  'empty-init',
+  'future-import-boilerplate',
+  'metaclass-boilerplate',
+  'no-assert',
+  'no-smart-quotes',
+  'shebang',
+  'line-endings',
+]
+
+describe('ansible-galaxy', () => {
+  it('builds the collection and installs it; ansible-doc lists its modules from the installed copy', {
+    skip: noAnsible,
+  }, () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'tnv-galaxy-'))
+    try {
+      const build = spawnSync('ansible-galaxy', ['collection', 'build', COLLECTION], { cwd: tmp, encoding: 'utf8' })
+      assert.equal(build.status, 0, build.stdout + build.stderr)
+      const tarball = join(tmp, 'telcoin-tnv-0.1.0.tar.gz')
+      assert.ok(existsSync(tarball))
+      const install = spawnSync('ansible-galaxy', ['collection', 'install', '-p', join(tmp, 'c'), tarball], {
+        cwd: tmp,
+        encoding: 'utf8',
+      })
+      assert.equal(install.status, 0, install.stdout + install.stderr)
+      const list = spawnSync('ansible-doc', ['-l', 'telcoin.tnv'], {
+        env: { ...process.env, ANSIBLE_COLLECTIONS_PATH: join(tmp, 'c') },
+        encoding: 'utf8',
+      })
+      for (const m of MODULES) assert.match(list.stdout, new RegExp(`telcoin\\.tnv\\.${m}\\s`))
+    } finally {
+      rmSync(tmp, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('ansible-test sanity', () => {
+  it('passes the offline sanity tests', {
+    skip: ansibleTest.status === 0 ? false : 'ansible-test is not installed (apt-get install ansible-core)',
+  }, () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'tnv-sanity-'))
+    try {
+      // ansible-test needs the collection at …/ansible_collections/<namespace>/<name>
+      const tree = join(tmp, 'ansible_collections', 'telcoin', 'tnv')
+      cpSync(COLLECTION, tree, { recursive: true })
+      const r = spawnSync(
+        'ansible-test',
+        ['sanity', '--python', python, ...OFFLINE_SANITY.flatMap((x) => ['--test', x])],
+        {
+          cwd: tree,
+          encoding: 'utf8',
+        },
+      )
+      assert.equal(r.status, 0, r.stdout + r.stderr)
+      for (const x of OFFLINE_SANITY) assert.match(r.stdout + r.stderr, new RegExp(`Running sanity test "${x}"`))
+    } finally {
+      rmSync(tmp, { recursive: true, force: true })
+    }
+  })
+})
