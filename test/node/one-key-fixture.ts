@@ -109,6 +109,8 @@ async function seat(
       'devnet',
       '--through',
       'staked',
+      // a rehearsal: no backup of the throwaway key
+      '--devnet-relaxed',
       '--mint',
       '--yes',
       '--non-interactive',
