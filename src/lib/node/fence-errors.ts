@@ -80,14 +80,14 @@ export class DoppelgangerEndpointError extends TnvError {
   }
 }
 
-/** No endpoint of the network is known for the check. */
+/** No endpoint of the network is known to prove the key silent (tnv node migrate). */
 export class DoppelgangerNoEndpointError extends TnvError {
   override readonly code: string = 'DoppelgangerNoEndpoint'
   constructor(chain: string | null) {
     super(
-      `tnv knows no network endpoint for ${chain ? `--chain ${chain}` : 'this node (no --chain in its flags)'} to watch for this key before starting a validator.`,
+      `tnv knows no network endpoint for ${chain ? `--chain ${chain}` : 'this node (no --chain in its flags)'} to prove the key silent on the network.`,
       {
-        fix: 'Give the network’s RPC with --network-url <url>, or --skip-doppelganger-check if you accept starting unchecked.',
+        fix: 'Give the network’s RPC with --network-url <url> (your other node, or the network’s public RPC).',
         exitCode: ExitCode.Usage,
       },
     )

@@ -8,11 +8,7 @@
  */
 import { type CheckDoppelgangerReturnType, checkDoppelganger, type DoppelgangerEvent } from './doppelganger.js'
 import { type KeyFence, type KeyIdentity, keyIdentities, takeKeyFence } from './fence.js'
-import {
-  DoppelgangerDetectedError,
-  DoppelgangerInconclusiveError,
-  DoppelgangerNoEndpointError,
-} from './fence-errors.js'
+import { DoppelgangerDetectedError, DoppelgangerInconclusiveError } from './fence-errors.js'
 import { RECENT_STOP_GRACE_MS } from './guard-types.js'
 
 export type DoppelgangerOutcome =
@@ -107,7 +103,13 @@ async function runCheck(p: GuardStartParameters, identities: KeyIdentity[]): Pro
       status: 'skipped',
       reason: 'the public key of bls.kw is unknown without its passphrase and there is no node-info.yaml: no check',
     }
-  if (!p.networkUrl) throw new DoppelgangerNoEndpointError(nodeChainFlag(p.nodeFlags))
+  // no network to watch (a node run from a genesis in its data directory, or main-net with no public
+  // RPC): the start goes on and says, in words and in the JSON, that nothing was watched
+  if (!p.networkUrl)
+    return {
+      status: 'skipped',
+      reason: `no network endpoint is known for ${nodeChainFlag(p.nodeFlags) ? `--chain ${nodeChainFlag(p.nodeFlags)}` : 'a node without --chain'}, so the network was not watched for this key; give --network-url <url> to have it checked`,
+    }
   // this host's own node, stopped a moment ago, can still land its last certificates in the next
   // commits: the watch begins RECENT_STOP_GRACE_MS after its exit
   const { readRunLog } = await import('./run-log.js')
