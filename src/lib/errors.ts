@@ -44,8 +44,12 @@ export const ExitCode = {
   NotRunning: 28,
   /** Another tnv command holds the data directory or the transaction journal (its pid and command are named). */
   Locked: 27,
+  /** The validator's key is live elsewhere: another node on this host holds it, or the network shows its authority active. */
+  KeyLive: 29,
   /** The user declined a confirmation. */
   Aborted: 30,
+  /** An upgrade or restart did not come up in time and was rolled back: the previous binary runs again. */
+  RolledBack: 31,
 } as const
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode]
 

@@ -62,6 +62,8 @@ describe('tnv node check against the reference devnet node', () => {
         '--detach',
         '--datadir',
         datadir,
+        // the seat's key is a genesis member's, which the devnet runs itself (docs/node.md)
+        '--skip-doppelganger-check',
         '--',
         '--chain',
         'devnet',

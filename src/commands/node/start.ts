@@ -2,8 +2,10 @@ import { constants } from 'node:os'
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { datadirFlag } from '../../cli/flags/common.js'
+import { guardKey, keyGuardFlags } from '../../cli/flags/key-guard.js'
 import { UsageError } from '../../lib/errors.js'
 import type { NodeRunCheckReturnType } from '../../lib/node/run-check.js'
+import type { DoppelgangerOutcome } from '../../lib/node/start-guard.js'
 import type { NodeState } from '../../lib/node/state.js'
 import type { RpcPlan } from '../../lib/rpc/types.js'
 
@@ -20,6 +22,8 @@ A JWT secret is never typed on tnv's command line: give --jwt-secret-file (or TN
 The network is the node's own --chain: adiri, test-net or main-net with the real node binary; with tnv's reference node only --chain devnet (join the devnet \`tnv devnet start\` runs). A port the node is to listen on that another process holds is refused before anything starts, naming that process and the flag to change.
 
 Then tnv starts the node, streams its logs to stderr, and waits until its RPC answers (from the process it started, not from whatever else listens there). Without --detach it runs in the foreground until Ctrl-C, which stops the node cleanly; with --restart on-failure it starts the node again when it crashes.
+
+One key, one live node (docs/node.md, "One key, one node"): a data directory holding a validator key is refused while another node started by tnv on this host holds the same key (the local fence, keyed by the BLS public key, exit 29), and before starting, tnv watches the network's consensus headers (--network-url, else from --chain) for at least --doppelganger-window seconds for the key's authority: active there while not here means another copy runs, and the start is refused (exit 29). An unregistered key, one outside the committee and an observer are not watched (said so); --skip-doppelganger-check starts unchecked.
 
 Every start and exit of a node tnv starts (pid, times, exit code or signal, clean or not) is recorded in <datadir>/tnv-node-runs.json; a detached node's exit is recorded by the next tnv command that finds it gone (tnv node check, status, start, stop). \`tnv node check\` reports the restarts.`
   static override examples = [
@@ -65,10 +69,11 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
       summary:
         'Start nothing: run every check, then say what would start (outcome would-change) or that it runs (already-done).',
     }),
+    ...keyGuardFlags,
   }
 
   /** Detached: the state, printed once (JSON with --json). Foreground: the state is printed as one JSON line as soon as the node answers, and nothing more at exit. */
-  async run(): Promise<NodeState | NodeRunCheck | undefined> {
+  async run(): Promise<(NodeState & { keyGuard: KeyGuardSummary }) | NodeRunCheck | undefined> {
     const { splitNodeArgs } = await import('../../lib/rpc/node-args.js')
     const { own, node } = splitNodeArgs(this.argv)
     const { flags } = await this.parse(NodeStart, own)
@@ -83,7 +88,7 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
       ])
 
     const binary = resolveNodeBinary({ flag: flags['node-binary'], env: this.session.env })
-    const kind = binary.origin === 'reference' ? 'reference' : 'released'
+    const kind = (await import('../../lib/node/binary-kind.js')).nodeBinaryKind(binary, this.session.env)
     const { warnings } = checkNodeStart(nodeFlags, kind)
     if (kind === 'reference') assertReferenceChain(nodeFlags)
     if (flags.detach && flags.restart === 'on-failure')
@@ -110,6 +115,8 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
     // a taken port is named before anything is started (startNode checks again, just before spawning)
     const { assertPortsFree } = await import('../../lib/node/start.js')
     await assertPortsFree(plan)
+    // one live copy of a validator key: the local fence, then the network (docs/node.md)
+    const guard = await guardKey((t) => this.note(t), flags, nodeFlags, this.session.env)
     const { redactNodeFlags } = await import('../../lib/rpc/format-plan.js')
     this.note(`starting ${binary.path} node --datadir ${flags.datadir} ${redactNodeFlags(finalFlags, plan).join(' ')}`)
     const startParameters = {
@@ -137,8 +144,9 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
       process.off('SIGINT', stop)
       process.off('SIGTERM', stop)
     }
-    const started = await startNode(startParameters).catch((err: unknown) => {
+    const started = await startNode(startParameters).catch(async (err: unknown) => {
       unhook()
+      await guard.fence?.release().catch(() => {})
       throw err
     })
     const { state } = started
@@ -147,12 +155,14 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
     for (const [k, v] of Object.entries(state.rpc)) if (v) this.out(`  ${k.padEnd(4)} ${v}`)
     if (state.workerEndpoints.length) this.out(`  workers: ${state.workerEndpoints.join(', ')}`)
     if (state.logFile) this.out(`  log  ${state.logFile}`)
+    // what the fence holds and what the network check saw (or why it did not run), in the JSON too
+    const keyGuard: KeyGuardSummary = { fence: guard.identities.map((i) => i.id), doppelganger: guard.doppelganger }
     if (flags.detach || !started.child) {
       unhook()
-      return state
+      return { ...state, keyGuard }
     }
 
-    if (this.jsonEnabled()) process.stdout.write(`${JSON.stringify(state)}\n`)
+    if (this.jsonEnabled()) process.stdout.write(`${JSON.stringify({ ...state, keyGuard })}\n`)
     // the foreground: until Ctrl-C / SIGTERM (the node is stopped, not restarted) or the node ends
     const [{ superviseNode }, { removeNodeState }] = await Promise.all([
       import('../../lib/node/supervise.js'),
@@ -190,6 +200,7 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
     })
     unhook()
     await removeNodeState(flags.datadir)
+    await guard.fence?.release().catch(() => {})
     const exit = result.exit
     // the node's own exit code when it ended by itself; 128 + the signal's number when a signal ended it uncleanly
     if (!result.stopped && exit && exit.recorded?.clean !== true) {
@@ -254,3 +265,6 @@ function assertReferenceChain(nodeFlags: readonly string[]): void {
     },
   )
 }
+
+/** `keyGuard` in the JSON result: the fence's identities (empty: no validator key) and the doppelganger check. */
+type KeyGuardSummary = { fence: string[]; doppelganger: DoppelgangerOutcome }

@@ -30,7 +30,7 @@ export type GatewayParameters = {
   maxSubscriptions: number
   clientVersion: string
   /** What the tn_* methods need beyond the above: registry generation, node identity, genesis file. */
-  tn?: Pick<TnContext, 'generation' | 'identity' | 'genesisFile'>
+  tn?: Pick<TnContext, 'generation' | 'identity' | 'genesisFile' | 'presence' | 'neverCatchUp'>
   /** The HTTP servers' slow- and idle-client timeouts (default SERVER_TIMEOUTS; tests shorten them). */
   timeouts?: Partial<ServerTimeouts> | undefined
 }

@@ -27,6 +27,8 @@ export type NodeArgs = {
   blockTime: number | undefined
   /** --rpc.max-subscriptions-per-connection (reference default 1024). */
   maxSubscriptions: number
+  /** --devnet.never-catch-up: REHEARSAL stand-in for a release that starts but never catches up (CvvInactive, leads nothing). */
+  neverCatchUp: boolean
   /** Flags taken but without effect here, as written (for a startup warning). */
   ignored: string[]
 }
@@ -65,6 +67,7 @@ export function parseNodeArgs(
     epochSeconds: undefined,
     blockTime: undefined,
     maxSubscriptions: 1024,
+    neverCatchUp: false,
     ignored: [],
   }
   const seen = new Set<string>()
@@ -147,6 +150,12 @@ export function parseNodeArgs(
       case '--devnet.block-time':
         once()
         out.blockTime = integer(name, value(), 0, 3600)
+        break
+      case '--devnet.never-catch-up':
+        once()
+        if (inline !== undefined)
+          throw new NodeFlagError('--devnet.never-catch-up takes no value.', { fix: 'Write --devnet.never-catch-up.' })
+        out.neverCatchUp = true
         break
       case '--rpc.max-subscriptions-per-connection':
         once()

@@ -28,6 +28,7 @@ import { parseGovernanceRequest } from './governance-control.js'
 import { readNodeIdentity } from './identity.js'
 import type { NodeLogger } from './log.js'
 import { type NodeArgs, parseNodeArgs } from './node-args.js'
+import { announcePresence, type PresenceAnnouncement, readPresence } from './presence.js'
 import {
   acquireNodeLock,
   controlSocketPath,
@@ -215,7 +216,12 @@ async function runDevnet({ args, gatewayParams }: Started, log: NodeLogger): Pro
       chainId: chain.chainId,
       registry: chain.registry,
       issuance: chain.issuance,
-      tn: { generation: chain.generation, identity: null, genesisFile: genesisFileOf(datadir, chain) },
+      tn: {
+        generation: chain.generation,
+        identity: null,
+        genesisFile: genesisFileOf(datadir, chain),
+        presence: () => readPresence(datadir),
+      },
     })
   } catch (err) {
     await stop()
@@ -302,12 +308,14 @@ async function joinDevnet({ args, gatewayParams }: Started, log: NodeLogger): Pr
   if (typeof devnet?.engine?.ipcPath !== 'string') throw new NoDevnetToJoinError(devnetDir)
   const releaseLock = await acquireNodeLock(datadir, true)
   let gateway: Gateway
+  let gatewayStarted: Gateway | null = null
+  let presence: PresenceAnnouncement | null = null
   try {
     log.info('joining the local devnet', { devnet: devnetDir, pid: devnet.pid, chainId: devnet.chainId })
     // a validator's node: tn_info and tn_nodeMode speak for the keys of its node-info.yaml
     const identity = await readNodeIdentity(datadir)
     if (identity) log.info('node identity', { address: identity.executionAddress, name: identity.name })
-    gateway = await startGateway({
+    gateway = gatewayStarted = await startGateway({
       ...gatewayParams,
       engine: devnet.engine,
       chainId: devnet.chainId,
@@ -317,9 +325,26 @@ async function joinDevnet({ args, gatewayParams }: Started, log: NodeLogger): Pr
         generation: devnet.generation,
         identity,
         genesisFile: devnet.source?.kind === 'fork' ? null : join(devnetDir, 'anvil-genesis.json'),
+        presence: () => readPresence(devnetDir),
+        neverCatchUp: args.neverCatchUp,
       },
     })
+    // a validator's node takes part in the simulated consensus while it runs (./presence.ts)
+    if (identity && !args.neverCatchUp && !args.ignored.includes('--observer')) {
+      const { authorityId } = await import('../chain/consensus.js')
+      const { jsonRpcCall } = await import('../../lib/node/json-rpc.js')
+      const { hexToBytes } = await import('viem')
+      const engineIpc = devnet.engine.ipcPath
+      presence = await announcePresence({
+        devnetDir,
+        authorityId: authorityId(hexToBytes(identity.blsPublicKey)),
+        blsPublicKey: identity.blsPublicKey,
+        latestBlock: async () =>
+          Number(BigInt(await jsonRpcCall<string>({ endpoint: engineIpc, method: 'eth_blockNumber' }))),
+      })
+    }
   } catch (err) {
+    await gatewayStarted?.close().catch(() => {})
     await releaseLock().catch(() => {})
     throw err
   }
@@ -330,6 +355,7 @@ async function joinDevnet({ args, gatewayParams }: Started, log: NodeLogger): Pr
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       clearInterval(watch)
+      await presence?.stop()
       await gateway.close().catch(() => {})
       await releaseLock().catch(() => {})
     })()
@@ -337,7 +363,10 @@ async function joinDevnet({ args, gatewayParams }: Started, log: NodeLogger): Pr
   }
   const failed = new Promise<number>((resolve) => {
     watch = setInterval(() => {
-      if (isProcessAlive(devnet.pid)) return
+      if (isProcessAlive(devnet.pid)) {
+        void presence?.refresh().catch(() => {})
+        return
+      }
       log.error('the devnet this node joined has stopped; the node stops', { devnet: devnetDir, pid: devnet.pid })
       void stop().finally(() => resolve(1))
     }, FOLLOW_CHECK_MS)

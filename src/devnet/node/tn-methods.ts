@@ -20,6 +20,7 @@ import type { EngineClient } from './engine-client.js'
 import { EngineRpcError } from './engine-client.js'
 import { ErrorCode, RpcAnswerError } from './jsonrpc.js'
 import type { TN_METHODS } from './methods.js'
+import type { PresenceSpans } from './presence.js'
 
 /** Who this node is (from the node-info.yaml of its data directory), for tn_info and tn_nodeMode. */
 export type NodeIdentity = {
@@ -44,6 +45,13 @@ export type TnContext = {
   identity?: NodeIdentity | null
   /** Where `tn_genesis` reads the chain's genesis (the anvil init file); null when there is none (a fork). */
   genesisFile?: string | null
+  /**
+   * Which keys nodes on the devnet hold (./presence.ts): validators outside the genesis committee
+   * lead and score only while present. Absent: every committee member leads (the chain alone).
+   */
+  presence?: () => Promise<PresenceSpans>
+  /** REHEARSAL (--devnet.never-catch-up): this node reports CvvInactive for ever. */
+  neverCatchUp?: boolean
 }
 
 export interface TnMethods {
@@ -206,13 +214,35 @@ export function createTnMethods(ctx: TnContext): TnMethods {
     const committee = [...info.committee]
     const counts = leaderCounts(committee, info.blockHeight, number)
     const ids = await Promise.all(committee.map((a) => authorityIdOf(a, tag)))
+    // outside the genesis committee, a validator leads only the blocks a node holding its key was present for
+    const spans = ctx.presence ? await ctx.presence() : null
+    const devnetRun = spans ? await genesisCommittee() : null
+    const absent = (i: number) =>
+      devnetRun !== null && !devnetRun.has((committee[i] as string).toLowerCase()) ? (ids[i] ?? null) : null
+    if (spans) {
+      const { ledInSpans } = await import('./presence.js')
+      const first = info.blockHeight > 1n ? Number(info.blockHeight) : 1
+      committee.forEach((_, i) => {
+        const id = absent(i)
+        if (id !== null)
+          counts[i] = BigInt(
+            ledInSpans(spans.get(id) ?? [], Number(info.blockHeight), committee.length, i, first, Number(number)),
+          )
+      })
+    }
     const scores: Record<string, number> = {}
     committee.forEach((_, i) => {
       const id = ids[i] ?? committee[i]
       scores[id as string] = (scores[id as string] ?? 0) + Number(counts[i])
     })
     const led = number > 0n && number >= info.blockHeight && committee.length > 0
-    const leader = led ? leaderIndex(number, info.blockHeight, committee.length) : null
+    let leader = led ? leaderIndex(number, info.blockHeight, committee.length) : null
+    if (leader !== null && spans) {
+      const id = absent(leader)
+      const { presentAt } = await import('./presence.js')
+      // an absent leader's round commits nothing on a real network: no leader
+      if (id !== null && !presentAt(spans.get(id), Number(number))) leader = null
+    }
     const round = led ? 2 * Number(number - (info.blockHeight > 1n ? info.blockHeight : 1n) + 1n) : 0
     const { keccak256, concatHex } = await viem()
     return {
@@ -238,7 +268,17 @@ export function createTnMethods(ctx: TnContext): TnMethods {
     }
   }
 
+  /** The genesis committee (epoch 0), lowercased: the validators the devnet runs itself. Empty when out of the registry's window. */
+  let genesis: Promise<Set<string>> | null = null
+  function genesisCommittee(): Promise<Set<string>> {
+    genesis ??= read<RawEpochInfo>('getEpochInfo', [0])
+      .then((e) => new Set(e.committee.map((a) => a.toLowerCase())))
+      .catch(() => new Set<string>())
+    return genesis
+  }
+
   async function nodeMode(): Promise<'CvvActive' | 'CvvInactive' | 'Observer'> {
+    if (ctx.neverCatchUp) return 'CvvInactive'
     const identity = ctx.identity
     if (!identity) return 'Observer'
     const info = await read<RawEpochInfo>('getCurrentEpochInfo')

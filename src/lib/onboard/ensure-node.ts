@@ -4,6 +4,7 @@
  * terminal; --start-node without one), a node started now with the node driver, detached so
  * it outlives tnv. Then the sync wait: the node's eth_blockNumber against the network's.
  */
+import { resolve } from 'node:path'
 import type { ChainTarget } from '../chain/resolve-target.js'
 import { MissingInputError } from '../errors.js'
 import type { WaitForSyncReturnType } from '../node/sync.js'
@@ -77,11 +78,17 @@ export async function ensureNode(
   const plan = checkedNodePlan(nodeFlags)
   await assertNotRunning(datadir)
   const binary = resolveNodeBinary({ flag: nodeBinary, env })
-  const started = await io.wait(
-    `Starting ${binary.path} node --datadir ${datadir} ${nodeFlags.join(' ')}`,
-    () => startNode({ binary, datadir, nodeFlags, plan, detach: true, env, ...(passphrase ? { passphrase } : {}) }),
-    (s) => `Node running (pid ${s.state.pid}), RPC ${s.state.rpc.http ?? s.state.rpc.ipc}; log ${s.state.logFile}`,
-  )
+  const guard = await guardNodeKey(io, { datadir, nodeFlags, networkUrl: target.rpcUrl, env })
+  const started = await io
+    .wait(
+      `Starting ${binary.path} node --datadir ${datadir} ${nodeFlags.join(' ')}`,
+      () => startNode({ binary, datadir, nodeFlags, plan, detach: true, env, ...(passphrase ? { passphrase } : {}) }),
+      (s) => `Node running (pid ${s.state.pid}), RPC ${s.state.rpc.http ?? s.state.rpc.ipc}; log ${s.state.logFile}`,
+    )
+    .catch(async (err) => {
+      await guard.fence?.release().catch(() => {})
+      throw err
+    })
   const rpcUrl = started.state.rpc.http ?? started.state.rpc.ipc
   if (!rpcUrl) throw new MissingInputError('The node RPC URL', '--node-rpc-url <url>')
   io.emit({
@@ -92,6 +99,32 @@ export async function ensureNode(
     args: started.state.args,
   })
   return { rpcUrl, how: 'started', pid: started.state.pid, logFile: started.state.logFile }
+}
+
+/** One live copy of the key (docs/node.md, "One key, one node"): the local fence, then the network's headers. */
+async function guardNodeKey(
+  io: WizardIo,
+  p: { datadir: string; nodeFlags: string[]; networkUrl: string; env: NodeJS.ProcessEnv },
+) {
+  const [{ guardValidatorStart, describeDoppelganger }, { tnvStateDir }, { defaultDevnetDir }] = await Promise.all([
+    import('../node/start-guard.js'),
+    import('../tx/journal.js'),
+    import('../chain/devnet-runtime-file.js'),
+  ])
+  return io.wait(
+    `Checking that the key in ${p.datadir} runs nowhere else (this host, then the network's consensus headers)`,
+    () =>
+      guardValidatorStart({
+        stateDir: tnvStateDir(p.env),
+        datadir: p.datadir,
+        devnetDir: resolve(defaultDevnetDir(p.env)),
+        nodeFlags: p.nodeFlags,
+        networkUrl: p.networkUrl,
+        skipDoppelganger: false,
+        command: 'tnv stake (node step)',
+      }),
+    (g) => describeDoppelganger(g.doppelganger),
+  )
 }
 
 export async function waitForNodeSync(

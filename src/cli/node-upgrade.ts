@@ -1,0 +1,99 @@
+/**
+ * The session side of `tnv node upgrade` and `tnv node restart`: the hooks that start, stop and
+ * probe node binaries as `tnv node start` does, and the flags both commands share.
+ */
+import { spawnSync } from 'node:child_process'
+import { Flags } from '@oclif/core'
+import { resolveNodeBinary } from '../lib/node/binary.js'
+import { nodeBinaryVersion } from '../lib/node/binary-kind.js'
+import type { UpgradeHooks } from '../lib/node/upgrade.js'
+import { datadirFlag } from './flags/common.js'
+
+export const upgradeFlags = {
+  ...datadirFlag,
+  check: Flags.boolean({ summary: 'Show the plan (preflight included) and change nothing.' }),
+  deadline: Flags.integer({
+    default: 300,
+    min: 5,
+    helpValue: '<seconds>',
+    summary: 'How long the new node has to report its mode back and advance its headers before the rollback.',
+  }),
+  now: Flags.boolean({
+    summary: 'Restart at once, whatever the committee (you accept missed rounds of a committee seat).',
+  }),
+  margin: Flags.integer({
+    default: 10,
+    min: 0,
+    helpValue: '<seconds>',
+    summary:
+      'For a committee member: restart this long after an epoch boundary (the window lasts --window-slack more).',
+  }),
+  'window-slack': Flags.integer({
+    default: 60,
+    min: 1,
+    helpValue: '<seconds>',
+    summary: 'Length of the window after the margin.',
+  }),
+  'window-timeout': Flags.integer({
+    min: 1,
+    helpValue: '<seconds>',
+    summary: 'Longest wait for the window (default: two epochs).',
+  }),
+  'epoch-seconds': Flags.integer({
+    min: 1,
+    helpValue: '<seconds>',
+    summary: "The network's epoch length when it is not the registry's (a devnet started with --epoch-seconds).",
+  }),
+  'ready-timeout': Flags.integer({ summary: "Seconds to wait for the node's RPC to answer.", default: 60, min: 1 }),
+}
+
+export function upgradeHooks(
+  datadir: string,
+  readyTimeoutMs: number,
+  note: (t: string) => void,
+  env: NodeJS.ProcessEnv,
+  command = 'tnv node upgrade',
+  skipReason = 'the key ran here, under the fence, until this restart: a copy elsewhere would have shown before',
+): UpgradeHooks {
+  return {
+    resolveBinary: (path) => resolveNodeBinary({ flag: path, env }),
+    version: (binary) => nodeBinaryVersion(binary, env),
+    help: (binary) => {
+      const r = spawnSync(binary.command, [...binary.prefix, 'node', '--help'], {
+        encoding: 'utf8',
+        timeout: 10_000,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      return r.error || r.status !== 0 ? null : `${r.stdout ?? ''}\n${r.stderr ?? ''}`
+    },
+    stop: async () => {
+      const { stopNode } = await import('../lib/node/stop.js')
+      await stopNode({ datadir })
+    },
+    start: async (binary, nodeFlags) => {
+      const [{ nodeBinaryKind }, { resolveRpcPlan }, { startNode }, { guardKey }] = await Promise.all([
+        import('../lib/node/binary-kind.js'),
+        import('../lib/rpc/resolve.js'),
+        import('../lib/node/start.js'),
+        import('./flags/key-guard.js'),
+      ])
+      const kind = nodeBinaryKind(binary, env)
+      const plan = resolveRpcPlan(nodeFlags, { behaviour: kind === 'released' ? 'released' : 'spec' })
+      const guard = await guardKey(
+        note,
+        { datadir, 'skip-doppelganger-check': false, 'doppelganger-window': 60 },
+        nodeFlags,
+        env,
+        command,
+        skipReason,
+      )
+      try {
+        const started = await startNode({ binary, datadir, nodeFlags, plan, detach: true, readyTimeoutMs, env })
+        return started.state
+      } catch (err) {
+        await guard.fence?.release().catch(() => {})
+        throw err
+      }
+    },
+  }
+}

@@ -1,0 +1,39 @@
+import { BaseCommand } from '../../cli/base-command.js'
+import { upgradeFlags } from '../../cli/node-upgrade.js'
+import type { UpgradeNodeReturnType } from '../../lib/node/upgrade.js'
+import { describe } from './upgrade.js'
+
+export default class NodeRestart extends BaseCommand {
+  static override summary = 'Restart the node tnv runs for a data directory when the committee can spare it.'
+  static override description =
+    `The same binary and flags: preflight, the safe window (docs/node.md, "Upgrade and restart"), stop, start under the local fence, and wait (--deadline) until tn_nodeMode is back and the consensus headers advance; a node that does not come back exits 23. JSON lines with --json; --check shows the plan; resumable after a kill (<datadir>/tnv-upgrade.json).`
+  static override examples = ['<%= config.bin %> <%= command.id %> --datadir /var/lib/tn --json']
+  static override flags = { ...upgradeFlags }
+
+  async run(): Promise<UpgradeNodeReturnType> {
+    this.jsonLines = true
+    const { flags } = await this.parse(NodeRestart)
+    const [{ upgradeHooks }, { upgradeNode }, { keyIdentities }] = await Promise.all([
+      import('../../cli/node-upgrade.js'),
+      import('../../lib/node/upgrade.js'),
+      import('../../lib/node/fence.js'),
+    ])
+    const key = (await keyIdentities(flags.datadir)).find((i) => i.blsPublicKey)?.blsPublicKey ?? null
+    const result = await upgradeNode({
+      datadir: flags.datadir,
+      blsPublicKey: key,
+      deadlineSeconds: flags.deadline,
+      now: flags.now,
+      marginSeconds: flags.margin,
+      slackSeconds: flags['window-slack'],
+      ...(flags['window-timeout'] ? { windowTimeoutSeconds: flags['window-timeout'] } : {}),
+      ...(flags['epoch-seconds'] ? { epochSeconds: flags['epoch-seconds'] } : {}),
+      check: flags.check,
+      hooks: upgradeHooks(flags.datadir, flags['ready-timeout'] * 1000, (t) => this.note(t), this.session.env),
+      onEvent: (e) => (this.jsonEnabled() ? this.logJson(e) : this.note(describe(e))),
+    })
+    if (result.outcome === 'planned') this.out('plan only (--check): nothing was changed')
+    else this.out(`restarted: pid ${result.state?.pid}`)
+    return result
+  }
+}

@@ -1,0 +1,66 @@
+import { Flags } from '@oclif/core'
+import { BaseCommand } from '../../cli/base-command.js'
+import { upgradeFlags } from '../../cli/node-upgrade.js'
+import type { UpgradeNodeReturnType } from '../../lib/node/upgrade.js'
+
+export default class NodeUpgrade extends BaseCommand {
+  static override summary = 'Replace the node binary when the committee can spare the node, and roll back by itself.'
+  static override description =
+    `Preflight (the new binary runs, prints its version, and its \`node --help\` lists every flag tnv passes), then the safe window (not in the committee now or next, or --margin seconds after an epoch boundary for a committee member), then: the current binary kept at <binary>.tnv-previous, the node stopped, the new binary copied over <binary>, the node started with the same flags under the local fence, and tnv waits (--deadline) until tn_nodeMode is back (CvvActive for a committee member) and the consensus headers advance. Otherwise it rolls back by itself: the previous binary back at <binary>, started and verified, exit 31.
+
+Every step is a JSON line with --json; --check shows the plan and changes nothing. The journal <datadir>/tnv-upgrade.json makes it resumable: after a kill, run the same command again. docs/node.md, "Upgrade and restart".`
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --datadir /var/lib/tn --binary /opt/tn/telcoin-network-v0.15.0 --check',
+    '<%= config.bin %> <%= command.id %> --datadir /var/lib/tn --binary /opt/tn/telcoin-network-v0.15.0 --json',
+  ]
+  static override flags = {
+    ...upgradeFlags,
+    binary: Flags.string({ required: true, summary: 'The new node binary.', helpValue: '<path>' }),
+  }
+
+  async run(): Promise<UpgradeNodeReturnType> {
+    this.jsonLines = true
+    const { flags } = await this.parse(NodeUpgrade)
+    const [{ upgradeHooks }, { upgradeNode }, { keyIdentities }, { resolveNodeBinary }] = await Promise.all([
+      import('../../cli/node-upgrade.js'),
+      import('../../lib/node/upgrade.js'),
+      import('../../lib/node/fence.js'),
+      import('../../lib/node/binary.js'),
+    ])
+    resolveNodeBinary({ flag: flags.binary, env: this.session.env })
+    const key = (await keyIdentities(flags.datadir)).find((i) => i.blsPublicKey)?.blsPublicKey ?? null
+    const result = await upgradeNode({
+      datadir: flags.datadir,
+      newBinary: flags.binary,
+      blsPublicKey: key,
+      deadlineSeconds: flags.deadline,
+      now: flags.now,
+      marginSeconds: flags.margin,
+      slackSeconds: flags['window-slack'],
+      ...(flags['window-timeout'] ? { windowTimeoutSeconds: flags['window-timeout'] } : {}),
+      ...(flags['epoch-seconds'] ? { epochSeconds: flags['epoch-seconds'] } : {}),
+      check: flags.check,
+      hooks: upgradeHooks(flags.datadir, flags['ready-timeout'] * 1000, (t) => this.note(t), this.session.env),
+      onEvent: (e) => (this.jsonEnabled() ? this.logJson(e) : this.note(describe(e))),
+    })
+    if (result.outcome === 'planned') this.out(`plan only (--check): nothing was changed`)
+    else
+      this.out(`upgraded: ${result.journal?.binary} (${result.journal?.newVersion}) runs as pid ${result.state?.pid}`)
+    return result
+  }
+}
+
+export function describe(e: import('../../lib/node/upgrade.js').UpgradeEvent): string {
+  switch (e.event) {
+    case 'step':
+      return `${e.step}: ${e.status}${e.detail ? ` ${JSON.stringify(e.detail)}` : ''}`
+    case 'resume':
+      return `resuming an interrupted run (done: ${e.done.join(', ') || 'none'}; ${e.phase})`
+    case 'waiting':
+      return `waiting for the safe window: ${e.reason} (until about ${e.waitUntil})`
+    case 'verify-progress':
+      return `  mode ${e.mode ?? '-'}, header ${e.header ?? '-'}, advanced ${e.advanced}`
+    case 'plan':
+      return `plan: ${JSON.stringify(e.plan, null, 2)}`
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * `tnv node migrate`: move a validator to a new host with the key never live twice. One command
+ * per host, in this order:
+ *
+ *   old host  `migrate out`  stop the node; prove the key silent on the network over the window
+ *                            (a copy still active elsewhere is refused, exit 29); mark the data
+ *                            directory as moved out, so `tnv node start` refuses it here
+ *   new host  `migrate in`   prove the key silent over the window (the old host stopped), start
+ *                            the node under the local fence, and confirm the authority active again
+ *                            in the network's headers (and tn_nodeMode CvvActive)
+ *
+ * Each side keeps a journal `<datadir>/tnv-migrate.json` (written atomically after each step), so a
+ * side killed at any point is finished by running the same command again. `migrate in` on a data
+ * directory marked as moved out brings it back (after the same proof of silence).
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { killPoint, writeFileAtomic } from '../fs/atomic.js'
+import { type CheckDoppelgangerReturnType, checkDoppelganger, type DoppelgangerEvent } from './doppelganger.js'
+import { DoppelgangerDetectedError, DoppelgangerInconclusiveError } from './fence-errors.js'
+import { MigrationNotConfirmedError } from './migrate-errors.js'
+import { isNodeProcess, type NodeState, readNodeState } from './state.js'
+
+export const MIGRATE_JOURNAL = 'tnv-migrate.json'
+
+export type MigrateStep = 'stop' | 'silence' | 'mark' | 'start' | 'confirm'
+
+export type MigrateJournal = {
+  version: 1
+  side: 'out' | 'in'
+  datadir: string
+  startedAt: string
+  done: MigrateStep[]
+  outcome: 'done' | null
+  /** The network's endpoint the run watches (a rerun after the node stopped reads it here). */
+  networkUrl: string
+  /** `out`, done: when the node stopped and the silence was proved. */
+  movedOutAt: string | null
+  silence: { headersSeen: number; waitedMs: number; verdict: string } | null
+}
+
+export type MigrateEvent =
+  | { event: 'step'; step: MigrateStep; status: 'start' | 'done' | 'skipped'; detail?: Record<string, unknown> }
+  | { event: 'resume'; side: 'out' | 'in'; done: MigrateStep[] }
+  | DoppelgangerEvent
+
+export type MigrateParameters = {
+  side: 'out' | 'in'
+  datadir: string
+  /** The network's endpoint (the headers that prove silence and activity). */
+  networkUrl: string
+  blsPublicKey: `0x${string}`
+  windowSeconds?: number
+  /** `in`: how long to wait for the authority to show active again. */
+  confirmSeconds?: number
+  pollMs?: number
+  /** Stops the node of this data directory (tnv node stop's way). */
+  stop: () => Promise<void>
+  /** `in`: starts the node detached under the fence (no second network check: this command made it). */
+  start: () => Promise<NodeState>
+  onEvent?: (e: MigrateEvent) => void
+}
+
+export type MigrateReturnType = {
+  journal: MigrateJournal
+  state: NodeState | null
+  confirmation: CheckDoppelgangerReturnType | null
+}
+
+export function readMigrateJournal(datadir: string): MigrateJournal | null {
+  try {
+    const j = JSON.parse(readFileSync(join(datadir, MIGRATE_JOURNAL), 'utf8')) as MigrateJournal
+    return j.version === 1 ? j : null
+  } catch {
+    return null
+  }
+}
+
+/** The data directory's key was moved to another host (`migrate out` finished): when, else null. */
+export function movedOutAt(datadir: string): string | null {
+  const j = readMigrateJournal(datadir)
+  return j && j.side === 'out' && j.done.includes('mark') ? j.movedOutAt : null
+}
+
+/**
+ * @example await migrateNode({ side: 'out', datadir, networkUrl, blsPublicKey, stop, start })
+ */
+export async function migrateNode(p: MigrateParameters): Promise<MigrateReturnType> {
+  const onEvent = p.onEvent ?? (() => {})
+  let j = readMigrateJournal(p.datadir)
+  if (j && j.side === p.side && j.outcome === null) onEvent({ event: 'resume', side: p.side, done: j.done })
+  else
+    j = {
+      version: 1,
+      side: p.side,
+      datadir: p.datadir,
+      startedAt: new Date().toISOString(),
+      done: [],
+      outcome: null,
+      networkUrl: p.networkUrl,
+      movedOutAt: null,
+      silence: null,
+    }
+  const journal = j
+  const save = () =>
+    writeFileAtomic(join(p.datadir, MIGRATE_JOURNAL), `${JSON.stringify(journal, null, 2)}\n`, { mode: 0o600 })
+  const step = async (name: MigrateStep, fn: () => Promise<Record<string, unknown> | undefined>) => {
+    if (journal.done.includes(name)) {
+      onEvent({ event: 'step', step: name, status: 'skipped', detail: { why: 'done before the interruption' } })
+      return
+    }
+    onEvent({ event: 'step', step: name, status: 'start' })
+    const detail = await fn()
+    journal.done.push(name)
+    await save()
+    onEvent({ event: 'step', step: name, status: 'done', ...(detail ? { detail } : {}) })
+    killPoint(`migrate:${name}`)
+  }
+  const silence = async () => {
+    const r = await checkDoppelganger({
+      endpoint: p.networkUrl,
+      blsPublicKey: p.blsPublicKey,
+      ...(p.windowSeconds !== undefined ? { windowSeconds: p.windowSeconds } : {}),
+      ...(p.pollMs !== undefined ? { pollMs: p.pollMs } : {}),
+      onEvent,
+    })
+    if (r.verdict === 'active') throw new DoppelgangerDetectedError(r)
+    if (r.verdict === 'inconclusive') throw new DoppelgangerInconclusiveError(r)
+    journal.silence = { headersSeen: r.headersSeen, waitedMs: r.waitedMs, verdict: r.verdict }
+    return { verdict: r.verdict, authorityId: r.authorityId, headersSeen: r.headersSeen, waitedMs: r.waitedMs }
+  }
+
+  if (p.side === 'out') {
+    await step('stop', async () => {
+      await p.stop()
+      return undefined
+    })
+    // the stopped node's last certificates can still land in the next commits: the watch begins after a grace
+    if (!journal.done.includes('silence')) {
+      const { RECENT_STOP_GRACE_MS } = await import('./guard-types.js')
+      await new Promise((r) => setTimeout(r, RECENT_STOP_GRACE_MS))
+    }
+    await step('silence', silence)
+    await step('mark', async () => {
+      journal.movedOutAt = new Date().toISOString()
+      return { movedOutAt: journal.movedOutAt }
+    })
+    journal.outcome = 'done'
+    await save()
+    return { journal, state: null, confirmation: null }
+  }
+
+  let state: NodeState | null = await readNodeState(p.datadir)
+  if (!(state && isNodeProcess(state))) state = null
+  // a node of this directory already runs (a rerun after the start): its own activity is no copy
+  if (!state) await step('silence', silence)
+  await step('start', async () => {
+    if (!state) state = await p.start()
+    return { pid: state.pid }
+  })
+  let confirmation: CheckDoppelgangerReturnType | null = null
+  await step('confirm', async () => {
+    const windowSeconds = p.confirmSeconds ?? 120
+    const r = await checkDoppelganger({
+      endpoint: p.networkUrl,
+      blsPublicKey: p.blsPublicKey,
+      windowSeconds,
+      minHeaders: Number.MAX_SAFE_INTEGER,
+      maxWaitSeconds: windowSeconds,
+      ...(p.pollMs !== undefined ? { pollMs: p.pollMs } : {}),
+    })
+    confirmation = r
+    if (r.verdict === 'not-registered' || r.verdict === 'not-in-committee')
+      return { confirmed: false, why: `${r.verdict}: the headers cannot show this authority; the node runs` }
+    if (r.verdict !== 'active') throw new MigrationNotConfirmedError(p.datadir, r)
+    const first = r.evidence[0]
+    return { confirmed: true, header: first?.header, kind: first?.kind }
+  })
+  journal.outcome = 'done'
+  await save()
+  return { journal, state: state ?? (await readNodeState(p.datadir)), confirmation }
+}
