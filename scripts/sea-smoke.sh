@@ -2,7 +2,7 @@
 # The operator's path through the single executable (release/tnv-<version>-<platform>-<arch>),
 # each command under `env -i`: an empty environment, no PATH (so no Node.js, no node_modules),
 # plus only the variables that command names. Keys (generate, verify, export-staking-args with
-# the proof of possession checked), rpc plan, and a stake on the devnet.
+# the proof of possession checked), rpc plan, and a stake on the devnet after a verified backup.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exe="$PWD/release/tnv-$(sed -n 's/^  "version": "\(.*\)",$/\1/p' package.json)-linux-x64"
@@ -30,6 +30,11 @@ address=$(sed -n '/"accounts"/,/]/s/.*"address": "\(0x[0-9a-fA-F]*\)".*/\1/p' "$
 key=$(sed -n '/"accounts"/,/]/s/.*"privateKey": "\(0x[0-9a-fA-F]*\)".*/\1/p' "$work/devnet.json" | head -n 1)
 printf 'smoke passphrase' | tnv keytool generate validator --datadir "$work/validator" --address "$address" \
   --bls-passphrase-source stdin >/dev/null
+# the devnet asks for a verified backup before the stake, as a real network does
+mkdir -p "$work/media"
+tnv keytool backup --datadir "$work/validator" --out "$work/media/tn-backup.json" >/dev/null
+printf 'smoke passphrase' | env -i HOME="$home" TNV_DEVNET_DIR="$work/devnet" "$exe" keytool backup verify \
+  "$work/media/tn-backup.json" --datadir "$work/validator" --bls-passphrase-source stdin >/dev/null
 env -i HOME="$home" TNV_DEVNET_DIR="$work/devnet" "$exe" devnet governance mint "$address" --datadir "$work/devnet" >/dev/null
 printf 'smoke passphrase' | env -i HOME="$home" TNV_DEVNET_DIR="$work/devnet" TN_PRIVATE_KEY="$key" "$exe" \
   stake --chain devnet --datadir "$work/validator" --through staked --yes --non-interactive \
