@@ -1,12 +1,13 @@
 /**
  * The session side of `tnv node upgrade` and `tnv node restart`: the hooks that start, stop and
- * probe node binaries as `tnv node start` does, and the flags both commands share.
+ * probe node binaries as `tnv node start` does, the flags both commands share, and their one call
+ * of the library.
  */
 import { spawnSync } from 'node:child_process'
-import { Flags } from '@oclif/core'
+import { Flags, type Interfaces } from '@oclif/core'
 import { resolveNodeBinary } from '../lib/node/binary.js'
 import { nodeBinaryVersion } from '../lib/node/binary-kind.js'
-import type { UpgradeHooks } from '../lib/node/upgrade.js'
+import type { UpgradeEvent, UpgradeHooks, UpgradeNodeReturnType } from '../lib/node/upgrade.js'
 import { datadirFlag } from './flags/common.js'
 
 export const upgradeFlags = {
@@ -95,5 +96,54 @@ export function upgradeHooks(
         throw err
       }
     },
+  }
+}
+
+/** The flag values `node upgrade` and `node restart` share. */
+type UpgradeFlagValues = Interfaces.InferredFlags<typeof upgradeFlags>
+
+/**
+ * `node upgrade` (a new binary) and `node restart` (the same one): the library's upgradeNode for
+ * the data directory's key, with the commands' flags, each event handed to `emit`.
+ */
+export async function upgradeWithFlags(
+  flags: UpgradeFlagValues,
+  newBinary: string | undefined,
+  { env, note, emit }: { env: NodeJS.ProcessEnv; note: (line: string) => void; emit: (e: UpgradeEvent) => void },
+): Promise<UpgradeNodeReturnType> {
+  const [{ upgradeNode }, { keyIdentities }] = await Promise.all([
+    import('../lib/node/upgrade.js'),
+    import('../lib/node/fence.js'),
+  ])
+  const key = (await keyIdentities(flags.datadir)).find((i) => i.blsPublicKey)?.blsPublicKey ?? null
+  return upgradeNode({
+    datadir: flags.datadir,
+    ...(newBinary !== undefined ? { newBinary } : {}),
+    blsPublicKey: key,
+    deadlineSeconds: flags.deadline,
+    now: flags.now,
+    marginSeconds: flags.margin,
+    slackSeconds: flags['window-slack'],
+    ...(flags['window-timeout'] ? { windowTimeoutSeconds: flags['window-timeout'] } : {}),
+    ...(flags['epoch-seconds'] ? { epochSeconds: flags['epoch-seconds'] } : {}),
+    check: flags.check,
+    hooks: upgradeHooks(flags.datadir, flags['ready-timeout'] * 1000, note, env),
+    onEvent: emit,
+  })
+}
+
+/** One human line for an upgrade event. */
+export function describeUpgradeEvent(e: UpgradeEvent): string {
+  switch (e.event) {
+    case 'step':
+      return `${e.step}: ${e.status}${e.detail ? ` ${JSON.stringify(e.detail)}` : ''}`
+    case 'resume':
+      return `resuming an interrupted run (done: ${e.done.join(', ') || 'none'}; ${e.phase})`
+    case 'waiting':
+      return `waiting for the safe window: ${e.reason} (until about ${e.waitUntil})`
+    case 'verify-progress':
+      return `  mode ${e.mode ?? '-'}, header ${e.header ?? '-'}, advanced ${e.advanced}`
+    case 'plan':
+      return `plan: ${JSON.stringify(e.plan, null, 2)}`
   }
 }

@@ -1,7 +1,6 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { upgradeFlags } from '../../cli/node-upgrade.js'
 import type { UpgradeNodeReturnType } from '../../lib/node/upgrade.js'
-import { describe } from './upgrade.js'
 
 export default class NodeRestart extends BaseCommand {
   static override summary = 'Restart the node tnv runs for a data directory when the committee can spare it.'
@@ -13,24 +12,11 @@ export default class NodeRestart extends BaseCommand {
   async run(): Promise<UpgradeNodeReturnType> {
     this.jsonLines = true
     const { flags } = await this.parse(NodeRestart)
-    const [{ upgradeHooks }, { upgradeNode }, { keyIdentities }] = await Promise.all([
-      import('../../cli/node-upgrade.js'),
-      import('../../lib/node/upgrade.js'),
-      import('../../lib/node/fence.js'),
-    ])
-    const key = (await keyIdentities(flags.datadir)).find((i) => i.blsPublicKey)?.blsPublicKey ?? null
-    const result = await upgradeNode({
-      datadir: flags.datadir,
-      blsPublicKey: key,
-      deadlineSeconds: flags.deadline,
-      now: flags.now,
-      marginSeconds: flags.margin,
-      slackSeconds: flags['window-slack'],
-      ...(flags['window-timeout'] ? { windowTimeoutSeconds: flags['window-timeout'] } : {}),
-      ...(flags['epoch-seconds'] ? { epochSeconds: flags['epoch-seconds'] } : {}),
-      check: flags.check,
-      hooks: upgradeHooks(flags.datadir, flags['ready-timeout'] * 1000, (t) => this.note(t), this.session.env),
-      onEvent: (e) => (this.jsonEnabled() ? this.logJson(e) : this.note(describe(e))),
+    const { upgradeWithFlags, describeUpgradeEvent } = await import('../../cli/node-upgrade.js')
+    const result = await upgradeWithFlags(flags, undefined, {
+      env: this.session.env,
+      note: (t) => this.note(t),
+      emit: (e) => (this.jsonEnabled() ? this.logJson(e) : this.note(describeUpgradeEvent(e))),
     })
     if (result.outcome === 'planned') this.out('plan only (--check): nothing was changed')
     else this.out(`restarted: pid ${result.state?.pid}`)

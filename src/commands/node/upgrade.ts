@@ -21,46 +21,19 @@ Every step is a JSON line with --json; --check shows the plan and changes nothin
   async run(): Promise<UpgradeNodeReturnType> {
     this.jsonLines = true
     const { flags } = await this.parse(NodeUpgrade)
-    const [{ upgradeHooks }, { upgradeNode }, { keyIdentities }, { resolveNodeBinary }] = await Promise.all([
+    const [{ upgradeWithFlags, describeUpgradeEvent }, { resolveNodeBinary }] = await Promise.all([
       import('../../cli/node-upgrade.js'),
-      import('../../lib/node/upgrade.js'),
-      import('../../lib/node/fence.js'),
       import('../../lib/node/binary.js'),
     ])
     resolveNodeBinary({ flag: flags.binary, env: this.session.env })
-    const key = (await keyIdentities(flags.datadir)).find((i) => i.blsPublicKey)?.blsPublicKey ?? null
-    const result = await upgradeNode({
-      datadir: flags.datadir,
-      newBinary: flags.binary,
-      blsPublicKey: key,
-      deadlineSeconds: flags.deadline,
-      now: flags.now,
-      marginSeconds: flags.margin,
-      slackSeconds: flags['window-slack'],
-      ...(flags['window-timeout'] ? { windowTimeoutSeconds: flags['window-timeout'] } : {}),
-      ...(flags['epoch-seconds'] ? { epochSeconds: flags['epoch-seconds'] } : {}),
-      check: flags.check,
-      hooks: upgradeHooks(flags.datadir, flags['ready-timeout'] * 1000, (t) => this.note(t), this.session.env),
-      onEvent: (e) => (this.jsonEnabled() ? this.logJson(e) : this.note(describe(e))),
+    const result = await upgradeWithFlags(flags, flags.binary, {
+      env: this.session.env,
+      note: (t) => this.note(t),
+      emit: (e) => (this.jsonEnabled() ? this.logJson(e) : this.note(describeUpgradeEvent(e))),
     })
-    if (result.outcome === 'planned') this.out(`plan only (--check): nothing was changed`)
+    if (result.outcome === 'planned') this.out('plan only (--check): nothing was changed')
     else
       this.out(`upgraded: ${result.journal?.binary} (${result.journal?.newVersion}) runs as pid ${result.state?.pid}`)
     return result
-  }
-}
-
-export function describe(e: import('../../lib/node/upgrade.js').UpgradeEvent): string {
-  switch (e.event) {
-    case 'step':
-      return `${e.step}: ${e.status}${e.detail ? ` ${JSON.stringify(e.detail)}` : ''}`
-    case 'resume':
-      return `resuming an interrupted run (done: ${e.done.join(', ') || 'none'}; ${e.phase})`
-    case 'waiting':
-      return `waiting for the safe window: ${e.reason} (until about ${e.waitUntil})`
-    case 'verify-progress':
-      return `  mode ${e.mode ?? '-'}, header ${e.header ?? '-'}, advanced ${e.advanced}`
-    case 'plan':
-      return `plan: ${JSON.stringify(e.plan, null, 2)}`
   }
 }

@@ -15,9 +15,10 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { killPoint, writeFileAtomic } from '../fs/atomic.js'
+import { writeFileAtomic } from '../fs/atomic.js'
 import { type CheckDoppelgangerReturnType, checkDoppelganger, type DoppelgangerEvent } from './doppelganger.js'
 import { DoppelgangerDetectedError, DoppelgangerInconclusiveError } from './fence-errors.js'
+import { journaledStep } from './journaled-step.js'
 import { MigrationNotConfirmedError } from './migrate-errors.js'
 import { isNodeProcess, type NodeState, readNodeState } from './state.js'
 
@@ -104,18 +105,7 @@ export async function migrateNode(p: MigrateParameters): Promise<MigrateReturnTy
   const journal = j
   const save = () =>
     writeFileAtomic(join(p.datadir, MIGRATE_JOURNAL), `${JSON.stringify(journal, null, 2)}\n`, { mode: 0o600 })
-  const step = async (name: MigrateStep, fn: () => Promise<Record<string, unknown> | undefined>) => {
-    if (journal.done.includes(name)) {
-      onEvent({ event: 'step', step: name, status: 'skipped', detail: { why: 'done before the interruption' } })
-      return
-    }
-    onEvent({ event: 'step', step: name, status: 'start' })
-    const detail = await fn()
-    journal.done.push(name)
-    await save()
-    onEvent({ event: 'step', step: name, status: 'done', ...(detail ? { detail } : {}) })
-    killPoint(`migrate:${name}`)
-  }
+  const step = journaledStep<MigrateStep>('migrate', journal, save, onEvent)
   const silence = async () => {
     const r = await checkDoppelganger({
       endpoint: p.networkUrl,

@@ -32,6 +32,7 @@ import { jsonRpcRequest } from './json-rpc.js'
 
 export type { UpgradeJournal, UpgradeStepName } from './guard-types.js'
 
+import { journaledStep } from './journaled-step.js'
 import { isNodeProcess, type NodeState, readNodeState } from './state.js'
 import {
   NodeNotRunningForUpgradeError,
@@ -203,18 +204,15 @@ export async function upgradeNode(p: UpgradeNodeParameters): Promise<UpgradeNode
     }
   }
   const journal = j
-  const step = async (name: UpgradeStepName, fn: () => Promise<Record<string, unknown> | undefined>) => {
-    if (journal.done.includes(name)) {
-      onEvent({ event: 'step', step: name, status: 'skipped', detail: { why: 'done before the interruption' } })
-      return
-    }
-    onEvent({ event: 'step', step: name, status: 'start' })
-    const detail = await fn()
-    journal.done.push(name)
-    if (!p.check) await saveJournal(journal)
-    onEvent({ event: 'step', step: name, status: 'done', ...(detail ? { detail } : {}) })
-    killPoint(`upgrade:${name}`)
-  }
+  // with --check nothing is written, the journal included
+  const step = journaledStep<UpgradeStepName>(
+    'upgrade',
+    journal,
+    async () => {
+      if (!p.check) await saveJournal(journal)
+    },
+    onEvent,
+  )
 
   // preflight: the new binary runs, says its version, and takes every flag tnv passes
   await step('preflight', async () => {
