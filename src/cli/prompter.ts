@@ -11,7 +11,7 @@ import type { StdinLines } from '../lib/passphrase/stdin-lines.js'
 function promptAborted(err: unknown): never {
   if (err instanceof Error && err.name === 'ExitPromptError')
     throw new AbortedError(
-      'Stopped at a prompt (Ctrl-C). The question itself changed nothing; run the same command again to continue from where it stopped (a transaction already sent is in the journal and on chain).',
+      'Stopped at a prompt (Ctrl-C). Nothing is lost: the question itself changed nothing; run the same command again to continue from where it stopped (a transaction already sent is in the journal and on chain).',
     )
   throw err
 }
