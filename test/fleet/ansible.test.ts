@@ -9,7 +9,7 @@
  * wrong checksum.
  */
 import assert from 'node:assert/strict'
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import {
   chmodSync,
@@ -26,8 +26,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { stringify } from 'yaml'
-import { BIN, ROOT } from '../helpers/cli.js'
+import { BIN, definedEnv, ROOT } from '../helpers/cli.js'
 import { freePort } from '../helpers/ports.js'
+import { runBare } from '../ship/sea.js'
 import { startTestDevnet, type TestDevnet } from '../wizard/devnet.js'
 
 const playbookBin = spawnSync('ansible-playbook', ['--version'], { encoding: 'utf8' })
@@ -38,7 +39,6 @@ const noAnsible =
 const COLLECTION = join(ROOT, 'ansible', 'telcoin', 'tnv')
 const MODULES = ['tnv_keys', 'tnv_node', 'tnv_validator', 'tnv_facts']
 
-type Run = { code: number; stdout: string; stderr: string }
 type Recap = Record<string, { ok: number; changed: number; failed: number }>
 
 /** PLAY RECAP lines: host → counts. */
@@ -68,23 +68,11 @@ describe('Ansible collection telcoin.tnv', { skip: noAnsible }, () => {
     )
     return file
   }
-  const play = (book: string, inv: string, extra: string[] = []): Promise<Run> =>
-    new Promise((resolve, reject) => {
-      const child = spawn('ansible-playbook', ['-i', inv, join(COLLECTION, 'playbooks', book), ...extra], {
-        cwd: work,
-        env: { ...process.env, ...t.env, ...env } as NodeJS.ProcessEnv,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      })
-      let stdout = ''
-      let stderr = ''
-      child.stdout.on('data', (d) => {
-        stdout += d
-      })
-      child.stderr.on('data', (d) => {
-        stderr += d
-      })
-      child.on('error', reject)
-      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }))
+  const play = (book: string, inv: string, extra: string[] = []): ReturnType<typeof runBare> =>
+    runBare('ansible-playbook', ['-i', inv, join(COLLECTION, 'playbooks', book), ...extra], {
+      cwd: work,
+      env: definedEnv({ ...process.env, ...t.env, ...env }),
+      timeoutMs: 900_000,
     })
   const tnv = (args: string[]) => t.tnv(args)
   const registryStatus = async (address: string) => {
@@ -273,18 +261,10 @@ describe('Ansible collection telcoin.tnv', { skip: noAnsible }, () => {
         },
       ]),
     )
-    const r = await new Promise<Run>((resolve, reject) => {
-      const child = spawn('ansible-playbook', ['-i', inventory(['a1']), book], {
-        cwd: work,
-        env: { ...process.env, ...t.env, ...env } as NodeJS.ProcessEnv,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      })
-      let stdout = ''
-      child.stdout.on('data', (d) => {
-        stdout += d
-      })
-      child.on('error', reject)
-      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr: '' }))
+    const r = await runBare('ansible-playbook', ['-i', inventory(['a1']), book], {
+      cwd: work,
+      env: definedEnv({ ...process.env, ...t.env, ...env }),
+      timeoutMs: 900_000,
     })
     assert.equal(r.code, 0, r.stdout)
     assert.doesNotMatch(r.stdout, /passphrase of a1/)

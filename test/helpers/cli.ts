@@ -23,6 +23,11 @@ process.once('exit', () => {
 
 export type CliResult = { code: number; stdout: string; stderr: string }
 
+/** An environment without its unset (undefined) entries, for a child given exactly this environment. */
+export function definedEnv(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined))
+}
+
 export type RunCliOptions = {
   env?: Record<string, string | undefined>
   /** Written to stdin, then stdin is closed. Without it stdin is closed at once. */

@@ -4,13 +4,13 @@
  * interfaces, judged by the registry's own views; Active at the next epoch boundary.
  */
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Address } from 'viem'
 import { createChainClient } from '../../src/lib/chain/client.js'
 import { registryAbis } from '../../src/lib/registry/generations/detect.js'
-import { BIN, type CliResult, generateKeysArgs, ROOT, testStateDir } from '../helpers/cli.js'
+import { BIN, type CliResult, definedEnv, generateKeysArgs, ROOT, testStateDir } from '../helpers/cli.js'
+import { runBare } from '../ship/sea.js'
 import { startTestDevnet, type TestDevnet } from '../wizard/devnet.js'
 
 describe('tnv offline on the devnet (reference node)', { timeout: 600_000 }, () => {
@@ -21,32 +21,16 @@ describe('tnv offline on the devnet (reference node)', { timeout: 600_000 }, () 
   }
   /** `tnv offline sign` in a network namespace with no interfaces. */
   const signOffline = (bundle: string, key: string) =>
-    new Promise<CliResult>((resolve, reject) => {
-      const child = spawn(
-        'unshare',
-        ['-n', '--', process.execPath, BIN, 'offline', 'sign', bundle, '--yes', '--json'],
-        {
-          cwd: ROOT,
-          env: {
-            ...process.env,
-            ...t.env,
-            TN_PRIVATE_KEY: key,
-            TN_DEVNET_RELAXED: '1',
-            TNV_STATE_DIR: testStateDir(),
-          } as NodeJS.ProcessEnv,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      )
-      let stdout = ''
-      let stderr = ''
-      child.stdout.on('data', (d) => {
-        stdout += d
-      })
-      child.stderr.on('data', (d) => {
-        stderr += d
-      })
-      child.on('error', reject)
-      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }))
+    runBare('unshare', ['-n', '--', process.execPath, BIN, 'offline', 'sign', bundle, '--yes', '--json'], {
+      cwd: ROOT,
+      env: definedEnv({
+        ...process.env,
+        ...t.env,
+        TN_PRIVATE_KEY: key,
+        TN_DEVNET_RELAXED: '1',
+        TNV_STATE_DIR: testStateDir(),
+      }),
+      timeoutMs: 300_000,
     })
 
   before(async () => {

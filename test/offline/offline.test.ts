@@ -8,7 +8,6 @@
  * refused; a broadcast killed at any step (signed, journaled, sent, mined, recorded) sends exactly once.
  */
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -27,9 +26,10 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { REGISTRY_ADDRESS } from '../../src/lib/chain/addresses.js'
 import { ExitCode } from '../../src/lib/errors.js'
 import { registryAbis } from '../../src/lib/registry/generations/detect.js'
-import { BIN, type CliResult, generateKeysArgs, ROOT, runCli, testStateDir } from '../helpers/cli.js'
+import { BIN, type CliResult, definedEnv, generateKeysArgs, ROOT, runCli, testStateDir } from '../helpers/cli.js'
 import { startTestChain, type TestChain } from '../registry/devnet-fixture.js'
 import { writeKeystore } from '../registry/keystore-fixture.js'
+import { runBare } from '../ship/sea.js'
 import { ENTER, PYTHON, spawnPty } from '../wizard/pty.js'
 
 const abi = registryAbis.next
@@ -257,32 +257,20 @@ describe('tnv offline prepare / sign / broadcast (CLI, real next code)', { timeo
     const keystore = file('v1-keystore.json')
     writeKeystore(keystore, b.privateKey, 'offline password')
     const before = await nonceOf(b.address)
-    const r = await new Promise<CliResult>((resolve, reject) => {
-      const child = spawn(
-        'unshare',
-        ['-n', '--', process.execPath, BIN, 'offline', 'sign', bundle, '--keystore', keystore, '--yes', '--json'],
-        {
-          cwd: ROOT,
-          env: {
-            ...process.env,
-            TN_PRIVATE_KEY: undefined,
-            TN_KEYSTORE_PASSWORD: 'offline password',
-            TNV_STATE_DIR: testStateDir(),
-          },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      )
-      let stdout = ''
-      let stderr = ''
-      child.stdout.on('data', (d) => {
-        stdout += d
-      })
-      child.stderr.on('data', (d) => {
-        stderr += d
-      })
-      child.on('error', reject)
-      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }))
-    })
+    const r = await runBare(
+      'unshare',
+      ['-n', '--', process.execPath, BIN, 'offline', 'sign', bundle, '--keystore', keystore, '--yes', '--json'],
+      {
+        cwd: ROOT,
+        env: definedEnv({
+          ...process.env,
+          TN_PRIVATE_KEY: undefined,
+          TN_KEYSTORE_PASSWORD: 'offline password',
+          TNV_STATE_DIR: testStateDir(),
+        }),
+        timeoutMs: 300_000,
+      },
+    )
     const signed = ok(r)
     assert.equal(signed.from, b.address)
     assert.equal(await nonceOf(b.address), before)

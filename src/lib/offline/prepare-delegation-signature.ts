@@ -8,14 +8,13 @@
  * key. Nothing is signed here.
  */
 import { type Address, type Hex, keccak256 } from 'viem'
-import { BadInputError, UsageError } from '../errors.js'
-import { deadlineIso } from '../registry/deadline.js'
+import { BadInputError } from '../errors.js'
 import { matchRegistryDigest } from '../registry/delegation-digest.js'
-import { AddressRetiredError, BlsKeyAlreadyRegisteredError, WrongStatusError } from '../registry/errors.js'
 import { readFirstBatch } from '../registry/first-batch.js'
 import { sharedRegistryAbi } from '../registry/generations/shared-abi.js'
 import { statusOf } from '../registry/read-own-validator.js'
 import { orNullOnRevert } from '../registry/reads.js'
+import { assertDelegatable, checkDeadline } from '../registry/sign-delegation.js'
 import { checkStakeKeyMaterial, resolveStakeProof } from '../registry/stake-checks.js'
 import type { RegistryContext, Reporter } from '../registry/types.js'
 import { BUNDLE_FORMAT, BUNDLE_VERSION, DELEGATION_SIGNATURE_STEP, type DelegationBundle, sealed } from './bundle.js'
@@ -65,29 +64,9 @@ export async function prepareDelegationSignature(
   )
   const [stakeVersion, record, retired, keyRegistered, epoch, code] = first.values
   const { chain, adapter } = first
-  if (retired) throw new AddressRetiredError(validator)
+  assertDelegatable({ validator, record, retired, keyRegistered })
   const status = statusOf(record)
-  if (status !== 'Undefined')
-    throw new WrongStatusError(
-      `${validator} is ${status}: it has staked already, so a delegation for it can never be used.`,
-      'Check it with `tnv validator status`.',
-    )
-  if (keyRegistered) throw new BlsKeyAlreadyRegisteredError()
-  let deadline: bigint | null = null
-  if (adapter.features.deadline) {
-    if (params.deadline === null)
-      throw new UsageError(
-        `The ${adapter.generation} registry's delegation signatures carry a deadline, and none was given.`,
-        {
-          fix: 'Pass --deadline (e.g. 24h or 7d).',
-        },
-      )
-    if (params.deadline <= nowSeconds)
-      throw new BadInputError(`The deadline ${params.deadline} (${deadlineIso(params.deadline)}) is in the past.`, {
-        fix: 'Pass a later --deadline, such as 24h or 7d.',
-      })
-    deadline = params.deadline
-  }
+  const deadline = checkDeadline(adapter, params.deadline, nowSeconds)
   const { inputs, digest, domainSeparator, structHash } = await matchRegistryDigest(ctx, {
     adapter,
     chain,

@@ -112,14 +112,7 @@ export async function signDelegation(params: SignDelegationParameters): Promise<
     const [stakeVersion, record, retired, keyRegistered] = first.values
     ;({ chain, adapter } = first)
     info = first.registry
-    if (retired) throw new AddressRetiredError(validator)
-    const status = statusOf(record)
-    if (status !== 'Undefined')
-      throw new WrongStatusError(
-        `${validator} is ${status}: it has staked already, so a delegation for it can never be used.`,
-        'Check it with `tnv validator status`.',
-      )
-    if (keyRegistered) throw new BlsKeyAlreadyRegisteredError()
+    assertDelegatable({ validator, record, retired, keyRegistered })
     const deadline = checkDeadline(adapter, params.deadline, nowSeconds)
     ;({ inputs, digest } = await matchRegistryDigest(ctx, {
       adapter,
@@ -160,7 +153,33 @@ export async function signDelegation(params: SignDelegationParameters): Promise<
 }
 
 /** next: a deadline in the future (required); adiri: none. */
-function checkDeadline(adapter: RegistryAdapter, deadline: bigint | null, now: bigint): bigint | null {
+/**
+ * A delegation can be used only for a validator that has not staked, is not retired, and whose
+ * BLS key the registry does not hold yet: refused otherwise, before anything is signed.
+ */
+export function assertDelegatable({
+  validator,
+  record,
+  retired,
+  keyRegistered,
+}: {
+  validator: Address
+  record: Parameters<typeof statusOf>[0]
+  retired: boolean
+  keyRegistered: boolean
+}): void {
+  if (retired) throw new AddressRetiredError(validator)
+  const status = statusOf(record)
+  if (status !== 'Undefined')
+    throw new WrongStatusError(
+      `${validator} is ${status}: it has staked already, so a delegation for it can never be used.`,
+      'Check it with `tnv validator status`.',
+    )
+  if (keyRegistered) throw new BlsKeyAlreadyRegisteredError()
+}
+
+/** The deadline a generation's delegation signature carries: required and in the future there, null elsewhere. */
+export function checkDeadline(adapter: RegistryAdapter, deadline: bigint | null, now: bigint): bigint | null {
   if (!adapter.features.deadline) return null
   if (deadline === null)
     throw new UsageError(
