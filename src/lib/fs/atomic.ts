@@ -47,52 +47,18 @@ export async function writeFileDurable(
   /** The file the write is for, as fault injection names it (writeFileAtomic: its target). */
   target: string = path,
 ): Promise<void> {
-  await (await reserveFile(path, mode, target)).fill(data)
-}
-
-/** A file created empty, with its exact mode, whose content is written (once) later. */
-export type ReservedFile = {
-  path: string
-  /** Writes the content and fsyncs it; a failure removes the file. */
-  fill(data: string | Uint8Array): Promise<void>
-  /** Closes and removes the file (when it will not be filled after all). */
-  discard(): Promise<void>
-}
-
-/**
- * Creates `path` (it must not exist) now and writes it later: its name can be made durable (an
- * fsync of its directory) while its content is still being computed, e.g. a key file during
- * PBKDF2. Until `fill` returns, the file is empty or partial: only a caller whose readers ignore
- * it until then (a staged entry of commitFiles) may reserve one.
- * @example const out = await reserveFile(join(stagedKeys, 'bls.kw'), 0o600); …; await out.fill(text)
- */
-export async function reserveFile(path: string, mode: number, target: string = path): Promise<ReservedFile> {
   const fh = await fs.open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode)
-  const discard = async () => {
-    await fh.close().catch(() => {})
-    await fs.rm(path, { force: true })
-  }
   try {
     await fh.chmod(mode) // umask may have narrowed it; make the mode exact
+    faultPoint('write', target)
+    await fh.writeFile(data)
+    await fh.sync()
   } catch (err) {
-    await discard()
+    await fh.close().catch(() => {})
+    await fs.rm(path, { force: true })
     throw err
   }
-  return {
-    path,
-    discard,
-    async fill(data) {
-      try {
-        faultPoint('write', target)
-        await fh.writeFile(data)
-        await fh.sync()
-      } catch (err) {
-        await discard()
-        throw err
-      }
-      await fh.close()
-    },
-  }
+  await fh.close()
 }
 
 /** fsync a directory so a rename in it survives a crash. Best effort where unsupported. */
