@@ -69,30 +69,15 @@ export type CommitFilesReturnType = {
 }
 
 /**
+ * Inspects the targets, fsyncs the staged directories, copies what will be replaced into the
+ * backup (under a record in phase `backup`: a kill rolls it back), writes the phase `swap` record
+ * under a temporary name, fsynced, and renames it into place (the commit point: from there on a
+ * kill is rolled forward), then swaps. Every staged entry must be complete and durable.
  * @example
  * const staged = await stageFile(infoPath, yamlText)
  * const { backupDir } = await commitFiles({ datadir, replacements: [{ kind: 'file', target: infoPath, staged }] })
  */
-export async function commitFiles(parameters: CommitFilesParameters): Promise<CommitFilesReturnType> {
-  return (await prepareCommit(parameters)).commit()
-}
-
-/** A commit up to its commit point (prepareCommit). */
-type PreparedCommit = {
-  /** Swaps the staged entries in: every staged file's content must be durable by now. */
-  commit(): Promise<CommitFilesReturnType>
-  /** Gives the commit up: the staged entries, the backup and the record are removed, every file is as it was. */
-  abandon(): Promise<void>
-}
-
-/**
- * commitFiles up to its commit point: inspects the targets, fsyncs the staged directories,
- * copies what will be replaced into the backup (under a record in phase `backup`: a kill rolls
- * it back), and writes the phase `swap` record under a temporary name, fsynced. `commit()` then
- * renames that record into place (the commit point: from there on a kill is rolled forward) and
- * swaps. Every staged entry must be complete and durable when this is called.
- */
-async function prepareCommit({ datadir, replacements }: CommitFilesParameters): Promise<PreparedCommit> {
+export async function commitFiles({ datadir, replacements }: CommitFilesParameters): Promise<CommitFilesReturnType> {
   // what is at each target now (the lock keeps it so until the swap): one lstat each
   let existing: ExistingTarget[]
   try {
@@ -144,28 +129,16 @@ async function prepareCommit({ datadir, replacements }: CommitFilesParameters): 
     throw err
   }
   killPoint('commit:prepared')
-  let used = false
-  return {
-    abandon: async () => {
-      if (used) return
-      used = true
-      await rollBack()
-    },
-    commit: async () => {
-      if (used) throw new Error('this commit was already committed or abandoned') // a bug, never expected
-      used = true
-      try {
-        // the commit point
-        await fs.rename(swapRecord as string, join(datadir, COMMIT_INTENT_FILE))
-        swapRecord = undefined
-        await fsyncDir(datadir)
-      } catch (err) {
-        await rollBack()
-        throw err
-      }
-      return swapIn(datadir, replacements, existing, backupDir)
-    },
+  try {
+    // the commit point
+    await fs.rename(swapRecord as string, join(datadir, COMMIT_INTENT_FILE))
+    swapRecord = undefined
+    await fsyncDir(datadir)
+  } catch (err) {
+    await rollBack()
+    throw err
   }
+  return swapIn(datadir, replacements, existing, backupDir)
 }
 
 /** 2. Swaps in the staged entries under a record in phase swap; any failure undoes what was done. */
