@@ -49,7 +49,8 @@ export default class OfflineBroadcast extends BaseCommand {
     const bundlePath = args.bundle
     const raw = flags['signed-raw']
     const signedPath = raw !== undefined ? '--signed-raw' : (flags.signed ?? signedPathOf(bundlePath))
-    const read = (path: string, what: string) => readSmallFile(path, { what, maxBytes: 256 * 1024 })
+    const read = (path: string, what: string) =>
+      readSmallFile(path, { what, maxBytes: 256 * 1024, explainMissing: true })
     const bundle = parseBundle(await read(bundlePath, 'an offline bundle'), bundlePath)
     const signed =
       raw === undefined

@@ -71,7 +71,7 @@ export default class OfflineSign extends BaseCommand {
       import('../../lib/fs/read-small-file.js'),
     ])
     const bundle = parseAnyBundle(
-      await readSmallFile(args.bundle, { what: 'an offline bundle', maxBytes: 256 * 1024 }),
+      await readSmallFile(args.bundle, { what: 'an offline bundle', maxBytes: 256 * 1024, explainMissing: true }),
       args.bundle,
     )
     const delegation = bundle.step === DELEGATION_SIGNATURE_STEP ? bundle : null

@@ -54,7 +54,8 @@ export default class OfflineWizard extends OfflinePrepare {
         `${signedPath} is not there yet. Stop with Ctrl-C and run \`tnv offline broadcast ${prepared.file}\` later if you like.`,
       )
     }
-    const read = (path: string, what: string) => readSmallFile(path, { what, maxBytes: 256 * 1024 })
+    const read = (path: string, what: string) =>
+      readSmallFile(path, { what, maxBytes: 256 * 1024, explainMissing: true })
     const bundle = parseBundle(await read(prepared.file, 'an offline bundle'), prepared.file)
     const signed = parseSignedFile(await read(signedPath, 'a signed offline transaction'), signedPath)
     const [support, cli] = await Promise.all([

@@ -18,9 +18,9 @@
  * and dynamic inventory scripts are not evaluated, nor INI host ranges (`v[01:50]`):
  * `ansible-inventory -i … --list --yaml` turns those into a static YAML inventory this reads.
  */
-import { promises as fs } from 'node:fs'
 import { parse as parseYaml } from 'yaml'
 import { BadInputError } from '../errors.js'
+import { readSmallFile } from '../fs/read-small-file.js'
 
 export type InventoryValidator = {
   name: string
@@ -181,5 +181,8 @@ export function parseInventory(text: string, file: string): InventoryValidator[]
 
 /** @example const validators = await readInventory('inventory/hosts.yml') */
 export async function readInventory(path: string): Promise<InventoryValidator[]> {
-  return parseInventory(await fs.readFile(path, 'utf8'), path)
+  return parseInventory(
+    await readSmallFile(path, { what: 'an inventory', maxBytes: 4 * 1024 * 1024, explainMissing: true }),
+    path,
+  )
 }

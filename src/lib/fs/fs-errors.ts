@@ -28,6 +28,17 @@ export class WrongFileKindError extends BadInputError {
   }
 }
 
+/** A file the user named is not there. */
+export class NamedFileMissingError extends BadInputError {
+  override readonly code: string = 'NamedFileMissing'
+  constructor(path: string, what: string, cause?: unknown) {
+    super(`${path} does not exist: tnv expected ${what} there. Nothing was read or changed.`, {
+      fix: 'Check the path (a relative path is taken from the current directory) and run the command again.',
+      ...(cause === undefined ? {} : { cause }),
+    })
+  }
+}
+
 /** A data directory asked for on a file system that cannot hold one (/proc, /sys, devices). */
 export class DatadirPlaceError extends BadInputError {
   override readonly code: string = 'DatadirPlace'

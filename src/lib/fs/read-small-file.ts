@@ -5,20 +5,28 @@
  * buffer, so a file that grows meanwhile cannot make the read unbounded either.
  */
 import { promises as fs } from 'node:fs'
-import { assertRegularFile, WrongFileKindError } from './fs-errors.js'
+import { assertRegularFile, NamedFileMissingError, WrongFileKindError } from './fs-errors.js'
 
 export type ReadSmallFileParameters = {
   /** What the file should be, for messages ("a keystore"). */
   what: string
   maxBytes: number
+  /** A missing file is NamedFileMissingError (for callers with no error of their own for it). */
+  explainMissing?: boolean
 }
 
 /**
- * @throws WrongFileKindError (not a regular file, or larger than maxBytes), and the OS's errors
+ * @throws NamedFileMissingError (nothing there, with explainMissing), WrongFileKindError (not a
+ * regular file, or larger than maxBytes), and the OS's other errors
  * @example const text = await readSmallFile('/etc/tn/jwt.hex', { what: 'a JWT secret file', maxBytes: 4096 })
  */
-export async function readSmallFile(path: string, { what, maxBytes }: ReadSmallFileParameters): Promise<string> {
-  const stat = await fs.stat(path)
+export async function readSmallFile(
+  path: string,
+  { what, maxBytes, explainMissing = false }: ReadSmallFileParameters,
+): Promise<string> {
+  const stat = await fs.stat(path).catch((err: NodeJS.ErrnoException) => {
+    throw explainMissing && err.code === 'ENOENT' ? new NamedFileMissingError(path, what, err) : err
+  })
   assertRegularFile(path, stat, what)
   const tooLarge = () =>
     new WrongFileKindError(`${path} is larger than ${maxBytes} bytes, far larger than ${what}. Nothing was read.`, {
