@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import type { Interfaces } from '@oclif/core'
+import { Flags, type Interfaces } from '@oclif/core'
 import type { Address, Hex } from 'viem'
 import { BaseCommand } from '../cli/base-command.js'
 import { skipBackupCheckFlag } from '../cli/flags/backup-gate.js'
@@ -32,6 +32,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     'TN_PRIVATE_KEY=… TN_BLS_PASSPHRASE=… <%= config.bin %> <%= command.id %> --chain devnet --datadir ./v1 --create-keys --mint --through active --start-node --yes --json',
     'TN_KEYSTORE_PASSWORD=… <%= config.bin %> <%= command.id %> --chain testnet --keystore ~/.foundry/keystores/validator --through active --node-rpc-url http://127.0.0.1:8545',
     '<%= config.bin %> <%= command.id %> --chain testnet --unsigned   # print the transaction for a multisig or hardware wallet',
+    '<%= config.bin %> <%= command.id %> --chain testnet --datadir ./v --offline-bundle v.stake.bundle.json   # key offline: write the bundle (exit 32); run again once signed to broadcast',
   ]
 
   static override flags = {
@@ -43,6 +44,12 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     ...passphraseFlags,
     ...p2pAddressFlags,
     ...skipBackupCheckFlag,
+    'offline-bundle': Flags.string({
+      helpValue: '<file>',
+      summary:
+        'The funding key is on an offline machine: write the stake bundle to FILE (exit 32, waiting for the offline signature); run again once `tnv offline sign FILE` wrote its signed file beside it, to broadcast it. docs/offline.md',
+      exclusive: ['private-key', 'keystore', 'unsigned', 'ledger', 'trezor'],
+    }),
   }
 
   async run(): Promise<StakeReturnType | StakeFlowReturnType> {
@@ -53,7 +60,11 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       throw new MintNeedsFlowError()
     }
     // --format safe: the stake (and with --through active the activate after it) as one Safe batch
-    if ((!interactive && flags.through === undefined) || flags.format === 'safe') return this.stakeOnly(flags)
+    if (
+      (!interactive && flags.through === undefined && flags['offline-bundle'] === undefined) ||
+      flags.format === 'safe'
+    )
+      return this.stakeOnly(flags)
     // the wizard, for a validator address that is a contract (a Safe): no key can sign for it
     const safeFlags = interactive ? await this.offerSafeBatch(flags) : null
     if (safeFlags) return this.stakeOnly(safeFlags)
@@ -90,6 +101,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       env: this.session.env,
       externalPrimaryAddr: flags['external-primary-addr'],
       externalWorkerAddrs: flags['external-worker-addrs'],
+      offlineBundle: flags['offline-bundle'],
       mint: flags.mint,
       rehearsalMint: (validator) => this.rehearsalMint(validator),
       whitelistWaitSeconds: flags['whitelist-wait'],
@@ -103,6 +115,11 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       releaseDatadir: () => dir.release(),
     })
     this.renderFlow(result)
+    if (result.offline) {
+      // the stake (or activate) is not done: never exit 0 for it (docs/decisions.md "The stake wizard's offline path")
+      const { ExitCode } = await import('../lib/errors.js')
+      process.exitCode = ExitCode.AwaitingOfflineSignature
+    }
     return result
   }
 
@@ -121,7 +138,11 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       const { cast, ...tx } = result.unsigned
       this.out(JSON.stringify(tx, null, 2))
       this.out(cast)
-    } else
+    } else if (result.offline)
+      this.out(
+        `${result.validator} is ${result.status} on ${result.chain.name}: the ${result.offline.step} waits for its offline signature (${result.offline.bundle}).`,
+      )
+    else
       this.out(
         `${result.validator} is ${result.status} on ${result.chain.name} (epoch ${result.epoch}). Steps: ${result.steps.map((s) => `${s.step} ${s.outcome}`).join(', ') || 'none needed'}.`,
       )
@@ -139,7 +160,13 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
    * Transaction Builder batch instead of asking for a key. Null: not a contract, or declined.
    */
   private async offerSafeBatch(flags: StakeFlags): Promise<StakeFlags | null> {
-    if (flags.unsigned || flags['private-key'] !== undefined || flags.keystore !== undefined) return null
+    if (
+      flags.unsigned ||
+      flags['private-key'] !== undefined ||
+      flags.keystore !== undefined ||
+      flags['offline-bundle'] !== undefined
+    )
+      return null
     const [{ readNodeInfo }, support, { readAccountKind }] = await Promise.all([
       import('../lib/nodeinfo/read.js'),
       import('../lib/registry/command-support.js'),
@@ -189,10 +216,12 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     const note = (line: string) => this.note(line)
     const keys = await this.keyMaterial(flags)
     const ctx = await support.openRegistryContext(flags)
-    const signer = await cli.signerFromFlags(this.session, flags, {
-      action: 'stake',
-      defaultFrom: keys.executionAddress,
-    })
+    const { withOfflineBundleFix } = await import('../lib/onboard/errors.js')
+    const signer = await cli
+      .signerFromFlags(this.session, flags, { action: 'stake', defaultFrom: keys.executionAddress })
+      .catch((err: unknown) => {
+        throw withOfflineBundleFix(err)
+      })
     const passphrase = {
       source: flags['bls-passphrase-source'],
       stdin: this.session.stdin(),

@@ -50,6 +50,8 @@ export const ExitCode = {
   Aborted: 30,
   /** An upgrade or restart did not come up in time and was rolled back: the previous binary runs again. */
   RolledBack: 31,
+  /** The stake wizard wrote an offline bundle (or found one unsigned): done once it is signed offline and this is run again. */
+  AwaitingOfflineSignature: 32,
 } as const
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode]
 

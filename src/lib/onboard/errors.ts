@@ -1,4 +1,5 @@
 /** Failures of the onboarding flows (`tnv stake` / `tnv exit` as wizards and in CI). */
+import { SignerRequiredError } from '../chain/errors.js'
 import { ExitCode, TnvError } from '../errors.js'
 
 /** A wait for the chain (whitelist, epoch boundary, exit) ran out of time. */
@@ -38,4 +39,15 @@ export class MintNeedsFlowError extends TnvError {
       },
     )
   }
+}
+
+/**
+ * `tnv stake` without a signer and without a terminal: SignerRequired (exit 2, its code kept for
+ * CI) whose fix names --offline-bundle too, the way to stake with a funding key kept offline.
+ */
+export function withOfflineBundleFix(err: unknown): unknown {
+  if (err instanceof SignerRequiredError)
+    err.fix =
+      'Set TN_PRIVATE_KEY, pass --keystore FILE, pass --unsigned --from ADDRESS to print the transaction for another wallet, or pass --offline-bundle FILE when the funding key is on an offline machine (docs/offline.md).'
+  return err
 }

@@ -1,6 +1,8 @@
 /**
  * The signer question of the wizard: a private key typed at a hidden prompt, a keystore file
- * with its password (hidden), or unsigned transactions for another wallet. A signer the flags
+ * with its password (hidden), unsigned transactions for another wallet, a hardware wallet, or (the
+ * stake wizard only, `offline`) a funding key on an offline machine: bundles to sign there
+ * (./offline-step.ts, docs/offline.md). A signer the flags
  * or the environment already name (TN_PRIVATE_KEY, --keystore, --unsigned) is used as is.
  * Without a terminal the flags are the answer (SignerRequired names them when none is given).
  * On a terminal the choice (its kind and a keystore's path, never a secret) is remembered in the
@@ -11,10 +13,11 @@
 import { resolve } from 'node:path'
 import type { Address } from 'viem'
 import { resolveSigner, type Signer } from '../chain/signer.js'
-import { ExitCode, TnvError } from '../errors.js'
+import { ExitCode, TnvError, UsageError } from '../errors.js'
 import { type SignerFlagValues, signerOptionsOf } from '../options.js'
 import { SignerMismatchError } from '../registry/errors.js'
 import type { WizardIo } from '../wizard/io.js'
+import { withOfflineBundleFix } from './errors.js'
 import { readSignerChoice, rememberSignerChoice, type SignerChoice, type SignerKind } from './signer-memory.js'
 
 export type PickSignerParameters = {
@@ -28,12 +31,25 @@ export type PickSignerParameters = {
   datadir?: string | undefined
   /** Told the choice made at the prompts (for a caller that makes the data directory afterwards). */
   onChosen?: ((choice: SignerChoice) => void) | undefined
+  /**
+   * Offers "the funding key is on an offline machine" (the stake wizard); `bundle` is
+   * --offline-bundle, which chooses it without a question.
+   */
+  offline?: { bundle?: string | undefined } | undefined
 }
+
+/** The funding key is on an offline machine: nothing signs here; `bundle` is the file given or remembered. */
+export type OfflineSigner = { type: 'offline'; address: Address; bundle: string | undefined }
 
 export async function pickSigner(
   io: WizardIo,
-  { action, flags, defaultFrom, datadir, onChosen, env }: PickSignerParameters,
-): Promise<Signer> {
+  params: PickSignerParameters & { offline: { bundle?: string | undefined } },
+): Promise<Signer | OfflineSigner>
+export async function pickSigner(io: WizardIo, params: PickSignerParameters): Promise<Signer>
+export async function pickSigner(
+  io: WizardIo,
+  { action, flags, defaultFrom, datadir, onChosen, env, offline }: PickSignerParameters,
+): Promise<Signer | OfflineSigner> {
   const named =
     flags['private-key'] !== undefined ||
     flags.keystore !== undefined ||
@@ -44,6 +60,19 @@ export async function pickSigner(
   const warn = (lines: string[]) => {
     for (const w of lines) io.emit({ event: 'warning', message: w }, w)
   }
+  if (offline?.bundle !== undefined) {
+    if (named)
+      throw new UsageError(
+        '--offline-bundle says the funding key is on an offline machine, and a signer here is named too.',
+        {
+          fix: 'Drop --offline-bundle to sign here, or drop --private-key, --keystore, --unsigned, --ledger, --trezor and TN_PRIVATE_KEY to sign offline.',
+        },
+      )
+    const address = await offlineAddress(io, flags, defaultFrom)
+    const bundle = resolve(offline.bundle)
+    await chosenOffline(datadir, bundle, io)
+    return { type: 'offline', address, bundle }
+  }
   if (!io.interactive || named) {
     // the wizard's prompts and the session's one stdin reader (--keystore-password-source stdin)
     const { signer, warnings } = await resolveSigner({
@@ -52,6 +81,8 @@ export async function pickSigner(
       defaultFrom,
       prompter: io,
       env,
+    }).catch((err: unknown) => {
+      throw offline ? withOfflineBundleFix(err) : err
     })
     warn(warnings)
     return signer
@@ -75,9 +106,23 @@ export async function pickSigner(
       { value: 'unsigned', name: 'nobody here: print unsigned transactions for another wallet' },
       { value: 'ledger', name: 'a Ledger (through foundry’s cast; the address is read from the device)' },
       { value: 'trezor', name: 'a Trezor (through foundry’s cast; the address is read from the device)' },
+      ...(offline
+        ? [
+            {
+              value: 'offline' as const,
+              name: 'the funding key is on an offline machine: prepare a file to sign there, broadcast it here',
+            },
+          ]
+        : []),
     ],
-    remembered?.kind ?? 'key',
+    remembered !== null && (remembered.kind !== 'offline' || offline) ? remembered.kind : 'key',
   )
+  if (kind === 'offline') {
+    const address = await offlineAddress(io, flags, defaultFrom)
+    const bundle = remembered?.kind === 'offline' ? remembered.bundle : undefined
+    await chosen({ kind, ...(bundle !== undefined ? { bundle } : {}) })
+    return { type: 'offline', address, bundle }
+  }
   if (kind === 'ledger' || kind === 'trezor') {
     const index = await io.input(
       `Account index on the ${kind === 'ledger' ? 'Ledger' : 'Trezor'} (m/44'/60'/0'/0/<index>)`,
@@ -125,6 +170,38 @@ export async function pickSigner(
   const signer = (await resolveSigner({ action, unsigned: true, from, defaultFrom, env })).signer
   await chosen({ kind: 'unsigned' })
   return signer
+}
+
+/** The address whose key is offline: --from, node-info.yaml's execution address, or asked. */
+async function offlineAddress(
+  io: WizardIo,
+  flags: SignerFlagValues,
+  defaultFrom: Address | undefined,
+): Promise<Address> {
+  const given = flags.from ?? defaultFrom
+  if (given === undefined && !io.interactive)
+    throw new UsageError(
+      'The offline path needs the address whose key is offline, and there is no node-info.yaml to read it from.',
+      {
+        fix: 'Pass --from ADDRESS (the validator address), or make the keys first: `tnv keytool generate validator --address ADDRESS --datadir DIR`.',
+      },
+    )
+  const text =
+    given ??
+    (await io.input('Address whose key is on the offline machine (the validator address)', {
+      validate: (v) => (/^0x[0-9a-fA-F]{40}$/.test(v.trim()) ? true : 'A 0x-prefixed 20-byte address'),
+    }))
+  const { parseAddressFlag } = await import('../chain/address.js')
+  return parseAddressFlag(text.trim(), '--from')
+}
+
+/** --offline-bundle remembered like a choice made at the prompt (its absolute path). */
+async function chosenOffline(datadir: string | undefined, bundle: string, io: WizardIo): Promise<void> {
+  if (datadir === undefined) return
+  await rememberSignerChoice(datadir, { kind: 'offline', bundle }).catch((err: unknown) => {
+    const w = `Warning: could not remember the signer choice in ${datadir} (${err instanceof Error ? err.message : String(err)}); it will be asked again next time.`
+    io.emit({ event: 'warning', message: w }, w)
+  })
 }
 
 /** How often the wizard asks again for a mistyped key or password before it gives up. */

@@ -38,6 +38,7 @@ import { ensureBackup } from './ensure-backup.js'
 import { createKeys, findKeys } from './ensure-keys.js'
 import { type EnsureNodeReturnType, ensureNode, waitForNodeSync } from './ensure-node.js'
 import { epochProgress, followStatus } from './follow-status.js'
+import { type OfflineStepReturnType, type OfflineWaiting, offlineStep } from './offline-step.js'
 import { pickNetwork } from './pick-network.js'
 import { pickSigner } from './pick-signer.js'
 import { checkPrerequisites } from './prerequisites.js'
@@ -66,6 +67,11 @@ export type StakeFlowParameters = {
   env: NodeJS.ProcessEnv
   externalPrimaryAddr?: string | undefined
   externalWorkerAddrs?: string | undefined
+  /**
+   * --offline-bundle: the funding key is on an offline machine; the bundle file to write, or the
+   * one an earlier run wrote (broadcast once its signed file is beside it). ./offline-step.ts
+   */
+  offlineBundle?: string | undefined
   /** On the devnet: whitelist by the devnet's rehearsal mint without asking. */
   mint: boolean
   /**
@@ -103,6 +109,8 @@ export type StakeFlowReturnType = {
   node: EnsureNodeReturnType | null
   /** The stake transaction for another wallet (--unsigned); the flow stops there. */
   unsigned?: UnsignedTransaction
+  /** The funding key is offline: the bundle written (or found unsigned); the flow stops there (exit 32). */
+  offline?: OfflineWaiting
 }
 
 type FoundKeys = NonNullable<Awaited<ReturnType<typeof findKeys>>>
@@ -113,6 +121,8 @@ type FlowRun = {
   p: StakeFlowParameters
   ctx: RegistryContext
   signer: Signer
+  /** The funding key is on an offline machine (the signer above is then unsigned): the bundle given or remembered. */
+  offline: { bundle: string | undefined } | null
   validator: Address
   keys: FoundKeys
   /**
@@ -120,6 +130,8 @@ type FlowRun = {
    * environment: for the key check, the adiri proof and the node tnv may start (never printed).
    */
   nodePassphrase: string | null
+  /** The key-on-disk check of node-info.yaml's key (recorded in an offline stake bundle). */
+  keyOnDisk: 'match' | 'absent'
   /** Every transaction of this run, in the data directory's journal (and the sender's); --unsigned writes nothing. */
   journal: StepJournal
   /** Transactions earlier runs left open, settled by this one, by step. */
@@ -162,6 +174,7 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
   if (status.status === 'Undefined') {
     const staked = await stakeStep(run, status)
     if ('unsigned' in staked) return { ...done(status, null), unsigned: staked.unsigned }
+    if ('offline' in staked) return { ...done(status, null), offline: staked.offline }
     status = staked.status
   }
   // staked (now or before): the keys are bound on chain, the rest of the flow only waits
@@ -173,6 +186,7 @@ export async function runStakeFlow(io: WizardIo, p: StakeFlowParameters): Promis
     const activated = await activateStep(run)
     node = activated.node
     if (activated.unsigned) return { ...done(status, node), unsigned: activated.unsigned }
+    if (activated.offline) return { ...done(status, node), offline: activated.offline }
   }
   // 11. PendingActivation → Active at the epoch boundary
   return done(await followToActive(run, status), node)
@@ -234,7 +248,7 @@ async function prepareRun(
   timeoutMs: number,
 ): Promise<FlowRun> {
   let signerChoice: SignerChoice | undefined
-  const signer = await pickSigner(io, {
+  const picked = await pickSigner(io, {
     action: 'stake',
     flags: p.signer,
     defaultFrom: found?.info.executionAddress,
@@ -243,11 +257,15 @@ async function prepareRun(
       signerChoice = c
     },
     env: p.env,
+    offline: { bundle: p.offlineBundle },
   })
+  // the offline path prepares with an unsigned signer (every check and the simulation, nothing signed)
+  const signer: Signer = picked.type === 'offline' ? { type: 'unsigned', address: picked.address } : picked
+  const offline = picked.type === 'offline' ? { bundle: picked.bundle } : null
   const validator = signer.address
   io.emit(
-    { event: 'signer', address: validator, type: signer.type, network: ctx.target.name, rpcUrl: ctx.target.rpcUrl },
-    `Network ${ctx.target.name} (${ctx.target.rpcUrl}); validator address ${validator}${signer.type === 'unsigned' ? ' (unsigned: transactions are printed, not sent)' : ''}.`,
+    { event: 'signer', address: validator, type: picked.type, network: ctx.target.name, rpcUrl: ctx.target.rpcUrl },
+    `Network ${ctx.target.name} (${ctx.target.rpcUrl}); validator address ${validator}${offline ? ' (its key is on an offline machine: each transaction is prepared here as a bundle, signed there, broadcast here)' : signer.type === 'unsigned' ? ' (unsigned: transactions are printed, not sent)' : ''}.`,
   )
   const steps: StepRecord[] = []
   let keys = found
@@ -277,7 +295,7 @@ async function prepareRun(
   // the key on disk must be the key node-info.yaml records (a kill in an older key commit, or
   // files copied by hand, could leave them apart): refused with how to repair
   const { assertKeyOnDisk } = await import('../keys/key-binding.js')
-  await assertKeyOnDisk({
+  const keyOnDisk = await assertKeyOnDisk({
     datadir: dirname(keys.path),
     nodeInfoKey: keys.info.blsPublicKey,
     source: nodePassphrase !== null ? 'env' : p.passphraseSource,
@@ -290,7 +308,21 @@ async function prepareRun(
     command: 'tnv stake',
     timeoutMs,
   }
-  return { io, p, ctx, signer, validator, keys, nodePassphrase, journal, resumed: new Map(), steps, timeoutMs }
+  return {
+    io,
+    p,
+    ctx,
+    signer,
+    offline,
+    validator,
+    keys,
+    nodePassphrase,
+    keyOnDisk: keyOnDisk === 'match' ? 'match' : 'absent',
+    journal,
+    resumed: new Map(),
+    steps,
+    timeoutMs,
+  }
 }
 
 /**
@@ -390,13 +422,13 @@ async function chooseThrough(io: WizardIo, through: StakeThrough | undefined): P
 }
 
 /**
- * Backup (issue 18), whitelist, stake: the state after it, or the stake transaction for another
- * wallet (--unsigned: the flow stops there).
+ * Backup (issue 18), whitelist, stake: the state after it, the stake transaction for another
+ * wallet (--unsigned), or the offline bundle waiting for its signature (the flow stops there).
  */
 async function stakeStep(
   run: FlowRun,
   status: ValidatorStatus,
-): Promise<{ status: ValidatorStatus } | { unsigned: UnsignedTransaction }> {
+): Promise<{ status: ValidatorStatus } | { unsigned: UnsignedTransaction } | { offline: OfflineWaiting }> {
   const { io, p, ctx, signer, validator, keys, nodePassphrase } = run
   // the stake needs a confirmation: without a terminal and without --yes it would be refused at
   // the stake, so refuse now, before a backup is asked for or a devnet mint is sent
@@ -424,20 +456,38 @@ async function stakeStep(
     { event: 'stake-amount', stakeVersion: status.stakeVersion, stakeAmount: status.stakeAmount },
     `Stake amount (stake version ${status.stakeVersion}): ${formatTelAndWei(BigInt(status.stakeAmount))}.`,
   )
+  // adiri: its proof is signed with the key; keys made in this run open with the passphrase in hand
+  const signAdiriProof = adiriProofSigner({
+    datadir: dirname(keys.path),
+    source: nodePassphrase !== null ? 'env' : p.passphraseSource,
+    env: nodePassphrase !== null ? { TN_BLS_PASSPHRASE: nodePassphrase } : undefined,
+    stdin: io.stdin(),
+    io: { isTTY: io.interactive, ask: (m) => io.secret(m) },
+    note: (line) => io.emit({ event: 'note', message: line }, line),
+  })
+  if (run.offline) {
+    const r = await offlineStep(io, ctx, {
+      ...offlineParams(run, 'stake'),
+      stake: {
+        blsPubkey: view.blsPublicKey,
+        proofOfPossession: view.proofOfPossession,
+        executionAddress: keys.info.executionAddress,
+        signAdiriProof,
+        nodeInfo: keys.path,
+        keyOnDisk: run.keyOnDisk,
+      },
+    })
+    if (r.outcome === 'waiting') return { offline: r }
+    run.steps.push(offlineRecord('stake', r))
+    io.emit({ event: 'staked', validator }, `${validator} is Staked.`)
+    return { status: await readValidatorStatus(ctx, { address: validator }) }
+  }
   const result = await stake(ctx, {
     signer,
     blsPubkey: view.blsPublicKey,
     proofOfPossession: view.proofOfPossession,
     executionAddress: keys.info.executionAddress,
-    // adiri: its proof is signed with the key; keys made in this run open with the passphrase in hand
-    signAdiriProof: adiriProofSigner({
-      datadir: dirname(keys.path),
-      source: nodePassphrase !== null ? 'env' : p.passphraseSource,
-      env: nodePassphrase !== null ? { TN_BLS_PASSPHRASE: nodePassphrase } : undefined,
-      stdin: io.stdin(),
-      io: { isTTY: io.interactive, ask: (m) => io.secret(m) },
-      note: (line) => io.emit({ event: 'note', message: line }, line),
-    }),
+    signAdiriProof,
     report: wizardReporter(io, 'stake', run.resumed),
     confirm: wizardConfirm(io, { yes: p.yes }),
     journal: run.journal,
@@ -457,9 +507,9 @@ async function stakeStep(
 /** A Staked validator: its node started or attached and synced, then activate. */
 async function activateStep(
   run: FlowRun,
-): Promise<{ node: EnsureNodeReturnType; unsigned: UnsignedTransaction | null }> {
+): Promise<{ node: EnsureNodeReturnType; unsigned: UnsignedTransaction | null; offline?: OfflineWaiting }> {
   const { io, p, ctx, signer } = run
-  if (signer.type === 'unsigned')
+  if (signer.type === 'unsigned' && !run.offline)
     io.emit(
       { event: 'note', message: 'activate is printed unsigned' },
       'Activation will be printed unsigned for your wallet.',
@@ -484,6 +534,12 @@ async function activateStep(
     nodeMode: synced.nodeMode,
   })
   run.steps.push({ step: 'sync', outcome: 'done' })
+  if (run.offline) {
+    const r = await offlineStep(io, ctx, offlineParams(run, 'activate'))
+    if (r.outcome === 'waiting') return { node, unsigned: null, offline: r }
+    run.steps.push(offlineRecord('activate', r))
+    return { node, unsigned: null }
+  }
   const { activate } = await import('../registry/activate.js')
   const result = await activate(ctx, {
     signer,
@@ -498,6 +554,40 @@ async function activateStep(
     'Sign and send this activate transaction with your wallet, then run this command again to follow it to Active:',
   )
   return { node, unsigned: result.unsigned }
+}
+
+/** What the offline path of a step needs from the run. */
+function offlineParams(run: FlowRun, step: 'stake' | 'activate') {
+  return {
+    step,
+    from: run.validator,
+    datadir: run.p.datadir,
+    bundle: run.offline?.bundle,
+    // the run goes on to activate (the command printed for the rerun says so)
+    throughActive: step === 'activate',
+    network: run.ctx.target.name === 'custom' ? `--rpc-url ${run.ctx.target.rpcUrl}` : `--chain ${run.ctx.target.name}`,
+    journal: run.journal,
+    report: wizardReporter(run.io, step, run.resumed),
+  }
+}
+
+/** The step record of a signed bundle broadcast (or found mined by an earlier broadcast). */
+function offlineRecord(step: string, r: Extract<OfflineStepReturnType, { outcome: 'broadcast' }>): StepRecord {
+  return r.result.outcome === 'sent'
+    ? {
+        step,
+        outcome: 'sent',
+        txHash: r.result.txHash,
+        blockNumber: r.result.blockNumber,
+        message: `offline bundle ${r.bundle}`,
+      }
+    : {
+        step,
+        outcome: 'already-done',
+        txHash: r.result.txHash,
+        blockNumber: r.result.blockNumber,
+        message: `offline bundle ${r.bundle} was broadcast before`,
+      }
 }
 
 /** PendingActivation followed to Active at the epoch boundary (a validator Active already returns at once). */
