@@ -13,6 +13,7 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { ExitCode } from '../../src/lib/errors.js'
 import { SIGNER_CHOICE_FILE } from '../../src/lib/onboard/signer-memory.js'
+import { eventProblems } from '../../src/lib/wizard/event-schema.js'
 import { BIN, type CliResult, definedEnv, generateKeysArgs, parseJson, ROOT, testStateDir } from '../helpers/cli.js'
 import { writeKeystore } from '../registry/keystore-fixture.js'
 import { runBare } from '../ship/sea.js'
@@ -109,6 +110,7 @@ describe('tnv stake with the funding key on an offline machine', { skip, timeout
       { outcome: 'waiting', bundle, signed: join(t.dir, 'ci.bundle.signed.json') },
     )
     assert.ok(lines.some((l) => l.event === 'offline-bundle'))
+    for (const l of lines) if ('event' in l) assert.deepEqual(eventProblems(l), [], JSON.stringify(l))
     // run again before it is signed: still waiting, nothing written over
     const again = await t.tnv(args)
     assert.equal(again.code, ExitCode.AwaitingOfflineSignature, again.stderr)

@@ -90,6 +90,24 @@ export const FLOW_EVENTS = {
     refundCredited: 'decimal',
   },
   unsigned: { step: 'string', transaction: 'object' },
+  'offline-bundle': {
+    outcome: 'string',
+    step: 'string',
+    bundle: 'string',
+    signed: 'string',
+    digest: 'string',
+    expiresAt: 'string',
+    next: 'object',
+  },
+  'offline-waiting': {
+    outcome: 'string',
+    step: 'string',
+    bundle: 'string',
+    signed: 'string',
+    digest: 'string',
+    expiresAt: 'string',
+    next: 'object',
+  },
   waiting: {
     endpoint: 'string',
     methods: 'array',
@@ -169,6 +187,9 @@ export const FLOW_EVENT_WHEN: Record<FlowEventName, string> = {
   exited: 'the protocol marked it Exited',
   paid: 'unstake paid out (wei)',
   unsigned: '`--unsigned`: the flow stops here',
+  'offline-bundle':
+    'the funding key is offline (`--offline-bundle`, or the wizard): the bundle of the step is written (`outcome` `waiting`; `next`: the commands `offline`, `online`, `broadcast`); the flow stops here, exit 32',
+  'offline-waiting': 'the bundle an earlier run wrote is not signed yet (its signed file is not beside it); exit 32',
   waiting: 'an endpoint has not answered an attempt for 5 s (`--rpc-timeout` per attempt, 4 attempts)',
   interrupted: 'SIGINT',
 }
