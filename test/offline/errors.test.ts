@@ -31,6 +31,17 @@ describe('offline errors as operators read them', () => {
     )
   })
 
+  it('a stale bundle of the stake wizard says to run `tnv stake` with a new file, then again to broadcast', () => {
+    const err = new StaleBundleError(
+      [{ name: 'expiry', prepared: 'valid until 2026-01-01T00:00:00.000Z', now: 'expired' }],
+      'tnv stake --chain testnet --datadir ./v --offline-bundle NEW_FILE.json',
+    )
+    assert.equal(
+      err.render().split('\n')[0],
+      'The bundle no longer matches the chain, so nothing was sent: expiry changed since it was prepared. Prepare a new bundle on the networked host with `tnv stake --chain testnet --datadir ./v --offline-bundle NEW_FILE.json` (a new file), sign it offline, then run that command again to broadcast it.',
+    )
+  })
+
   it('a changed bundle is refused with what to do', () => {
     const err = new BundleDigestMismatchError('stake.bundle.json', {
       recorded: `sha256:${'a'.repeat(64)}`,

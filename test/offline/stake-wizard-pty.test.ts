@@ -5,12 +5,16 @@
  * offline signature); `tnv offline sign` signs it with a keystore in a network namespace with no
  * interfaces; the next `tnv stake` offers the remembered offline path, finds the signed file and
  * broadcasts it: the registry shows the validator Staked. Without a terminal, the missing signer
- * names --offline-bundle, and --offline-bundle runs the same path (exit 32, then 0).
+ * names --offline-bundle, and --offline-bundle runs the same path (exit 32, then 0). A signed
+ * bundle gone stale is refused without a terminal (exit 24) and replaced by a new one on a terminal.
  */
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
+import { createWalletClient, http } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { createChainClient } from '../../src/lib/chain/client.js'
 import { ExitCode } from '../../src/lib/errors.js'
 import { SIGNER_CHOICE_FILE } from '../../src/lib/onboard/signer-memory.js'
 import { eventProblems } from '../../src/lib/wizard/event-schema.js'
@@ -121,5 +125,41 @@ describe('tnv stake with the funding key on an offline machine', { skip, timeout
     const sent = await t.tnv(args)
     assert.equal(sent.code, 0, `${sent.stdout}\n${sent.stderr}`)
     assert.equal(await status(v), 'Staked')
+  })
+
+  it('a signed bundle whose nonce another transaction used: refused without a terminal (exit 24), said and prepared anew on a terminal', async () => {
+    const v = t.address(8)
+    const datadir = join(t.dir, 'stale')
+    ok(await t.tnv([...generateKeysArgs(datadir, v), '--json']))
+    const bundle = join(t.dir, 'stale.bundle.json')
+    const args = ['stake', '--datadir', datadir, '--chain', 'devnet', '--offline-bundle', bundle]
+    const waiting = await t.tnv([...args, '--through', 'staked', '--mint'])
+    assert.equal(waiting.code, ExitCode.AwaitingOfflineSignature, waiting.stderr)
+    const signed = await signOffline(bundle, { TN_PRIVATE_KEY: t.key(8) })
+    assert.equal(signed.code, 0, `${signed.stdout}\n${signed.stderr}`)
+    // another transaction from the validator address takes the bundle's nonce
+    const rpcUrl = t.info.rpcUrl as string
+    const wallet = createWalletClient({ account: privateKeyToAccount(t.key(8)), transport: http(rpcUrl) })
+    const hash = await wallet.sendTransaction({ to: v, value: 1n, chain: null })
+    await createChainClient({ rpcUrl }).waitForTransactionReceipt({ hash })
+
+    const stale = await t.tnv(args)
+    assert.equal(stale.code, ExitCode.WrongState, stale.stderr)
+    assert.match(stale.stderr, /nonce: prepared with nonce 0/)
+    assert.match(stale.stderr, /--offline-bundle NEW_FILE\.json/)
+    assert.equal(await status(v), 'Undefined')
+
+    const w = spawnPty(args, t.env)
+    await w.expect('How far should tnv take this validator now?')
+    w.type(`${DOWN}${ENTER}`)
+    await w.expect('The signed stake is back')
+    w.type(ENTER)
+    await w.expect('The bundle no longer matches the chain, so nothing was sent')
+    await w.expect('A new bundle is prepared in its place')
+    await w.expect('Where should the stake bundle be written')
+    w.type(ENTER)
+    await w.expect(`Wrote ${datadir}.stake.bundle.json`)
+    assert.equal(await w.exited, ExitCode.AwaitingOfflineSignature, w.screen())
+    assert.equal(await status(v), 'Undefined')
   })
 })

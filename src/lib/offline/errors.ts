@@ -82,7 +82,10 @@ export class StaleBundleError extends TnvError {
     super(
       `The bundle no longer matches the chain, so nothing was sent: ${changed.map((c) => c.name).join(', ')} changed since it was prepared.`,
       {
-        fix: `Prepare a new bundle on the networked host with \`${prepareCommand}\` (remove the stale bundle first, or pass another --out), sign it offline, then broadcast it.`,
+        fix: prepareCommand.includes(' --offline-bundle ')
+          ? // the stake wizard's path (src/lib/onboard/offline-step.ts): the same command broadcasts once signed
+            `Prepare a new bundle on the networked host with \`${prepareCommand}\` (a new file), sign it offline, then run that command again to broadcast it.`
+          : `Prepare a new bundle on the networked host with \`${prepareCommand}\` (remove the stale bundle first, or pass another --out), sign it offline, then broadcast it.`,
         details: changed.map((c) => `${c.name}: prepared with ${c.prepared}; now ${c.now}`),
         exitCode: ExitCode.WrongState,
       },

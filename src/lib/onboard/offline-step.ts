@@ -136,11 +136,10 @@ async function broadcastSigned(
   } catch (err) {
     // on a terminal a stale bundle is said, and a new one prepared; without one it is the refusal (exit 24)
     if (!(err instanceof StaleBundleError) || !io.interactive) throw err
-    const line = `Not sent: ${err.message}`
-    io.emit({ event: 'warning', message: line }, [
-      line,
+    io.emit({ event: 'warning', message: err.message }, [
+      err.message,
       ...err.details.map((d) => `  ${d}`),
-      'A new bundle is prepared.',
+      `A new bundle is prepared in its place (${existing.path} and ${signedPath} are stale: discard them).`,
     ])
     return null
   }
