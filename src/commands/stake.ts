@@ -32,6 +32,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     'TN_PRIVATE_KEY=… TN_BLS_PASSPHRASE=… <%= config.bin %> <%= command.id %> --chain devnet --datadir ./v1 --create-keys --mint --through active --start-node --yes --json',
     'TN_KEYSTORE_PASSWORD=… <%= config.bin %> <%= command.id %> --chain testnet --keystore ~/.foundry/keystores/validator --through active --node-rpc-url http://127.0.0.1:8545',
     '<%= config.bin %> <%= command.id %> --chain testnet --unsigned   # print the transaction for a multisig or hardware wallet',
+    '<%= config.bin %> <%= command.id %> --chain devnet --datadir ./validator-1 --check --json   # what it would send; nothing is sent',
   ]
 
   static override flags = {
@@ -51,6 +52,19 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     if (flags.mint && flags.through === undefined && (!interactive || flags.format === 'safe')) {
       const { MintNeedsFlowError } = await import('../lib/onboard/errors.js')
       throw new MintNeedsFlowError()
+    }
+    if (flags.check) {
+      // --check: the one step that can be sent now, checked; the flow's later steps wait on the chain
+      if (flags.through !== undefined) {
+        const { UsageError } = await import('../lib/errors.js')
+        throw new UsageError(
+          '--check checks the one step that can be sent now (the stake); --through waits across steps.',
+          {
+            fix: 'Drop --through: `tnv stake --check`, and once staked `tnv activate --check`.',
+          },
+        )
+      }
+      return this.stakeOnly(flags)
     }
     // --format safe: the stake (and with --through active the activate after it) as one Safe batch
     if ((!interactive && flags.through === undefined) || flags.format === 'safe') return this.stakeOnly(flags)
@@ -217,7 +231,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       executionAddress: keys.executionAddress,
       signAdiriProof: adiriProofSigner({ datadir: keys.keyDir, ...passphrase, note }),
       report: this.session.reporter(),
-      confirm: gatedConfirm(this.session.confirm({ yes: flags.yes }), gate),
+      confirm: gatedConfirm(cli.stepConfirm(this.session, flags), gate),
       // the journal sits beside node-info.yaml; key material given as hex has no data directory
       journal: cli.stepJournal(this.session, { from: signer.address, datadir: keyDir, timeoutSeconds: flags.timeout }),
     })

@@ -86,7 +86,7 @@ Safe to repeat: if the validator already staked with this key, it says so and se
       signer,
       authority,
       report: this.session.reporter(),
-      confirm: this.session.confirm({ yes: flags.yes }),
+      confirm: cli.stepConfirm(this.session, flags),
       journal: cli.stepJournal(this.session, { from: signer.address }),
     })
     const { safeBatchOfStep } = await import('../../cli/safe-output.js')
