@@ -99,16 +99,13 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
     flags: GenerateFlags,
     params: Awaited<ReturnType<GenerateKeysCommand['inputs']>>['params'],
   ): Promise<KeytoolCheckResult> {
-    const [{ readdir }, { join }, datadir, { generateNodeKeys }, { KEY_BINDING_FILE }, { readNodeInfo }, check] =
-      await Promise.all([
-        import('node:fs/promises'),
-        import('node:path'),
-        import('../lib/keys/datadir.js'),
-        import('../lib/keys/generate-node-keys.js'),
-        import('../lib/keys/key-binding.js'),
-        import('../lib/nodeinfo/read.js'),
-        import('./keytool-check.js'),
-      ])
+    const [{ readdir }, datadir, { generateNodeKeys }, { readNodeInfo }, check] = await Promise.all([
+      import('node:fs/promises'),
+      import('../lib/keys/datadir.js'),
+      import('../lib/keys/generate-node-keys.js'),
+      import('../lib/nodeinfo/read.js'),
+      import('./keytool-check.js'),
+    ])
     const paths = datadir.datadirPaths(flags.datadir)
     const keysPresent = (await readdir(paths.nodeKeys).catch((): string[] => [])).length > 0
     let result: KeytoolCheckResult
@@ -142,22 +139,11 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
           if (err !== stop) throw err
         },
       )
-      const dirExists = await readdir(paths.datadir).then(
-        () => true,
-        () => false,
-      )
-      const encrypted = flags['bls-passphrase-source'] !== 'no-passphrase'
       const files = await check.planFiles([
-        ...(dirExists ? [] : [{ path: paths.datadir, mode: 0o700 }]),
-        { path: paths.nodeKeys, mode: datadir.KEY_DIR_MODE },
-        { path: encrypted ? paths.blsKw : paths.blsKey, mode: datadir.KEY_FILE_MODE },
-        { path: paths.primarySeed, mode: datadir.KEY_FILE_MODE },
-        ...Array.from({ length: flags.workers }, (_, i) => ({
-          path: paths.workerSeed(i),
-          mode: datadir.KEY_FILE_MODE,
+        ...(await check.nodeKeyFiles(paths, {
+          encrypted: flags['bls-passphrase-source'] !== 'no-passphrase',
+          workers: flags.workers,
         })),
-        { path: paths.nodeInfo, mode: 0o644 },
-        { path: join(paths.datadir, KEY_BINDING_FILE), mode: datadir.KEY_FILE_MODE },
         ...(flags['mnemonic-out'] !== undefined ? [{ path: flags['mnemonic-out'], mode: 0o600 }] : []),
       ])
       result = check.checkResult(

@@ -4,6 +4,9 @@
  * `already-done` with no file). Nothing here writes; every refusal of the command has run before.
  */
 import { lstat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { type DatadirPaths, KEY_DIR_MODE, KEY_FILE_MODE } from '../lib/keys/datadir.js'
+import { KEY_BINDING_FILE } from '../lib/keys/key-binding.js'
 
 /** create: the path is free; update: something is there and would be replaced (or, for a directory, filled). */
 export type PlannedFile = { path: string; mode: string; exists: boolean; action: 'create' | 'update' }
@@ -38,5 +41,25 @@ export function checkLines(r: KeytoolCheckResult): string[] {
   return [
     `${r.outcome}: ${r.message} (check: nothing was written)`,
     ...r.files.map((f) => `  would ${f.action}  ${f.path}  (mode ${f.mode})`),
+  ]
+}
+
+/** What a key generation (generate, recover) writes: node-keys/ and its files, node-info.yaml, the key record. */
+export async function nodeKeyFiles(
+  paths: DatadirPaths,
+  { encrypted, workers }: { encrypted: boolean; workers: number },
+): Promise<{ path: string; mode: number }[]> {
+  const dirExists = await lstat(paths.datadir).then(
+    () => true,
+    () => false,
+  )
+  return [
+    ...(dirExists ? [] : [{ path: paths.datadir, mode: 0o700 }]),
+    { path: paths.nodeKeys, mode: KEY_DIR_MODE },
+    { path: encrypted ? paths.blsKw : paths.blsKey, mode: KEY_FILE_MODE },
+    { path: paths.primarySeed, mode: KEY_FILE_MODE },
+    ...Array.from({ length: workers }, (_, i) => ({ path: paths.workerSeed(i), mode: KEY_FILE_MODE })),
+    { path: paths.nodeInfo, mode: 0o644 },
+    { path: join(paths.datadir, KEY_BINDING_FILE), mode: KEY_FILE_MODE },
   ]
 }
