@@ -246,7 +246,8 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
    * commit repaired) before it is read and held until the stake is settled; or from the flags.
    */
   private async keyMaterial(flags: StakeFlags): Promise<KeyMaterial> {
-    if (flags['bls-pubkey'] === undefined) {
+    // --check only reads: no lock is taken and no interrupted key commit is repaired
+    if (flags['bls-pubkey'] === undefined && !flags.check) {
       const dir = await this.session.openDatadir(
         flags['node-info'] === undefined ? flags.datadir : await keyDirOf(flags['node-info']),
       )

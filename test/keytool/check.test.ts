@@ -24,7 +24,7 @@ type Check = {
 }
 
 function tree(root: string): string {
-  const lines: string[] = []
+  const lines: string[] = [`. ${lstatSync(root).mtimeMs}`]
   const walk = (dir: string) => {
     for (const name of readdirSync(dir).sort()) {
       const p = join(dir, name)

@@ -24,7 +24,7 @@ type CheckedTx = {
     from: string
     to: string
     function: string | null
-    args: Record<string, unknown> | null
+    inputs: Record<string, unknown> | null
     value: string
     valueTel: string
     nonce: number
@@ -42,6 +42,15 @@ type FilesCheck = {
 /** Every path under `root` with its type, size, mode and modification time ('' when absent). */
 function tree(root: string): string {
   const lines: string[] = []
+  const top = (() => {
+    try {
+      return lstatSync(root)
+    } catch {
+      return null
+    }
+  })()
+  // the directory's own time too: a lock made and removed inside it would change it
+  if (top) lines.push(`. ${top.mode.toString(8)} ${top.mtimeMs}`)
   const walk = (dir: string) => {
     let names: string[]
     try {
@@ -210,7 +219,8 @@ describe('--check on the keytool writers and the transaction commands (CLI, next
     const tx = await expectWouldSend(['stake', '--datadir', datadir], 'stake(bytes,(bytes))')
     assert.equal(tx.value, parseEther('1000000').toString())
     assert.equal(tx.valueTel, '1,000,000 TEL')
-    assert.ok(tx.args && 'blsPubkey' in tx.args, JSON.stringify(tx.args))
+    // the call's arguments under the ABI's own names, untouched by the JSON key scheme
+    assert.deepEqual(Object.keys(tx.inputs ?? {}), ['blsPubkey', 'proofOfPossession'])
     // human mode: the same answer in lines
     const human = await runCli(
       ['stake', '--datadir', datadir, '--check', '--rpc-url', t.url, '--chain-id', String(t.engine.chainId)],

@@ -69,15 +69,15 @@ export function outcomeLines(
 /** --check's human lines: the transaction that would be sent, decoded. */
 function checkLines(tx: CheckedTransaction): string[] {
   const args =
-    tx.args === null
+    tx.inputs === null
       ? []
-      : Object.entries(tx.args).map(([k, v]) => `    ${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+      : Object.entries(tx.inputs).map(([k, v]) => `    ${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
   return [
     `would send ${tx.function ?? tx.data.slice(0, 10)} (check: nothing was signed or sent)`,
     `  to       ${tx.to} (chain id ${tx.chainId})`,
     `  from     ${tx.from} (nonce ${tx.nonce})`,
     `  value    ${tx.valueTel} (${tx.value} wei)`,
     `  gas      ${tx.gasEstimate} simulated (limit ${tx.gasLimit})`,
-    ...(args.length > 0 ? ['  args', ...args] : []),
+    ...(args.length > 0 ? ['  inputs', ...args] : []),
   ]
 }

@@ -13,8 +13,11 @@ export type CheckedTransaction = {
   to: Address
   /** The function signature ("activate()"), or null when the ABI does not decode the calldata. */
   function: string | null
-  /** The arguments by their ABI names (bigints as decimal strings), or null as above. */
-  args: Record<string, unknown> | null
+  /**
+   * The arguments under their ABI names (bigints as decimal strings), or null as above. Named
+   * `inputs` as every contract call's arguments in tnv's JSON: kept exactly as the ABI names them.
+   */
+  inputs: Record<string, unknown> | null
   /** Wei. */
   value: string
   valueTel: string
@@ -35,17 +38,17 @@ function jsonValue(value: unknown): unknown {
   return value
 }
 
-function decodeCall(abi: Abi, data: Hex): Pick<CheckedTransaction, 'function' | 'args'> {
+function decodeCall(abi: Abi, data: Hex): Pick<CheckedTransaction, 'function' | 'inputs'> {
   try {
     const { functionName, args = [] } = decodeFunctionData({ abi, data })
     const item = abi.find((x) => x.type === 'function' && x.name === functionName && x.inputs.length === args.length)
-    if (item?.type !== 'function') return { function: null, args: null }
+    if (item?.type !== 'function') return { function: null, inputs: null }
     return {
       function: toFunctionSignature(item),
-      args: Object.fromEntries(item.inputs.map((input, i) => [input.name || `arg${i}`, jsonValue(args[i])])),
+      inputs: Object.fromEntries(item.inputs.map((input, i) => [input.name || `arg${i}`, jsonValue(args[i])])),
     }
   } catch {
-    return { function: null, args: null }
+    return { function: null, inputs: null }
   }
 }
 
