@@ -170,15 +170,17 @@ export async function runRegistryCommand<R extends TxOutcome>({
  * Key material read from node-info.yaml: when its data directory also holds the BLS key, that
  * key must be the one node-info.yaml records (refused with how to repair, or, when only the
  * passphrase could tell and none is at hand, with how to record it). The data directory is
- * locked for the rest of the run.
+ * locked for the rest of the run (not for --check).
  */
 export async function assertKeyMaterialOnDisk(
   session: Session,
   keys: { nodeInfoPath: string | undefined; keyDir: string; blsPubkey: `0x${string}` },
   source: PassphraseSource = 'no-passphrase',
+  { check = false }: { check?: boolean | undefined } = {},
 ): Promise<void> {
   if (!keys.nodeInfoPath) return
-  await session.openDatadir(keys.keyDir)
+  // --check only reads: no lock is taken (and no interrupted key commit repaired)
+  if (!check) await session.openDatadir(keys.keyDir)
   const { assertKeyOnDisk } = await import('../lib/keys/key-binding.js')
   await assertKeyOnDisk({
     datadir: keys.keyDir,

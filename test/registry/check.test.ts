@@ -269,6 +269,35 @@ for (const generation of GENERATIONS)
       await expectAlreadyDone(['exit', '--datadir', datadir])
     })
 
+    it('unstake --check (a Staked validator that never activated): would-change, then already-done once retired', async () => {
+      const w = t.accounts[1] as { address: Hex; privateKey: Hex }
+      const dd = join(dir, 'validator-2')
+      const made = await runCli(['keytool', 'generate', 'validator', '--address', w.address, '--datadir', dd, '-q'], {
+        env: { TN_BLS_PASSPHRASE: PASS },
+      })
+      assert.equal(made.code, 0, made.stderr)
+      await t.mint(w.address)
+      const as2 = (args: string[]) => tnv(args, { TN_PRIVATE_KEY: w.privateKey })
+      const staked = await as2(['stake', '--datadir', dd, '--yes'])
+      assert.equal(staked.code, 0, staked.stderr)
+      const state = async () => ({
+        files: `${tree(dd)}\n--\n${tree(stateDir)}`,
+        nonce: await t.engine.client.getTransactionCount({ address: w.address }),
+      })
+      const before = await state()
+      const r = await as2(['unstake', '--datadir', dd, '--check'])
+      assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`)
+      const body = parseJson<CheckedTx>(r)
+      assert.equal(body.outcome, 'would-change')
+      assert.equal(body.transaction.function, signature('unstake'))
+      assert.deepEqual(await state(), before)
+      const sent = await as2(['unstake', '--datadir', dd, '--yes'])
+      assert.equal(sent.code, 0, sent.stderr)
+      const again = await as2(['unstake', '--datadir', dd, '--check'])
+      assert.equal(again.code, 0, again.stderr)
+      assert.equal(parseJson<{ outcome: string }>(again).outcome, 'already-done')
+    })
+
     it('--check with --through or --unsigned is a usage error', async () => {
       for (const args of [
         ['stake', '--datadir', datadir, '--through', 'active', '--check'],

@@ -69,7 +69,7 @@ Safe to repeat: if the validator already staked with this key, it says so and se
       authority = { kind: 'signature', file: await files.readDelegationFile(flags.signature) }
     else if (flags.validator !== undefined) {
       const keys = await keyMaterialFromFlags(flags)
-      await cli.assertKeyMaterialOnDisk(this.session, keys)
+      await cli.assertKeyMaterialOnDisk(this.session, keys, undefined, { check: flags.check })
       authority = {
         kind: 'owner',
         validator: parseAddressFlag(flags.validator, '--validator'),
