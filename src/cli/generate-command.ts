@@ -10,9 +10,11 @@ import type { Hex, NodeInfoForm } from '../lib/nodeinfo/types.js'
 import { type PassphraseSource, workerAddrsOf } from '../lib/options.js'
 import type { StdinLines } from '../lib/passphrase/stdin-lines.js'
 import { chainFlags } from './flags/chain.js'
+import { checkFlag } from './flags/check.js'
 import { datadirFlag, passphraseFlags, quietFlag } from './flags/common.js'
 import { addressFlag, generateFlags, p2pAddressFlags } from './flags/keytool.js'
 import { generateMnemonicFlags } from './flags/mnemonic.js'
+import type { KeytoolCheckResult } from './keytool-check.js'
 import { KeytoolCommand } from './keytool-command.js'
 import type { PhrasePlan } from './recovery-phrase.js'
 
@@ -47,14 +49,16 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
     ...quietFlag,
     // With --force, the old key is checked against the registry of the configured (or default) network first.
     ...chainFlags,
+    ...checkFlag,
   }
 
   protected abstract readonly role: 'validator' | 'observer'
 
-  async run(): Promise<GenerateResult> {
+  async run(): Promise<GenerateResult | KeytoolCheckResult> {
     const { flags } = await this.parse(this.constructor as typeof GenerateKeysCommand)
     this.quiet = flags.quiet
     const input = await this.inputs(flags)
+    if (flags.check) return this.check(flags, input.params)
     const { replaceGuard, checkedOn } = await this.replaceGuard(flags)
     // --mnemonic: the phrase is made now, shown (or written) only once every check has passed
     const phrasePlan = flags.mnemonic
@@ -84,6 +88,71 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
       .finally(() => phrasePlan?.secret.fill(0))
     const recoveryPhrase = phrasePlan && delivered ? await this.recordPhrase(r, phrasePlan, delivered) : undefined
     return this.report(r, { form: input.params.form, workers: flags.workers, checkedOn: checkedOn(), recoveryPhrase })
+  }
+
+  /**
+   * --check: every refusal of the run that needs no secret (the flags, the data directory, keys
+   * already there without --force, with --force the registry guard), then the files it would
+   * write. Nothing is asked, locked or written. Keys already there for this --address: already-done.
+   */
+  private async check(
+    flags: GenerateFlags,
+    params: Awaited<ReturnType<GenerateKeysCommand['inputs']>>['params'],
+  ): Promise<KeytoolCheckResult> {
+    const [{ readdir }, datadir, { generateNodeKeys }, { readNodeInfo }, check] = await Promise.all([
+      import('node:fs/promises'),
+      import('../lib/keys/datadir.js'),
+      import('../lib/keys/generate-node-keys.js'),
+      import('../lib/nodeinfo/read.js'),
+      import('./keytool-check.js'),
+    ])
+    const paths = datadir.datadirPaths(flags.datadir)
+    const keysPresent = (await readdir(paths.nodeKeys).catch((): string[] => [])).length > 0
+    let result: KeytoolCheckResult
+    const recorded = keysPresent
+      ? await readNodeInfo(paths.nodeInfo).then(
+          (r) => r.info.executionAddress,
+          () => null,
+        )
+      : null
+    if (keysPresent && !flags.force && recorded?.toLowerCase() === params.address.toLowerCase())
+      result = check.checkResult(
+        [],
+        `${paths.nodeKeys} already holds keys and node-info.yaml names ${recorded}: nothing to generate (a run without --force leaves them and refuses, exit 2, as the node's keytool does)`,
+      )
+    else {
+      // the run itself, stopped where it would ask for the passphrase: every check before it ran
+      const { replaceGuard } = await this.replaceGuard(flags)
+      const stop = new Error('--check stops before the passphrase')
+      await generateNodeKeys({
+        ...params,
+        force: flags.force,
+        ...(replaceGuard ? { assertKeyReplaceable: replaceGuard } : {}),
+        passphrase: async () => {
+          throw stop
+        },
+      }).then(
+        () => {
+          throw new Error('keytool generate --check went past the passphrase') // a bug
+        },
+        (err: unknown) => {
+          if (err !== stop) throw err
+        },
+      )
+      const files = await check.planFiles([
+        ...(await check.nodeKeyFiles(paths, {
+          encrypted: flags['bls-passphrase-source'] !== 'no-passphrase',
+          workers: flags.workers,
+        })),
+        ...(flags['mnemonic-out'] !== undefined ? [{ path: flags['mnemonic-out'], mode: 0o600 }] : []),
+      ])
+      result = check.checkResult(
+        files,
+        `would generate ${this.role} keys for ${params.address} in ${paths.datadir}${keysPresent ? ` (the keys there now would move to ${paths.datadir}/backup-<time>/)` : ''}`,
+      )
+    }
+    for (const line of check.checkLines(result)) this.out(line)
+    return result
   }
 
   /** Every flag checked before anything is asked or written: the library's parameters. */

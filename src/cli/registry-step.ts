@@ -21,11 +21,12 @@ import type { Session } from './session.js'
  */
 export async function signerFromFlags(
   session: Session,
-  flags: SignerFlagValues,
+  flags: SignerFlagValues & { check?: boolean | undefined },
   { action, defaultFrom, datadir }: { action: string; defaultFrom?: Address | undefined; datadir?: string | undefined },
 ): Promise<Signer> {
   // --format safe without --unsigned is refused before any signer is opened
   ;(await import('./safe-output.js')).assertSafeFormat(flags)
+  if (flags.check) return checkSigner(session, flags, { action, defaultFrom })
   try {
     const { signer, warnings } = await resolveSigner({
       action,
@@ -53,6 +54,52 @@ export async function signerFromFlags(
   }
 }
 
+/**
+ * --check's sender: the address the signer flags name (a keystore's address is read in clear, a
+ * key's derived; nothing is decrypted for a signature), else --from, else the command's default.
+ */
+async function checkSigner(
+  session: Session,
+  flags: SignerFlagValues,
+  { action, defaultFrom }: { action: string; defaultFrom?: Address | undefined },
+): Promise<Signer> {
+  const options = signerOptionsOf(flags)
+  const named =
+    options.privateKey !== undefined ||
+    options.keystore !== undefined ||
+    options.from !== undefined ||
+    options.hardware !== undefined ||
+    Boolean(session.env.TN_PRIVATE_KEY)
+  if (!named && defaultFrom === undefined) {
+    const { UsageError } = await import('../lib/errors.js')
+    throw new UsageError(
+      `--check needs the sender's address to check ${action} (its state, nonce, balance, simulation).`,
+      {
+        fix: 'Pass the signer flags (or TN_PRIVATE_KEY) you would send with, or --from ADDRESS.',
+      },
+    )
+  }
+  const { signer, warnings } = await resolveSigner({
+    action,
+    ...options,
+    // the address is all a check needs: like --unsigned, a keystore is not decrypted
+    unsigned: options.hardware === undefined,
+    defaultFrom,
+    prompter: session.prompter,
+    env: session.env,
+  })
+  for (const w of warnings) process.stderr.write(`${w}\n`)
+  return { type: 'check', address: signer.address }
+}
+
+/**
+ * The step's confirmation: the session's policy, or for --check none (nothing is sent, so nothing
+ * is asked; the checks a command runs inside its confirmation still run).
+ */
+export function stepConfirm(session: Session, flags: { yes: boolean; check?: boolean | undefined }): ConfirmFn {
+  return flags.check ? async () => true : session.confirm({ yes: flags.yes })
+}
+
 /** The journal of a sender's transactions (and of the data directory, when the command has one). */
 export function stepJournal(
   session: Session,
@@ -72,7 +119,7 @@ export type RunRegistryCommandParameters<R extends TxOutcome> = {
   session: Session
   /** The command's stdout result writer (silenced by --json). */
   out: (line: string) => void
-  flags: ChainFlagValues & SignerFlagValues & { yes: boolean }
+  flags: ChainFlagValues & SignerFlagValues & { yes: boolean; check?: boolean | undefined }
   action: string
   /** Sender when --unsigned has no --from (e.g. the validator named by a flag). */
   defaultFrom?: Address | undefined
@@ -105,7 +152,7 @@ export async function runRegistryCommand<R extends TxOutcome>({
   const result = await step(ctx, {
     signer,
     report: session.reporter(),
-    confirm: session.confirm({ yes: flags.yes }),
+    confirm: stepConfirm(session, flags),
     journal: stepJournal(session, { from: signer.address, datadir: journalDir }),
   })
   const batch = await safeBatchOfStep(ctx, flags, result, {
@@ -123,15 +170,17 @@ export async function runRegistryCommand<R extends TxOutcome>({
  * Key material read from node-info.yaml: when its data directory also holds the BLS key, that
  * key must be the one node-info.yaml records (refused with how to repair, or, when only the
  * passphrase could tell and none is at hand, with how to record it). The data directory is
- * locked for the rest of the run.
+ * locked for the rest of the run (not for --check).
  */
 export async function assertKeyMaterialOnDisk(
   session: Session,
   keys: { nodeInfoPath: string | undefined; keyDir: string; blsPubkey: `0x${string}` },
   source: PassphraseSource = 'no-passphrase',
+  { check = false }: { check?: boolean | undefined } = {},
 ): Promise<void> {
   if (!keys.nodeInfoPath) return
-  await session.openDatadir(keys.keyDir)
+  // --check only reads: no lock is taken (and no interrupted key commit repaired)
+  if (!check) await session.openDatadir(keys.keyDir)
   const { assertKeyOnDisk } = await import('../lib/keys/key-binding.js')
   await assertKeyOnDisk({
     datadir: keys.keyDir,

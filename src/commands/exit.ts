@@ -19,6 +19,7 @@ Resumable and safe to repeat: each run reads the chain first; transactions are r
   static override examples = [
     '<%= config.bin %> <%= command.id %> --chain devnet',
     '<%= config.bin %> <%= command.id %> --chain testnet --keystore validator.json --yes',
+    '<%= config.bin %> <%= command.id %> --chain testnet --from 0xVALIDATOR --check --json   # what it would send; nothing is sent',
     'TN_PRIVATE_KEY=… <%= config.bin %> <%= command.id %> --chain devnet --through unstaked --yes --json',
   ]
 
@@ -39,7 +40,16 @@ Resumable and safe to repeat: each run reads the chain first; transactions are r
         },
       )
     }
-    if ((!interactive && flags.through === undefined) || flags.format === 'safe')
+    if (flags.check && flags.through !== undefined) {
+      const { UsageError } = await import('../lib/errors.js')
+      throw new UsageError(
+        '--check checks the one step that can be sent now (beginExit); --through waits across epochs.',
+        {
+          fix: 'Drop --through: `tnv exit --check`, and once `tnv validator status` shows canUnstake, `tnv unstake --check`.',
+        },
+      )
+    }
+    if ((!interactive && flags.through === undefined) || flags.format === 'safe' || flags.check)
       return this.beginExitOnly(flags, journalDir)
 
     this.jsonLines = this.jsonEnabled()
@@ -80,7 +90,7 @@ Resumable and safe to repeat: each run reads the chain first; transactions are r
     const result = await beginExit(ctx, {
       signer,
       report: this.session.reporter(),
-      confirm: this.session.confirm({ yes: flags.yes }),
+      confirm: cli.stepConfirm(this.session, flags),
       journal: cli.stepJournal(this.session, {
         from: signer.address,
         datadir: journalDir,

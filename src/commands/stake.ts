@@ -33,6 +33,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     'TN_KEYSTORE_PASSWORD=… <%= config.bin %> <%= command.id %> --chain testnet --keystore ~/.foundry/keystores/validator --through active --node-rpc-url http://127.0.0.1:8545',
     '<%= config.bin %> <%= command.id %> --chain testnet --unsigned   # print the transaction for a multisig or hardware wallet',
     '<%= config.bin %> <%= command.id %> --chain testnet --datadir ./v --offline-bundle v.stake.bundle.json   # key offline: write the bundle (exit 32); run again once signed to broadcast',
+    '<%= config.bin %> <%= command.id %> --chain devnet --datadir ./validator-1 --check --json   # what it would send; nothing is sent',
   ]
 
   static override flags = {
@@ -58,6 +59,19 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     if (flags.mint && flags.through === undefined && (!interactive || flags.format === 'safe')) {
       const { MintNeedsFlowError } = await import('../lib/onboard/errors.js')
       throw new MintNeedsFlowError()
+    }
+    if (flags.check) {
+      // --check: the one step that can be sent now, checked; the flow's later steps wait on the chain
+      if (flags.through !== undefined) {
+        const { UsageError } = await import('../lib/errors.js')
+        throw new UsageError(
+          '--check checks the one step that can be sent now (the stake); --through waits across steps.',
+          {
+            fix: 'Drop --through: `tnv stake --check`, and once staked `tnv activate --check`.',
+          },
+        )
+      }
+      return this.stakeOnly(flags)
     }
     // --format safe: the stake (and with --through active the activate after it) as one Safe batch
     if (
@@ -246,7 +260,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       executionAddress: keys.executionAddress,
       signAdiriProof: adiriProofSigner({ datadir: keys.keyDir, ...passphrase, note }),
       report: this.session.reporter(),
-      confirm: gatedConfirm(this.session.confirm({ yes: flags.yes }), gate),
+      confirm: gatedConfirm(cli.stepConfirm(this.session, flags), gate),
       // the journal sits beside node-info.yaml; key material given as hex has no data directory
       journal: cli.stepJournal(this.session, { from: signer.address, datadir: keyDir, timeoutSeconds: flags.timeout }),
     })
@@ -261,7 +275,8 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
    * commit repaired) before it is read and held until the stake is settled; or from the flags.
    */
   private async keyMaterial(flags: StakeFlags): Promise<KeyMaterial> {
-    if (flags['bls-pubkey'] === undefined) {
+    // --check only reads: no lock is taken and no interrupted key commit is repaired
+    if (flags['bls-pubkey'] === undefined && !flags.check) {
       const dir = await this.session.openDatadir(
         flags['node-info'] === undefined ? flags.datadir : await keyDirOf(flags['node-info']),
       )

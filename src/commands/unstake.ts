@@ -53,7 +53,7 @@ The address is retired for good: governance can never whitelist it again. Asks f
       validator,
       acceptRewardShortfall: flags['accept-reward-shortfall'],
       report: this.session.reporter(),
-      confirm: this.session.confirm({ yes: flags.yes }),
+      confirm: cli.stepConfirm(this.session, flags),
       journal: cli.stepJournal(this.session, { from: signer.address, datadir: journalDir }),
     })
     const { safeBatchOfStep } = await import('../cli/safe-output.js')

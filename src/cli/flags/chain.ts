@@ -6,6 +6,7 @@
 import { Flags } from '@oclif/core'
 import { CHAIN_NAMES } from '../../lib/chain/presets.js'
 import { KEYSTORE_PASSWORD_SOURCES, REGISTRY_GENERATION_NAMES } from '../../lib/options.js'
+import { checkFlag } from './check.js'
 import { yesFlag } from './common.js'
 
 export { REGISTRY_GENERATION_NAMES } from '../../lib/options.js'
@@ -132,7 +133,8 @@ export const signerFlags = {
   }),
 }
 
-/** Every state-changing command: --yes (and --json, which BaseCommand adds). */
+/** Every state-changing command: --yes, --check (and --json, which BaseCommand adds). */
 export const txFlags = {
   ...yesFlag,
+  ...checkFlag,
 }

@@ -69,7 +69,7 @@ Safe to repeat: if the validator already staked with this key, it says so and se
       authority = { kind: 'signature', file: await files.readDelegationFile(flags.signature) }
     else if (flags.validator !== undefined) {
       const keys = await keyMaterialFromFlags(flags)
-      await cli.assertKeyMaterialOnDisk(this.session, keys)
+      await cli.assertKeyMaterialOnDisk(this.session, keys, undefined, { check: flags.check })
       authority = {
         kind: 'owner',
         validator: parseAddressFlag(flags.validator, '--validator'),
@@ -86,7 +86,7 @@ Safe to repeat: if the validator already staked with this key, it says so and se
       signer,
       authority,
       report: this.session.reporter(),
-      confirm: this.session.confirm({ yes: flags.yes }),
+      confirm: cli.stepConfirm(this.session, flags),
       journal: cli.stepJournal(this.session, { from: signer.address }),
     })
     const { safeBatchOfStep } = await import('../../cli/safe-output.js')

@@ -37,7 +37,15 @@ On the devnet (--chain devnet, or no --chain and no --rpc-url), without signer f
       flags.unsigned ||
       flags.from !== undefined ||
       Boolean(process.env.TN_PRIVATE_KEY)
-    if (devnet && !signer) return this.rehearse(validator)
+    if (devnet && !signer) {
+      if (flags.check) {
+        const { UsageError } = await import('../../lib/errors.js')
+        throw new UsageError("The devnet's rehearsal mint (by impersonation) has no --check.", {
+          fix: 'Check the mint from the owner: add --from <owner address> (`tnv devnet status` names it).',
+        })
+      }
+      return this.rehearse(validator)
+    }
 
     const [{ mint }, { runRegistryCommand }] = await Promise.all([
       import('../../lib/registry/mint.js'),

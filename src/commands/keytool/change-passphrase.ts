@@ -1,5 +1,7 @@
+import { checkFlag } from '../../cli/flags/check.js'
 import { datadirFlag, passphraseFlags, quietFlag } from '../../cli/flags/common.js'
 import { newPassphraseFlag } from '../../cli/flags/keytool.js'
+import type { KeytoolCheckResult } from '../../cli/keytool-check.js'
 import { KeytoolCommand } from '../../cli/keytool-command.js'
 
 export type ChangePassphraseResult = { keyFile: string; previousKeyFile: string; backupDir?: string }
@@ -13,11 +15,12 @@ export default class ChangePassphrase extends KeytoolCommand {
     '<%= config.bin %> <%= command.id %> --datadir ./node1 --bls-passphrase-source ask --new-passphrase-source ask',
     'printf \'%s\\n%s\\n\' "$OLD" "$NEW" | <%= config.bin %> <%= command.id %> --bls-passphrase-source stdin --new-passphrase-source stdin',
   ]
-  static override flags = { ...datadirFlag, ...passphraseFlags, ...newPassphraseFlag, ...quietFlag }
+  static override flags = { ...datadirFlag, ...passphraseFlags, ...newPassphraseFlag, ...quietFlag, ...checkFlag }
 
-  async run(): Promise<ChangePassphraseResult> {
+  async run(): Promise<ChangePassphraseResult | KeytoolCheckResult> {
     const { flags } = await this.parse(ChangePassphrase)
     this.quiet = flags.quiet
+    if (flags.check) return this.check(flags.datadir)
     const [{ changePassphrase }, { readPassphrase }] = await Promise.all([
       import('../../lib/keys/change-passphrase.js'),
       import('../../lib/passphrase/read-passphrase.js'),
@@ -61,5 +64,38 @@ export default class ChangePassphrase extends KeytoolCommand {
       previousKeyFile: r.previousKeyFile,
       ...(r.backupDir ? { backupDir: r.backupDir } : {}),
     }
+  }
+
+  /**
+   * --check: the files the re-wrap writes (a fresh salt and nonce: never already-done). No
+   * passphrase is asked, so a check does not prove the current one opens the key.
+   */
+  private async check(dir: string): Promise<KeytoolCheckResult> {
+    const [{ lstat }, { join }, datadir, { KEY_BINDING_FILE }, { KeyFileMissingError }, check] = await Promise.all([
+      import('node:fs/promises'),
+      import('node:path'),
+      import('../../lib/keys/datadir.js'),
+      import('../../lib/keys/key-binding.js'),
+      import('../../lib/keys/errors.js'),
+      import('../../cli/keytool-check.js'),
+    ])
+    await datadir.assertDatadirExists(dir)
+    const paths = datadir.datadirPaths(dir)
+    const present = async (p: string) =>
+      lstat(p).then(
+        () => true,
+        () => false,
+      )
+    const [kw, plain] = await Promise.all([present(paths.blsKw), present(paths.blsKey)])
+    if (!kw && !plain) throw new KeyFileMissingError(paths.nodeKeys)
+    const result = check.checkResult(
+      await check.planFiles([
+        { path: paths.blsKw, mode: datadir.KEY_FILE_MODE },
+        { path: join(paths.datadir, KEY_BINDING_FILE), mode: datadir.KEY_FILE_MODE },
+      ]),
+      `would re-encrypt ${kw ? paths.blsKw : `${paths.blsKey} into bls.kw`} under the new passphrase (the old key file kept in backup-<time>/; the run asks for both passphrases)`,
+    )
+    for (const line of check.checkLines(result)) this.out(line)
+    return result
   }
 }

@@ -1,5 +1,7 @@
 import { Flags } from '@oclif/core'
+import { checkFlag } from '../../cli/flags/check.js'
 import { datadirFlag, passphraseFlags, quietFlag } from '../../cli/flags/common.js'
+import type { KeytoolCheckResult } from '../../cli/keytool-check.js'
 import { KeytoolCommand } from '../../cli/keytool-command.js'
 import type { ConvertNodeInfoReturnType } from '../../lib/keys/convert-node-info.js'
 import { NODE_INFO_FORMS } from '../../lib/nodeinfo/types.js'
@@ -23,15 +25,28 @@ export default class Convert extends KeytoolCommand {
     // accepted like the node's global flag, and ignored: no key is read
     ...passphraseFlags,
     ...quietFlag,
+    ...checkFlag,
   }
 
-  async run(): Promise<ConvertNodeInfoReturnType> {
+  async run(): Promise<ConvertNodeInfoReturnType | KeytoolCheckResult> {
     const { flags } = await this.parse(Convert)
     this.quiet = flags.quiet
     const [{ convertNodeInfo }, { describeForm }] = await Promise.all([
       import('../../lib/keys/convert-node-info.js'),
       import('../../lib/nodeinfo/forms.js'),
     ])
+    if (flags.check) {
+      const check = await import('../../cli/keytool-check.js')
+      const r = await convertNodeInfo({ datadir: flags.datadir, form: flags.to, check: true })
+      const result = r.changed
+        ? check.checkResult(
+            await check.planFiles([{ path: r.nodeInfo, mode: 0o644 }]),
+            `would rewrite ${r.nodeInfo} as ${r.form} (now ${r.previousForm}; the old file kept in backup-<time>/)`,
+          )
+        : check.checkResult([], `${r.nodeInfo} already is in the ${r.form} form, as the node writes it`)
+      for (const line of check.checkLines(result)) this.out(line)
+      return result
+    }
     await this.lockDatadir(flags.datadir)
     const r = await convertNodeInfo({ datadir: flags.datadir, form: flags.to })
     if (!r.changed) this.out(`${r.nodeInfo} already is in this form, as the node writes it; nothing was changed.`)

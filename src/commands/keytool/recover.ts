@@ -1,8 +1,10 @@
 import { Flags } from '@oclif/core'
 import { chainFlags } from '../../cli/flags/chain.js'
+import { checkFlag } from '../../cli/flags/check.js'
 import { datadirFlag, passphraseFlags, quietFlag } from '../../cli/flags/common.js'
 import { addressFlag, generateFlags, p2pAddressFlags } from '../../cli/flags/keytool.js'
 import { mnemonicFileFlag, mnemonicIndexFlag } from '../../cli/flags/mnemonic.js'
+import type { KeytoolCheckResult } from '../../cli/keytool-check.js'
 import { KeytoolCommand } from '../../cli/keytool-command.js'
 import type { IdentityView } from '../../lib/keys/identity.js'
 import { workerAddrsOf } from '../../lib/options.js'
@@ -61,9 +63,10 @@ The phrase comes from --mnemonic-file (a file, or - for one line of standard inp
     ...passphraseFlags,
     ...quietFlag,
     ...chainFlags,
+    ...checkFlag,
   }
 
-  async run(): Promise<RecoverResult> {
+  async run(): Promise<RecoverResult | KeytoolCheckResult> {
     const { flags } = await this.parse(Recover)
     this.quiet = flags.quiet
     const [
@@ -100,6 +103,7 @@ The phrase comes from --mnemonic-file (a file, or - for one line of standard inp
         'the recovered key is not checked against the registry: pass --chain or --rpc-url (or --expect-pubkey) to have tnv refuse a phrase that does not give the registered key.',
       )
 
+    if (flags.check) return this.check(flags.datadir, address, { source, workers: flags.workers })
     await this.lockDatadir(flags.datadir)
     const r = await recoverNodeKeys({
       datadir: flags.datadir,
@@ -160,5 +164,41 @@ The phrase comes from --mnemonic-file (a file, or - for one line of standard inp
       recordFile: r.recordFile,
       ...view,
     }
+  }
+
+  /**
+   * --check: the flags and the target are checked as the run checks them (a data directory
+   * holding keys or node-info.yaml is refused), then the files it would write. The phrase and
+   * the passphrase are not read, so the key it gives is not compared with the registry or
+   * --expect-pubkey: the run does that before it writes anything.
+   */
+  private async check(
+    dir: string,
+    address: string,
+    { source, workers }: { source: string; workers: number },
+  ): Promise<KeytoolCheckResult> {
+    const [{ readdir, lstat }, datadir, { RecoverTargetExistsError }, check] = await Promise.all([
+      import('node:fs/promises'),
+      import('../../lib/keys/datadir.js'),
+      import('../../lib/keys/recovery-errors.js'),
+      import('../../cli/keytool-check.js'),
+    ])
+    const paths = datadir.datadirPaths(dir)
+    const existing: string[] = []
+    if (
+      await lstat(paths.nodeInfo).then(
+        () => true,
+        () => false,
+      )
+    )
+      existing.push(paths.nodeInfo)
+    if ((await readdir(paths.nodeKeys).catch((): string[] => [])).length > 0) existing.push(`${paths.nodeKeys}/`)
+    if (existing.length) throw new RecoverTargetExistsError(existing)
+    const result = check.checkResult(
+      await check.planFiles(await check.nodeKeyFiles(paths, { encrypted: source !== 'no-passphrase', workers })),
+      `would recover the keys of the phrase for ${address} into ${paths.datadir} (the run reads the phrase and checks the key before it writes)`,
+    )
+    for (const line of check.checkLines(result)) this.out(line)
+    return result
   }
 }

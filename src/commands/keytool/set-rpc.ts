@@ -1,6 +1,8 @@
 import { Flags } from '@oclif/core'
+import { checkFlag } from '../../cli/flags/check.js'
 import { datadirFlag, passphraseFlags, quietFlag } from '../../cli/flags/common.js'
 import { nodeInfoFormFlag } from '../../cli/flags/keytool.js'
+import type { KeytoolCheckResult } from '../../cli/keytool-check.js'
 import { KeytoolCommand } from '../../cli/keytool-command.js'
 import { UsageError } from '../../lib/errors.js'
 import type { NodeInfoForm, RpcEndpoints } from '../../lib/nodeinfo/types.js'
@@ -41,9 +43,10 @@ export default class SetRpc extends KeytoolCommand {
     // the node's global flag: accepted (scripts pass it to every keytool command) and ignored
     ...passphraseFlags,
     ...quietFlag,
+    ...checkFlag,
   }
 
-  async run(): Promise<SetRpcResult> {
+  async run(): Promise<SetRpcResult | KeytoolCheckResult> {
     const { flags } = await this.parse(SetRpc)
     this.quiet = flags.quiet
     if (flags.clear && (flags.http !== undefined || flags.ws !== undefined))
@@ -62,6 +65,26 @@ export default class SetRpc extends KeytoolCommand {
     const rpc = flags.clear
       ? null
       : (checkRpcEndpoints({ http: flags.http, ws: flags.ws }, { http: '--http', ws: '--ws' }) ?? null)
+    if (flags.check) {
+      const check = await import('../../cli/keytool-check.js')
+      const r = await setWorkerRpc({
+        datadir: flags.datadir,
+        worker: flags.worker,
+        rpc,
+        ...(flags['node-info-form'] ? { form: flags['node-info-form'] } : {}),
+        check: true,
+      })
+      const who = r.worker === 0 ? 'worker' : `worker ${r.worker}`
+      const what = rpc ? `${who} rpc ${describe(rpc)}` : `no ${who} rpc`
+      const result = r.changed
+        ? check.checkResult(
+            await check.planFiles([{ path: r.nodeInfo, mode: 0o644 }]),
+            `would write ${what} to ${r.nodeInfo} (the old file kept in backup-<time>/)`,
+          )
+        : check.checkResult([], `${r.nodeInfo} already has ${what}`)
+      for (const line of check.checkLines(result)) this.out(line)
+      return result
+    }
     await this.lockDatadir(flags.datadir)
     const r = await setWorkerRpc({
       datadir: flags.datadir,

@@ -17,6 +17,8 @@ import { decryptKeystore, readKeystoreFile } from './keystore.js'
 export type Signer =
   | { type: 'local'; address: Address; account: LocalAccount; source: string }
   | { type: 'unsigned'; address: Address }
+  /** --check: the sender whose step is checked (reads and simulation); nothing is signed or sent. */
+  | { type: 'check'; address: Address }
 
 export type ResolveSignerParameters = {
   /** What the signer is for, for messages ("stake", "activate"). */

@@ -12,7 +12,12 @@ import { writeNodeInfo } from '../nodeinfo/write.js'
 import { assertDatadirExists, datadirPaths } from './datadir.js'
 import { assertFormFits } from './node-info-form.js'
 
-export type ConvertNodeInfoParameters = { datadir: string; form: NodeInfoForm }
+export type ConvertNodeInfoParameters = {
+  datadir: string
+  form: NodeInfoForm
+  /** --check: every check, then only whether the file would change; nothing is written. */
+  check?: boolean | undefined
+}
 
 export type ConvertNodeInfoReturnType = {
   nodeInfo: string
@@ -27,11 +32,12 @@ export type ConvertNodeInfoReturnType = {
 export async function convertNodeInfo({
   datadir,
   form,
+  check = false,
 }: ConvertNodeInfoParameters): Promise<ConvertNodeInfoReturnType> {
   await assertDatadirExists(datadir)
   const paths = datadirPaths(datadir)
   const { path, info } = await readNodeInfo(paths.nodeInfo)
   assertFormFits(path, form, info.workers.length)
-  const { changed, backupDir } = await writeNodeInfo({ datadir: paths.datadir, path, info: { ...info, form } })
+  const { changed, backupDir } = await writeNodeInfo({ datadir: paths.datadir, path, info: { ...info, form }, check })
   return { nodeInfo: path, previousForm: formOf(info), form, changed, ...(backupDir ? { backupDir } : {}) }
 }

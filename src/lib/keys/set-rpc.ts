@@ -21,6 +21,8 @@ export type SetWorkerRpcParameters = {
   rpc: RpcEndpoints | null
   /** Write this form instead of the file's own (`--node-info-form`). */
   form?: NodeInfoForm
+  /** --check: every check, then only whether the file would change; nothing is written. */
+  check?: boolean | undefined
 }
 
 export type SetWorkerRpcReturnType = {
@@ -43,6 +45,7 @@ export async function setWorkerRpc({
   worker,
   rpc,
   form: askedForm,
+  check = false,
 }: SetWorkerRpcParameters): Promise<SetWorkerRpcReturnType> {
   await assertDatadirExists(datadir)
   const paths = datadirPaths(datadir)
@@ -64,7 +67,7 @@ export async function setWorkerRpc({
     form,
     workers: info.workers.map((w, i) => (i === worker ? { ...peer, ...(rpc ? { rpc } : {}) } : w)),
   }
-  const { changed, backupDir } = await writeNodeInfo({ datadir: paths.datadir, path, info: next })
+  const { changed, backupDir } = await writeNodeInfo({ datadir: paths.datadir, path, info: next, check })
   return {
     nodeInfo: path,
     worker,

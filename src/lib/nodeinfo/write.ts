@@ -15,10 +15,12 @@ export type WriteNodeInfoParameters = {
   path: string
   /** Written in `info.form`. */
   info: NodeInfo
+  /** --check: compare only; nothing is written (`changed` says whether it would be). */
+  check?: boolean | undefined
 }
 
 export type WriteNodeInfoReturnType = {
-  /** false when the file already had exactly this content (nothing was written). */
+  /** false when the file already had exactly this content (nothing was written); with `check`, whether it would be written. */
   changed: boolean
   backupDir?: string
 }
@@ -28,10 +30,12 @@ export async function writeNodeInfo({
   datadir,
   path,
   info,
+  check = false,
 }: WriteNodeInfoParameters): Promise<WriteNodeInfoReturnType> {
   const text = formatNodeInfo(info)
   const current = await readFile(path, 'utf8').catch(() => undefined)
   if (current === text) return { changed: false }
+  if (check) return { changed: true }
   const staged = await stageFile(path, text, 0o644)
   const { backupDir } = await commitFiles({ datadir, replacements: [{ kind: 'file', target: path, staged }] })
   return { changed: true, ...(backupDir ? { backupDir } : {}) }

@@ -5,7 +5,7 @@ import type { TxOutcome } from '../registry/types.js'
 export type StepRecord = {
   step: string
   /** sent: a transaction was sent and succeeded; already-done: the chain showed it done; done: a local step. */
-  outcome: 'sent' | 'already-done' | 'nothing-to-do' | 'unsigned' | 'done'
+  outcome: 'sent' | 'already-done' | 'nothing-to-do' | 'unsigned' | 'would-change' | 'done'
   txHash?: Hex
   blockNumber?: string
   /** An earlier run's transaction for this step that this run waited for instead of resending. */
@@ -22,7 +22,8 @@ export function stepRecord(step: string, outcome: TxOutcome, resumed: { hash: He
     case 'nothing-to-do':
       return { ...base, outcome: outcome.outcome, message: outcome.message }
     case 'unsigned':
-      return { ...base, outcome: 'unsigned' }
+    case 'would-change':
+      return { ...base, outcome: outcome.outcome }
   }
 }
 

@@ -6,6 +6,7 @@
 import { createChainClient } from '../chain/client.js'
 import { resolveChainTarget } from '../chain/resolve-target.js'
 import type { ChainFlagValues } from '../options.js'
+import type { CheckedTransaction } from '../tx/checked-transaction.js'
 import { parseAcceptCodeHash, type RegistryInfo } from './registry-guard.js'
 import type { RegistryContext, TxOutcome } from './types.js'
 
@@ -43,7 +44,8 @@ export function noteRegistry(registry: RegistryInfo | null | undefined, note: (l
 
 /**
  * Result lines for stdout: the step's own line once sent, the chain's answer when there was
- * nothing to do, or the unsigned transaction (JSON, then the `cast send` line).
+ * nothing to do, the unsigned transaction (JSON, then the `cast send` line), or what --check
+ * found would be sent.
  */
 export function outcomeLines(
   outcome: TxOutcome,
@@ -59,5 +61,23 @@ export function outcomeLines(
       const { cast, ...tx } = outcome.unsigned
       return [JSON.stringify(tx, null, 2), cast]
     }
+    case 'would-change':
+      return checkLines(outcome.transaction)
   }
+}
+
+/** --check's human lines: the transaction that would be sent, decoded. */
+function checkLines(tx: CheckedTransaction): string[] {
+  const args =
+    tx.inputs === null
+      ? []
+      : Object.entries(tx.inputs).map(([k, v]) => `    ${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+  return [
+    `would send ${tx.function ?? tx.data.slice(0, 10)} (check: nothing was signed or sent)`,
+    `  to       ${tx.to} (chain id ${tx.chainId})`,
+    `  from     ${tx.from} (nonce ${tx.nonce})`,
+    `  value    ${tx.valueTel} (${tx.value} wei)`,
+    `  gas      ${tx.gasEstimate} simulated (limit ${tx.gasLimit})`,
+    ...(args.length > 0 ? ['  inputs', ...args] : []),
+  ]
 }

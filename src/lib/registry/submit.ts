@@ -9,6 +9,9 @@
  * (recorded dropped) is retried once, after a fresh simulation.
  * --unsigned sends nothing, so a sender short of funds is a warning there, not an error: the
  * simulation then gives the sender the value in a state override, so it still checks the call.
+ * --check (a `check` signer) stops right after the confirmation (which asks nothing then, but runs
+ * the checks a command put in it): every check, read and the simulation ran as for a send, with
+ * the sender's real balance; the outcome is `would-change` with the decoded transaction.
  */
 import type { Address, Hex, TransactionReceipt } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
@@ -26,6 +29,7 @@ import {
 import { formatGasPrice, formatTelAndWei } from '../chain/units.js'
 import { AbortedError } from '../errors.js'
 import { killPoint } from '../fs/atomic.js'
+import { checkedTransaction } from '../tx/checked-transaction.js'
 import type { JournalStep } from '../tx/journal.js'
 import { runStep, type StepRun, sendJournaled } from '../tx/run-step.js'
 import { isRevert, type RevertContext, registryErrorFromRevert } from './decode-revert.js'
@@ -142,13 +146,14 @@ export async function submit({
   const revertCtx = revertContext(call)
   const simulate = () => simulateStep(call)
 
+  const estimate = simulated ?? (await simulate())
   let tx: PreparedTransaction = {
     chainId: chain.chainId,
     from,
     to: target.registry,
     value,
     data,
-    gas: gasWithMargin(simulated ?? (await simulate())),
+    gas: gasWithMargin(estimate),
     nonce: account.nonce,
     fees: account.fees,
   }
@@ -188,6 +193,11 @@ export async function submit({
   if (signer.type === 'unsigned')
     return { outcome: { outcome: 'unsigned', unsigned: toUnsignedTransaction(tx, target.rpcUrl) }, receipt: null }
   if (confirm && !(await confirm(plan))) throw new AbortedError()
+  if (signer.type === 'check')
+    return {
+      outcome: { outcome: 'would-change', transaction: checkedTransaction(tx, estimate, adapter.abi) },
+      receipt: null,
+    }
   killPoint('tx:confirmed')
 
   let sent = await sendJournaled(client, run, { account: signer.account, tx, rpcUrl: target.rpcUrl, report })

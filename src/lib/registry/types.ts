@@ -7,6 +7,7 @@ import type { ChainInfo } from '../chain/check-chain-id.js'
 import type { ChainClient } from '../chain/client.js'
 import type { ChainTarget } from '../chain/resolve-target.js'
 import type { UnsignedTransaction } from '../chain/transaction.js'
+import type { CheckedTransaction } from '../tx/checked-transaction.js'
 import type { StepJournal } from '../tx/journal.js'
 import type { BoundRegistry, RegistryCodePolicy } from './registry-guard.js'
 
@@ -73,6 +74,8 @@ export type TxOutcome =
     }
   /** Printed for another wallet; nothing was sent. */
   | { outcome: 'unsigned'; unsigned: UnsignedTransaction }
+  /** --check: every check and the simulation passed; this is what would be sent. Nothing was. */
+  | { outcome: 'would-change'; transaction: CheckedTransaction }
   /** The chain already shows the step done; nothing was sent. */
   | { outcome: 'already-done'; message: string }
   /** There was nothing to do (no refund credited, no rewards accrued): nothing was ever pending, nothing was sent. */

@@ -20,7 +20,8 @@
  * it, so at most one of the two can be mined). A step never sends while an earlier transaction
  * of its sender on that chain is open.
  *
- * `--unsigned` sends nothing and writes nothing: no lock, no journal.
+ * `--unsigned` and `--check` send nothing and write nothing: no lock, no journal. A check reads the
+ * journals only to say that a real run would first settle an earlier transaction left open.
  */
 import { type Hex, keccak256, type LocalAccount, type TransactionReceipt, TransactionReceiptNotFoundError } from 'viem'
 import type { ChainClient } from '../chain/client.js'
@@ -64,6 +65,12 @@ export async function runStep<R>(
   operation: (run: StepRun) => Promise<R>,
 ): Promise<R> {
   const timeoutMs = journal?.timeoutMs ?? 180_000
+  if (signer.type === 'check')
+    for (const entry of journal?.journals.flatMap((j) => j.open(signer.address)) ?? [])
+      report?.({
+        type: 'warning',
+        message: `an earlier ${entry.step} transaction ${entry.hash} (submitted ${entry.submittedAt}) has no known outcome: a real run settles it first, and what it finds may change this check's answer.`,
+      })
   if (!journal || journal.journals.length === 0 || signer.type !== 'local')
     return operation({ step, journal: null, timeoutMs, resumed: [] })
   const journals = journal.journals

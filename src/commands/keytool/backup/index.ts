@@ -1,6 +1,8 @@
 import { isAbsolute, relative, resolve } from 'node:path'
 import { Flags } from '@oclif/core'
+import { checkFlag } from '../../../cli/flags/check.js'
 import { datadirFlag, quietFlag } from '../../../cli/flags/common.js'
+import type { KeytoolCheckResult } from '../../../cli/keytool-check.js'
 import { KeytoolCommand } from '../../../cli/keytool-command.js'
 
 export type BackupResult = {
@@ -36,9 +38,10 @@ Put it on other media (another disk, a USB key kept offline), then prove it rest
     }),
     ...datadirFlag,
     ...quietFlag,
+    ...checkFlag,
   }
 
-  async run(): Promise<BackupResult> {
+  async run(): Promise<BackupResult | KeytoolCheckResult> {
     const { flags } = await this.parse(Backup)
     this.quiet = flags.quiet
     const [
@@ -58,7 +61,7 @@ Put it on other media (another disk, a USB key kept offline), then prove it rest
     // the place of the file is checked before the data directory is locked or read
     await assertOutputPath(out, '--out')
     await assertDatadirExists(flags.datadir)
-    await this.lockDatadir(flags.datadir)
+    if (!flags.check) await this.lockDatadir(flags.datadir)
     const { text, backup } = await makeBackup(flags.datadir)
     // the key on disk must be node-info's (when tnv can tell without the passphrase)
     const check = await checkKeyOnDisk(flags.datadir, Buffer.from(backup.blsPublicKey.slice(2), 'hex'))
@@ -71,6 +74,7 @@ Put it on other media (another disk, a USB key kept offline), then prove it rest
         keyFile: check.keyFile,
       })
     }
+    if (flags.check) return this.check(out, backup)
     if (!(await writeNewOutputFile(out, text, { flag: '--out', mode: 0o600 })))
       throw new OutputFileExistsError(out, '--out')
     const datadir = resolve(flags.datadir)
@@ -99,5 +103,50 @@ Put it on other media (another disk, a USB key kept offline), then prove it rest
       encrypted: backup.keyFile === 'bls.kw',
       sha256: backup.sha256,
     }
+  }
+
+  /**
+   * --check: every check of the run has passed (the output path, the data directory, the key on
+   * disk). A file already at --out holding a backup of these very files: already-done; another
+   * file there is refused, as the run refuses it (it never overwrites).
+   */
+  private async check(
+    out: string,
+    backup: import('../../../lib/keys/backup-file.js').KeyBackup,
+  ): Promise<KeytoolCheckResult> {
+    const [{ readFile }, { parseBackup }, { OutputFileExistsError }, check] = await Promise.all([
+      import('node:fs/promises'),
+      import('../../../lib/keys/backup-file.js'),
+      import('../../../lib/keys/recovery-errors.js'),
+      import('../../../cli/keytool-check.js'),
+    ])
+    const existing = await readFile(out, 'utf8').then(
+      (text) => {
+        try {
+          return parseBackup(text, out)
+        } catch {
+          return 'other' as const
+        }
+      },
+      (err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return null
+        throw err
+      },
+    )
+    if (existing === 'other') throw new OutputFileExistsError(out, '--out')
+    let result: KeytoolCheckResult
+    if (existing === null)
+      result = check.checkResult(
+        await check.planFiles([{ path: out, mode: 0o600 }]),
+        `would write a backup of the key ${backup.blsPublicKey.slice(0, 20)}… (${backup.files.length} files) to ${out}`,
+      )
+    else if (
+      existing.blsPublicKey === backup.blsPublicKey &&
+      JSON.stringify(existing.files) === JSON.stringify(backup.files)
+    )
+      result = check.checkResult([], `${out} already holds a backup of these files (written ${existing.createdAt})`)
+    else throw new OutputFileExistsError(out, '--out')
+    for (const line of check.checkLines(result)) this.out(line)
+    return result
   }
 }

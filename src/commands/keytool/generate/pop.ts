@@ -1,5 +1,8 @@
+import type { Interfaces } from '@oclif/core'
+import { checkFlag } from '../../../cli/flags/check.js'
 import { datadirFlag, passphraseFlags, quietFlag } from '../../../cli/flags/common.js'
 import { addressFlag, nodeInfoFormFlag } from '../../../cli/flags/keytool.js'
+import type { KeytoolCheckResult } from '../../../cli/keytool-check.js'
 import { KeytoolCommand } from '../../../cli/keytool-command.js'
 import type { IdentityView } from '../../../lib/keys/identity.js'
 import type { Hex, NodeInfoForm } from '../../../lib/nodeinfo/types.js'
@@ -27,11 +30,19 @@ export default class GeneratePop extends KeytoolCommand {
     '<%= config.bin %> <%= command.id %> --address 0xYourValidatorAddress --datadir ./node1',
     '<%= config.bin %> <%= command.id %> --execution-address 0xYourValidatorAddress --bls-passphrase-source ask',
   ]
-  static override flags = { ...addressFlag, ...nodeInfoFormFlag, ...datadirFlag, ...passphraseFlags, ...quietFlag }
+  static override flags = {
+    ...addressFlag,
+    ...nodeInfoFormFlag,
+    ...datadirFlag,
+    ...passphraseFlags,
+    ...quietFlag,
+    ...checkFlag,
+  }
 
-  async run(): Promise<GeneratePopResult> {
+  async run(): Promise<GeneratePopResult | KeytoolCheckResult> {
     const { flags } = await this.parse(GeneratePop)
     this.quiet = flags.quiet
+    if (flags.check) return this.check(flags)
     const [{ parseExecutionAddress }, { resignProofOfPossession }, { identityView }, { describeForm }] =
       await Promise.all([
         import('../../../lib/nodeinfo/address.js'),
@@ -78,5 +89,63 @@ export default class GeneratePop extends KeytoolCommand {
       repaired: r.repaired,
       ...(r.backupDir ? { backupDir: r.backupDir } : {}),
     }
+  }
+
+  /**
+   * --check, without the key: a proof of possession is deterministic (one valid BLS signature
+   * per key and message), so node-info.yaml is already right when its execution_address is
+   * --address, its proof verifies for it, and the file is byte for byte what the rewrite would
+   * write. A key on disk known not to be node-info.yaml's is refused as the run refuses it; the
+   * passphrase is not asked (a check does not prove it opens the key).
+   */
+  private async check(flags: Interfaces.InferredFlags<typeof GeneratePop.flags>): Promise<KeytoolCheckResult> {
+    const [
+      { readFile },
+      { parseExecutionAddress },
+      datadir,
+      { readNodeInfo },
+      { formForWrite },
+      { formOf, formatNodeInfo },
+      { assertFormFits },
+      { verifyProofOfPossession },
+      { checkKeyOnDisk },
+      { KeyMismatchError },
+      check,
+    ] = await Promise.all([
+      import('node:fs/promises'),
+      import('../../../lib/nodeinfo/address.js'),
+      import('../../../lib/keys/datadir.js'),
+      import('../../../lib/nodeinfo/read.js'),
+      import('../../../lib/nodeinfo/forms.js'),
+      import('../../../lib/nodeinfo/serialize.js'),
+      import('../../../lib/keys/node-info-form.js'),
+      import('../../../lib/keys/pop.js'),
+      import('../../../lib/keys/key-binding.js'),
+      import('../../../lib/keys/errors.js'),
+      import('../../../cli/keytool-check.js'),
+    ])
+    const address = parseExecutionAddress(flags.address, '--address')
+    await datadir.assertDatadirExists(flags.datadir)
+    const paths = datadir.datadirPaths(flags.datadir)
+    const skipped: { field: string; problem: string }[] = []
+    const { path, info } = await readNodeInfo(paths.nodeInfo, { replacing: { pop: true }, skipped })
+    const asked = flags['node-info-form']
+    if (asked) assertFormFits(path, asked, info.workers.length)
+    const onDisk = await checkKeyOnDisk(paths.datadir, info.blsPublicKey)
+    if (onDisk.status === 'mismatch') throw new KeyMismatchError(paths.nodeKeys, path, info.blsPublicKey, onDisk.onDisk)
+    const form = formForWrite(formOf(info), info.workers.length, asked)
+    const done =
+      skipped.length === 0 &&
+      info.executionAddress.toLowerCase() === address.toLowerCase() &&
+      verifyProofOfPossession({ publicKey: info.blsPublicKey, proof: info.proofOfPossession, address }) &&
+      (await readFile(path, 'utf8')) === formatNodeInfo({ ...info, form, executionAddress: address })
+    const result = done
+      ? check.checkResult([], `${path} already holds the proof of possession for ${address}`)
+      : check.checkResult(
+          await check.planFiles([{ path, mode: 0o644 }]),
+          `would re-sign the proof of possession for ${address} in ${path} (the old file kept in backup-<time>/; the run asks for the passphrase)`,
+        )
+    for (const line of check.checkLines(result)) this.out(line)
+    return result
   }
 }
