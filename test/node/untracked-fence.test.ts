@@ -85,7 +85,7 @@ describe('the local fence sees node processes tnv did not start (/proc)', () => 
       assert.equal(r.code, 29, r.stderr + r.stdout)
       const error = (JSON.parse(r.stdout) as { error: { code: string; message: string } }).error
       assert.equal(error.code, 'KeyRunningUntracked')
-      assert.match(error.message, new RegExp(`process ${other.pid}, which tnv did not start, runs a node on ${a}`))
+      assert.match(error.message, new RegExp(`process ${other.pid} runs a node on ${a} holding the same key`))
       assert.ok(!existsSync(join(b, 'tnv-node.json')), 'nothing started')
     } finally {
       await stop(other)

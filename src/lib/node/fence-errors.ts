@@ -35,13 +35,13 @@ export class KeyRunningHereError extends TnvError {
   }
 }
 
-/** A node process tnv did not start (found through /proc) holds the same key on this host. */
+/** A node process outside this tnv's registry of running keys (found through /proc) holds the same key on this host. */
 export class KeyRunningUntrackedError extends TnvError {
   override readonly code: string = 'KeyRunningUntracked'
   constructor({ identity, process: p, datadir }: { identity: KeyIdentity; process: NodeProcess; datadir: string }) {
     const key = identity.authorityId ? `authority ${identity.authorityId}` : 'this key file'
     super(
-      `The validator key in ${datadir} (${key}) is already live on this host: process ${p.pid}, which tnv did not start, runs a node on ${p.datadir} holding the same key (${p.argv.slice(0, 3).join(' ')} …). Two nodes with one key sign twice (equivocation, which the protocol can punish); nothing was started.`,
+      `The validator key in ${datadir} (${key}) is already live on this host: process ${p.pid} runs a node on ${p.datadir} holding the same key (${p.argv.slice(0, 3).join(' ')} …), outside this tnv's registry of running keys (started by hand, by another tool or user, or by a systemd unit). Two nodes with one key sign twice (equivocation, which the protocol can punish); nothing was started.`,
       {
         fix: `Keep one copy: stop process ${p.pid} the way it was started (its service, container or shell; \`ps -o pid,user,args -p ${p.pid}\` shows it), then start this one.`,
         exitCode: ExitCode.KeyLive,

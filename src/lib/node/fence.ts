@@ -13,9 +13,9 @@
  * host rebooted) and the next start replaces it. Entries are written atomically.
  *
  * Beside the registry, the fence looks at every node process this host shows (./node-processes.ts,
- * /proc/<pid>/cmdline): one that tnv did not record in its data directory, runs for the same
- * network, and whose `--datadir` holds one of this key's identities refuses the start too (a node
- * run by hand, by another tool, or by another user whose files tnv can read).
+ * /proc/<pid>/cmdline): one that runs for the same network and whose `--datadir` holds one of this
+ * key's identities refuses the start too (a node run by hand, by another tool, by another user
+ * whose files tnv can read, or by tnv with another state directory, such as a systemd unit's).
  *
  * The key's identity is its public key: node-info.yaml's `bls_public_key`, and the key actually on
  * disk when tnv can tell it differs (./key-binding.ts). A bls.kw whose public key cannot be known
@@ -196,7 +196,11 @@ export async function takeKeyFence({
   }
 }
 
-/** Whether a node process tnv did not record, on the same network, holds one of the identities. */
+/**
+ * Whether a node process on the same network holds one of the identities. A node in this registry
+ * was judged above; one found here is outside it (started by hand, by another tool or user, or by
+ * tnv with another state directory, such as a systemd unit's), and it counts the same.
+ */
 async function untrackedNodeHolding(
   identities: KeyIdentity[],
   network: string,
@@ -206,8 +210,6 @@ async function untrackedNodeHolding(
     // the devnet's directory is not on the node's command line: any devnet counts as this one
     const theirs = p.chain === 'devnet' ? 'devnet:' : (p.chain ?? 'datadir-genesis')
     if (theirs === 'devnet:' ? !network.startsWith('devnet:') : theirs !== network) continue
-    const recorded = await readNodeState(p.readPath)
-    if (recorded?.pid === p.pid) continue // a node tnv started: its registry entry speaks for it
     const held = await keyIdentities(p.readPath).catch(() => [])
     const identity = held.map((h) => ours.get(h.id)).find((i) => i !== undefined)
     if (identity) return { identity, process: p }

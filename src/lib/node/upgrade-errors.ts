@@ -84,9 +84,11 @@ export class WindowUnreadableError extends TnvError {
 
 export class RestartFailedError extends TnvError {
   override readonly code: string = 'RestartFailed'
-  constructor(datadir: string, why: string) {
+  constructor(datadir: string, why: string, unit?: string) {
     super(`The node for ${datadir} was restarted but did not come back: ${why.replace(/\.$/, '')}.`, {
-      fix: `Read its log (${datadir}/logs/node.log), fix the cause, and start it with tnv node start.`,
+      fix: unit
+        ? `Read its log (\`journalctl -u ${unit}\`), fix the cause, and start it with \`systemctl start ${unit}\`.`
+        : `Read its log (${datadir}/logs/node.log), fix the cause, and start it with tnv node start.`,
       exitCode: ExitCode.NodeNotSynced,
     })
   }
@@ -98,7 +100,7 @@ export class RolledBackError extends TnvError {
     super(
       `The upgrade of ${j.datadir} to ${j.newBinary}${j.newVersion ? ` (${j.newVersion})` : ''} was rolled back: ${(j.failure ?? '').replace(/\.$/, '')}. The previous binary${j.oldVersion ? ` (${j.oldVersion})` : ''} is back at ${j.binary} and its node runs and serves again.`,
       {
-        fix: `Read the new node's output in ${j.datadir}/logs/node.log for the cause; the previous binary is also kept at ${j.previous}.`,
+        fix: `Read the new node's output in ${j.supervisor?.kind === 'systemd' ? `the unit's journal (\`journalctl -u ${j.supervisor.unit}\`)` : `${j.datadir}/logs/node.log`} for the cause; the previous binary is also kept at ${j.previous}.`,
         exitCode: ExitCode.RolledBack,
       },
     )

@@ -321,7 +321,11 @@ export async function upgradeNode(p: UpgradeNodeParameters): Promise<UpgradeNode
       journal.outcome = 'failed'
       journal.failure = failure
       await saveJournal(journal)
-      throw new RestartFailedError(datadir, failure)
+      throw new RestartFailedError(
+        datadir,
+        failure,
+        hooks.supervisor.kind === 'systemd' ? hooks.supervisor.unit : undefined,
+      )
     }
     journal.phase = 'rollback'
     journal.failure = failure
