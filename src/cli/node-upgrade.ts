@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process'
 import { Flags, type Interfaces } from '@oclif/core'
 import { resolveNodeBinary } from '../lib/node/binary.js'
 import { nodeBinaryVersion } from '../lib/node/binary-kind.js'
+import type { NodeSupervisor } from '../lib/node/supervisor.js'
 import type { UpgradeEvent, UpgradeHooks, UpgradeNodeReturnType } from '../lib/node/upgrade.js'
 import { datadirFlag } from './flags/common.js'
 
@@ -45,7 +46,17 @@ export const upgradeFlags = {
     helpValue: '<seconds>',
     summary: "The network's epoch length when it is not the registry's (a devnet started with --epoch-seconds).",
   }),
-  'ready-timeout': Flags.integer({ summary: "Seconds to wait for the node's RPC to answer.", default: 60, min: 1 }),
+  'ready-timeout': Flags.integer({
+    summary:
+      "Seconds to wait for the node's RPC to answer (under systemd, 120 more: the unit's tnv node start watches the network for its key first).",
+    default: 60,
+    min: 1,
+  }),
+  unit: Flags.string({
+    helpValue: '<name>',
+    summary:
+      "The systemd unit that runs the node (e.g. tnv-node@v1); by default the unit is found from the node's cgroup and confirmed with systemctl show.",
+  }),
 }
 
 export function upgradeHooks(
@@ -55,8 +66,10 @@ export function upgradeHooks(
   env: NodeJS.ProcessEnv,
   command = 'tnv node upgrade',
   skipReason = 'the key ran here, under the fence, until this restart: a copy elsewhere would have shown before',
+  supervisor: NodeSupervisor = tnvSupervisor(datadir, readyTimeoutMs, note, env, command, skipReason),
 ): UpgradeHooks {
   return {
+    supervisor,
     resolveBinary: (path) => resolveNodeBinary({ flag: path, env }),
     version: (binary) => nodeBinaryVersion(binary, env),
     help: (binary) => {
@@ -67,6 +80,20 @@ export function upgradeHooks(
       })
       return r.error || r.status !== 0 ? null : `${r.stdout ?? ''}\n${r.stderr ?? ''}`
     },
+  }
+}
+
+/** tnv's own node: stopped as `tnv node stop` does, started detached under the key guard. */
+function tnvSupervisor(
+  datadir: string,
+  readyTimeoutMs: number,
+  note: (t: string) => void,
+  env: NodeJS.ProcessEnv,
+  command: string,
+  skipReason: string,
+): NodeSupervisor {
+  return {
+    kind: 'tnv',
     stop: async () => {
       const { stopNode } = await import('../lib/node/stop.js')
       await stopNode({ datadir })
@@ -111,11 +138,39 @@ export async function upgradeWithFlags(
   newBinary: string | undefined,
   { env, note, emit }: { env: NodeJS.ProcessEnv; note: (line: string) => void; emit: (e: UpgradeEvent) => void },
 ): Promise<UpgradeNodeReturnType> {
-  const [{ upgradeNode }, { keyIdentities }] = await Promise.all([
+  const [{ upgradeNode, readUnfinishedUpgrade }, { keyIdentities }, systemd, { readNodeState }] = await Promise.all([
     import('../lib/node/upgrade.js'),
     import('../lib/node/fence.js'),
+    import('../lib/node/systemd.js'),
+    import('../lib/node/state.js'),
   ])
   const key = (await keyIdentities(flags.datadir)).find((i) => i.blsPublicKey)?.blsPublicKey ?? null
+  const systemctl = systemd.systemctlFrom(env)
+  const unfinished = await readUnfinishedUpgrade(flags.datadir)
+  const ref = systemd.detectSupervisor({
+    state: await readNodeState(flags.datadir),
+    unit: flags.unit,
+    recorded: unfinished ? (unfinished.supervisor ?? { kind: 'tnv' }) : null,
+    systemctl,
+  })
+  const readyTimeoutMs = flags['ready-timeout'] * 1000
+  const hooks =
+    ref.kind === 'systemd'
+      ? upgradeHooks(
+          flags.datadir,
+          readyTimeoutMs,
+          note,
+          env,
+          undefined,
+          undefined,
+          systemd.systemdSupervisor({
+            unit: ref.unit,
+            datadir: flags.datadir,
+            systemctl,
+            startTimeoutMs: readyTimeoutMs + 120_000,
+          }),
+        )
+      : upgradeHooks(flags.datadir, readyTimeoutMs, note, env)
   return upgradeNode({
     datadir: flags.datadir,
     ...(newBinary !== undefined ? { newBinary } : {}),
@@ -127,7 +182,7 @@ export async function upgradeWithFlags(
     ...(flags['window-timeout'] ? { windowTimeoutSeconds: flags['window-timeout'] } : {}),
     ...(flags['epoch-seconds'] ? { epochSeconds: flags['epoch-seconds'] } : {}),
     check: flags.check,
-    hooks: upgradeHooks(flags.datadir, flags['ready-timeout'] * 1000, note, env),
+    hooks,
     onEvent: emit,
   })
 }

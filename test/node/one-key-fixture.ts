@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict'
 import { type ChildProcess, spawn } from 'node:child_process'
-import { cpSync, mkdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { generateKeysArgs, parseJson, ROOT, runCli } from '../helpers/cli.js'
 import { freePort } from '../helpers/ports.js'
 
@@ -166,26 +166,29 @@ async function seat(
   return v
 }
 
-/** The reference node run directly (not by tnv) on a copy of the key: the stand-in for another host. */
+/**
+ * The reference node run directly (not by tnv) on a copy of the key: the stand-in for another
+ * host. Its program is a wrapper named `other-host-node.mjs`, a name the local fence's process
+ * scan does not take for a node (src/lib/node/node-processes.ts), so only the network can see it,
+ * as for a copy on another host; `onThisHost` runs bin/tnv-node.js instead, which the scan sees.
+ */
 export async function standIn(
   datadir: string,
   env: Record<string, string>,
+  { onThisHost = false }: { onThisHost?: boolean } = {},
 ): Promise<{ child: ChildProcess; url: string; stop(): Promise<void> }> {
   const port = await freePort()
+  let program = join(ROOT, 'bin', 'tnv-node.js')
+  if (!onThisHost) {
+    program = join(dirname(datadir), 'other-host-node.mjs')
+    writeFileSync(
+      program,
+      `const { main } = await import(${JSON.stringify(join(ROOT, 'dist', 'entries', 'node-main.js'))})\nawait main(process.argv.slice(2))\n`,
+    )
+  }
   const child = spawn(
     process.execPath,
-    [
-      join(ROOT, 'bin', 'tnv-node.js'),
-      'node',
-      '--datadir',
-      datadir,
-      '--chain',
-      'devnet',
-      '--http',
-      '--http.port',
-      String(port),
-      '--ipcdisable',
-    ],
+    [program, 'node', '--datadir', datadir, '--chain', 'devnet', '--http', '--http.port', String(port), '--ipcdisable'],
     { env: { ...process.env, ...env }, stdio: 'ignore' },
   )
   const url = `http://127.0.0.1:${port}`

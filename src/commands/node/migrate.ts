@@ -107,7 +107,10 @@ JSON lines with --json; each side is resumable after a kill (<datadir>/tnv-migra
           'tnv node migrate in',
           'proved silent by this migrate over the window just before',
         )
-        return hooks.start(resolveNodeBinary({ flag: flags['node-binary'], env: this.session.env }), node ?? [])
+        return hooks.supervisor.start(
+          resolveNodeBinary({ flag: flags['node-binary'], env: this.session.env }),
+          node ?? [],
+        )
       },
       onEvent: (e) => (this.jsonEnabled() ? this.logJson(e) : this.note(JSON.stringify(e))),
     })

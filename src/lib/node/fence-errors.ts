@@ -1,6 +1,7 @@
 /** Refusals of the local fence, the doppelganger check, upgrades and migrations (exit codes: docs/ci.md). */
 import { ExitCode, TnvError } from '../errors.js'
 import type { CheckDoppelgangerReturnType, FenceEntry, KeyIdentity } from './guard-types.js'
+import type { NodeProcess } from './node-processes.js'
 
 /** Another start or running node on this host holds the same key (from another data directory). */
 export class KeyRunningHereError extends TnvError {
@@ -28,6 +29,21 @@ export class KeyRunningHereError extends TnvError {
           holder.datadir === datadir
             ? `Use the running node, or stop it first with \`tnv node stop --datadir ${holder.datadir}\`.`
             : `Keep one copy: stop the other with \`tnv node stop --datadir ${holder.datadir}\` before starting this one (to move the validator, use \`tnv node migrate\`).`,
+        exitCode: ExitCode.KeyLive,
+      },
+    )
+  }
+}
+
+/** A node process outside this tnv's registry of running keys (found through /proc) holds the same key on this host. */
+export class KeyRunningUntrackedError extends TnvError {
+  override readonly code: string = 'KeyRunningUntracked'
+  constructor({ identity, process: p, datadir }: { identity: KeyIdentity; process: NodeProcess; datadir: string }) {
+    const key = identity.authorityId ? `authority ${identity.authorityId}` : 'this key file'
+    super(
+      `The validator key in ${datadir} (${key}) is already live on this host: process ${p.pid} runs a node on ${p.datadir} holding the same key (${p.argv.slice(0, 3).join(' ')} …), outside this tnv's registry of running keys (started by hand, by another tool or user, or by a systemd unit). Two nodes with one key sign twice (equivocation, which the protocol can punish); nothing was started.`,
+      {
+        fix: `Keep one copy: stop process ${p.pid} the way it was started (its service, container or shell; \`ps -o pid,user,args -p ${p.pid}\` shows it), then start this one.`,
         exitCode: ExitCode.KeyLive,
       },
     )

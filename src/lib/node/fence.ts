@@ -12,6 +12,11 @@
  * (`<datadir>/tnv-node.json`) is alive; otherwise it is stale (tnv or the node was killed, the
  * host rebooted) and the next start replaces it. Entries are written atomically.
  *
+ * Beside the registry, the fence looks at every node process this host shows (./node-processes.ts,
+ * /proc/<pid>/cmdline): one that runs for the same network and whose `--datadir` holds one of this
+ * key's identities refuses the start too (a node run by hand, by another tool, by another user
+ * whose files tnv can read, or by tnv with another state directory, such as a systemd unit's).
+ *
  * The key's identity is its public key: node-info.yaml's `bls_public_key`, and the key actually on
  * disk when tnv can tell it differs (./key-binding.ts). A bls.kw whose public key cannot be known
  * without its passphrase and no node-info.yaml: the identity is the sha256 of the key file (a byte
@@ -25,11 +30,12 @@ import { writeFileAtomic } from '../fs/atomic.js'
 import { withLock } from '../fs/lock.js'
 import { authorityIdOf } from '../health/read-validator-health.js'
 import { isProcessAlive } from '../os/process-alive.js'
-import { KeyRunningHereError } from './fence-errors.js'
+import { KeyRunningHereError, KeyRunningUntrackedError } from './fence-errors.js'
 import type { FenceEntry, KeyIdentity } from './guard-types.js'
 
 export type { FenceEntry, KeyIdentity } from './guard-types.js'
 
+import { listNodeProcesses, type NodeProcess } from './node-processes.js'
 import { isNodeProcess, readNodeState } from './state.js'
 
 export const RUNNING_KEYS_DIR = 'running-keys'
@@ -162,6 +168,11 @@ export async function takeKeyFence({
         await writeFileAtomic(path, `${JSON.stringify(entry, null, 2)}\n`, { mode: 0o600 })
         taken.push({ path, entry })
       }
+      const other = await untrackedNodeHolding(identities, network)
+      if (other) {
+        for (const t of taken) await fs.rm(t.path, { force: true })
+        throw new KeyRunningUntrackedError({ ...other, datadir: mine })
+      }
     },
   )
   let released = false
@@ -183,4 +194,25 @@ export async function takeKeyFence({
       )
     },
   }
+}
+
+/**
+ * Whether a node process on the same network holds one of the identities. A node in this registry
+ * was judged above; one found here is outside it (started by hand, by another tool or user, or by
+ * tnv with another state directory, such as a systemd unit's), and it counts the same.
+ */
+async function untrackedNodeHolding(
+  identities: KeyIdentity[],
+  network: string,
+): Promise<{ identity: KeyIdentity; process: NodeProcess } | null> {
+  const ours = new Map(identities.map((i) => [i.id, i]))
+  for (const p of listNodeProcesses()) {
+    // the devnet's directory is not on the node's command line: any devnet counts as this one
+    const theirs = p.chain === 'devnet' ? 'devnet:' : (p.chain ?? 'datadir-genesis')
+    if (theirs === 'devnet:' ? !network.startsWith('devnet:') : theirs !== network) continue
+    const held = await keyIdentities(p.readPath).catch(() => [])
+    const identity = held.map((h) => ours.get(h.id)).find((i) => i !== undefined)
+    if (identity) return { identity, process: p }
+  }
+  return null
 }

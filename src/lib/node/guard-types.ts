@@ -2,6 +2,7 @@
  * Shapes shared by the key guard (./fence.ts, ./doppelganger.ts), its errors and the upgrade
  * journal, kept apart so that the errors import no operation.
  */
+import type { SupervisorRef } from './supervisor.js'
 
 /** How long after this host's own node exited the doppelganger watch begins. */
 export const RECENT_STOP_GRACE_MS = 5_000
@@ -79,6 +80,8 @@ export type UpgradeJournal = {
   nodeFlags: string[]
   /** What the old node reported before the restart. */
   oldMode: string | null
+  /** Who stops and starts the node (absent in journals written before systemd was supported: tnv). */
+  supervisor?: SupervisorRef
   done: UpgradeStepName[]
   phase: 'forward' | 'rollback'
   outcome: 'done' | 'rolled-back' | 'failed' | null

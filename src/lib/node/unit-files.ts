@@ -14,6 +14,9 @@
  *   environment file.
  * - the check service treats the check's own exit codes 1 (warn) and 2 (fail) as success: the
  *   figures are written either way, and the alert rules judge them (monitoring/).
+ * - tnv's state directory (the registry of running keys the local fence keeps) is
+ *   /var/lib/tnv-state, one for all instances of the host, created by systemd (StateDirectory=):
+ *   with ProtectHome=yes the default (~/.local/state/tnv) is not writable and every start failed.
  * - the same parameters give byte-identical files (no time stamps), so a rewrite is a no-op.
  */
 
@@ -21,6 +24,9 @@ import { UsageError } from '../errors.js'
 
 /** The credential name tnv reads from `$CREDENTIALS_DIRECTORY` (src/lib/passphrase/credential.ts). */
 export const PASSPHRASE_CREDENTIAL = 'tn-bls-passphrase'
+
+/** systemd creates /var/lib/<this> for the node units (StateDirectory=), writable under ProtectSystem=strict. */
+const UNIT_STATE_DIRECTORY = 'tnv-state'
 
 export type UnitParameters = {
   /** Absolute path of the tnv executable on the host. */
@@ -71,6 +77,10 @@ User=${p.user}
 Group=${p.user}
 Environment=TN_DATADIR=${datadir}
 Environment=TN_NON_INTERACTIVE=1
+# tnv's state (the host's registry of running keys, the local fence): ProtectHome= hides ~/.local/state
+StateDirectory=${UNIT_STATE_DIRECTORY}
+StateDirectoryMode=0700
+Environment=TNV_STATE_DIR=/var/lib/${UNIT_STATE_DIRECTORY}
 ${binaryEnv}# TN_NODE_FLAGS (the node's own flags, split on spaces) and TN_CHAIN come from here
 EnvironmentFile=${envFile}
 # the passphrase: readable only by this service, at $CREDENTIALS_DIRECTORY/${PASSPHRASE_CREDENTIAL}

@@ -6,9 +6,9 @@ export class NodeNotRunningForUpgradeError extends TnvError {
   override readonly code: string = 'NodeNotRunningForUpgrade'
   constructor(datadir: string) {
     super(
-      `No node started by tnv is running for ${datadir}, so there is nothing to upgrade or restart (tnv takes the binary and the flags from the running node).`,
+      `No node started by tnv (by hand, or by a systemd unit's \`tnv node start\`) is running for ${datadir}, so there is nothing to upgrade or restart (tnv takes the binary and the flags from the running node).`,
       {
-        fix: `Start it with \`tnv node start --detach --datadir ${datadir} --node-binary <path> -- <node flags>\` (the new binary at once, for a first start), then upgrade later.`,
+        fix: `Start it with \`tnv node start --detach --datadir ${datadir} --node-binary <path> -- <node flags>\` (the new binary at once, for a first start), or \`systemctl start <unit>\` for a node systemd runs, then upgrade later.`,
         exitCode: ExitCode.NodeNotSynced,
       },
     )
@@ -20,6 +20,17 @@ export class UpgradeNeedsOwnBinaryError extends TnvError {
   constructor(binary: string, why: string) {
     super(`tnv cannot upgrade the node running from ${binary}: ${why}.`, {
       fix: 'Run the node from a binary path of its own (--node-binary /usr/local/bin/telcoin-network; the JWT secret from --jwt-secret-file), then upgrade; or stop it and start the new binary with tnv node start.',
+      exitCode: ExitCode.Usage,
+    })
+  }
+}
+
+/** --unit names a unit that does not run this data directory's node, or one whose binary tnv cannot swap. */
+export class SystemdUnitError extends TnvError {
+  override readonly code: string = 'SystemdUnit'
+  constructor(unit: string, why: string, fix: string) {
+    super(`tnv will not drive the node through the systemd unit ${unit}: ${why}. Nothing was changed.`, {
+      fix,
       exitCode: ExitCode.Usage,
     })
   }
@@ -73,9 +84,11 @@ export class WindowUnreadableError extends TnvError {
 
 export class RestartFailedError extends TnvError {
   override readonly code: string = 'RestartFailed'
-  constructor(datadir: string, why: string) {
+  constructor(datadir: string, why: string, unit?: string) {
     super(`The node for ${datadir} was restarted but did not come back: ${why.replace(/\.$/, '')}.`, {
-      fix: `Read its log (${datadir}/logs/node.log), fix the cause, and start it with tnv node start.`,
+      fix: unit
+        ? `Read its log (\`journalctl -u ${unit}\`), fix the cause, and start it with \`systemctl start ${unit}\`.`
+        : `Read its log (${datadir}/logs/node.log), fix the cause, and start it with tnv node start.`,
       exitCode: ExitCode.NodeNotSynced,
     })
   }
@@ -87,7 +100,7 @@ export class RolledBackError extends TnvError {
     super(
       `The upgrade of ${j.datadir} to ${j.newBinary}${j.newVersion ? ` (${j.newVersion})` : ''} was rolled back: ${(j.failure ?? '').replace(/\.$/, '')}. The previous binary${j.oldVersion ? ` (${j.oldVersion})` : ''} is back at ${j.binary} and its node runs and serves again.`,
       {
-        fix: `Read the new node's output in ${j.datadir}/logs/node.log for the cause; the previous binary is also kept at ${j.previous}.`,
+        fix: `Read the new node's output in ${j.supervisor?.kind === 'systemd' ? `the unit's journal (\`journalctl -u ${j.supervisor.unit}\`)` : `${j.datadir}/logs/node.log`} for the cause; the previous binary is also kept at ${j.previous}.`,
         exitCode: ExitCode.RolledBack,
       },
     )

@@ -11,9 +11,12 @@
  *              passes in `node --help`
  *   window     the safe window (./upgrade-window.ts), read from the running node's tn_ methods
  *   keep-old   the current binary copied to `<binary>.tnv-previous` (upgrade)
- *   stop       the running node stopped (tnv node stop's way)
+ *   stop       the running node stopped by its supervisor (./supervisor.ts): tnv node stop's way,
+ *              or `systemctl stop <unit>` for a node a systemd unit runs (./systemd.ts)
  *   swap       the new binary copied over `<binary>` (a rename: the path holds the old or the new)
- *   start      the node started from `<binary>` with the same flags, detached, under the fence
+ *   start      the node started from `<binary>`: by tnv with the same flags, detached, under the
+ *              fence; or `systemctl start <unit>` (the unit's ExecStart, the same path), and tnv
+ *              waits until the unit's node serves
  *   verify     within the deadline: tn_nodeMode back to what the old node reported (CvvActive
  *              for a committee member; never CvvInactive) and the consensus headers advancing
  *   rollback   (on a failed start or verify) the new node stopped, `<binary>.tnv-previous` put
@@ -34,6 +37,7 @@ export type { UpgradeJournal, UpgradeStepName } from './guard-types.js'
 
 import { journaledStep } from './journaled-step.js'
 import { isNodeProcess, type NodeState, readNodeState } from './state.js'
+import type { NodeSupervisor, SupervisorRef } from './supervisor.js'
 import {
   NodeNotRunningForUpgradeError,
   PreflightFailedError,
@@ -71,6 +75,7 @@ export type UpgradePlan = {
   newVersion: string | null
   nodeFlags: string[]
   oldMode: string | null
+  supervisor: SupervisorRef
   window: SafeWindowDecision | { go: true; reason: string }
   deadlineSeconds: number
   steps: UpgradeStepName[]
@@ -80,9 +85,11 @@ export type UpgradePlan = {
 export type UpgradeHooks = {
   /** Resolves a binary path as node start does. */
   resolveBinary: (path: string) => NodeBinary
-  /** Starts the node detached with the key guard (the fence, no network check: the key ran here). */
-  start: (binary: NodeBinary, nodeFlags: string[]) => Promise<NodeState>
-  stop: () => Promise<void>
+  /**
+   * Stops and starts the node: tnv's own (detached, under the key guard: the fence, no network
+   * check, the key ran here), or the systemd unit that runs it (./systemd.ts).
+   */
+  supervisor: NodeSupervisor
   /** `<binary> --version`, first line, or null. */
   version: (binary: NodeBinary) => string | null
   /** `<binary> node --help` text, or null when it does not run. */
@@ -131,6 +138,12 @@ async function readJournal(datadir: string): Promise<UpgradeJournal | null> {
   }
 }
 
+/** The journal of a run that has not finished (killed, or waiting to be resumed), else null. */
+export async function readUnfinishedUpgrade(datadir: string): Promise<UpgradeJournal | null> {
+  const j = await readJournal(datadir)
+  return j && j.outcome === null ? j : null
+}
+
 async function saveJournal(j: UpgradeJournal): Promise<void> {
   await writeFileAtomic(join(j.datadir, UPGRADE_JOURNAL), `${JSON.stringify(j, null, 2)}\n`, { mode: 0o600 })
 }
@@ -176,7 +189,8 @@ export async function upgradeNode(p: UpgradeNodeParameters): Promise<UpgradeNode
   if (!j) {
     const state = await readNodeState(datadir)
     if (!state || !isNodeProcess(state)) throw new NodeNotRunningForUpgradeError(datadir)
-    if (state.args.some((a) => a.includes('<redacted>') || a.includes('***')))
+    // under systemd the unit passes the flags again; tnv passes them only to a node it starts itself
+    if (hooks.supervisor.kind === 'tnv' && state.args.some((a) => a.includes('<redacted>') || a.includes('***')))
       throw new UpgradeNeedsOwnBinaryError(state.binary, 'its flags hold a JWT secret tnv does not keep')
     const current = hooks.resolveBinary(state.binary)
     if (p.newBinary && current.origin === 'reference')
@@ -197,6 +211,7 @@ export async function upgradeNode(p: UpgradeNodeParameters): Promise<UpgradeNode
       newVersion: null,
       nodeFlags: state.args[0] === 'node' ? state.args.slice(1) : [...state.args],
       oldMode,
+      supervisor: supervisorRef(hooks.supervisor),
       done: [],
       phase: 'forward',
       outcome: null,
@@ -245,6 +260,7 @@ export async function upgradeNode(p: UpgradeNodeParameters): Promise<UpgradeNode
       newVersion: journal.newVersion,
       nodeFlags: journal.nodeFlags,
       oldMode: journal.oldMode,
+      supervisor: supervisorRef(hooks.supervisor),
       window,
       deadlineSeconds,
       steps:
@@ -270,8 +286,8 @@ export async function upgradeNode(p: UpgradeNodeParameters): Promise<UpgradeNode
         return { previous: prev }
       })
     await step('stop', async () => {
-      await hooks.stop()
-      return undefined
+      await hooks.supervisor.stop()
+      return hooks.supervisor.kind === 'systemd' ? { unit: hooks.supervisor.unit } : undefined
     })
     if (op === 'upgrade')
       await step('swap', async () => {
@@ -284,7 +300,7 @@ export async function upgradeNode(p: UpgradeNodeParameters): Promise<UpgradeNode
     try {
       await step('start', async () => {
         state = await startIfNeeded(journal, hooks)
-        return { pid: state.pid }
+        return { pid: state.pid, ...(hooks.supervisor.kind === 'systemd' ? { unit: hooks.supervisor.unit } : {}) }
       })
       await step('verify', async () => verify(journal, p.blsPublicKey, deadlineSeconds, nowMs, pollMs, onEvent))
     } catch (err) {
@@ -305,7 +321,11 @@ export async function upgradeNode(p: UpgradeNodeParameters): Promise<UpgradeNode
       journal.outcome = 'failed'
       journal.failure = failure
       await saveJournal(journal)
-      throw new RestartFailedError(datadir, failure)
+      throw new RestartFailedError(
+        datadir,
+        failure,
+        hooks.supervisor.kind === 'systemd' ? hooks.supervisor.unit : undefined,
+      )
     }
     journal.phase = 'rollback'
     journal.failure = failure
@@ -315,7 +335,7 @@ export async function upgradeNode(p: UpgradeNodeParameters): Promise<UpgradeNode
   // rollback: the new node down, the previous binary back, started and verified
   onEvent({ event: 'step', step: 'rollback', status: 'start', detail: { reason: journal.failure } })
   try {
-    await hooks.stop()
+    await hooks.supervisor.stop()
     if ((await hashFile(journal.binary)) !== journal.oldSha256)
       await copyAtomic(journal.previous as string, journal.binary)
     killPoint('upgrade:rollback-restored')
@@ -340,7 +360,11 @@ export async function upgradeNode(p: UpgradeNodeParameters): Promise<UpgradeNode
 async function startIfNeeded(j: UpgradeJournal, hooks: UpgradeHooks): Promise<NodeState> {
   const running = await readNodeState(j.datadir)
   if (running && isNodeProcess(running)) return running
-  return hooks.start(hooks.resolveBinary(j.binary), j.nodeFlags)
+  return hooks.supervisor.start(hooks.resolveBinary(j.binary), j.nodeFlags)
+}
+
+function supervisorRef(s: NodeSupervisor): SupervisorRef {
+  return s.kind === 'systemd' ? { kind: 'systemd', unit: s.unit } : { kind: 'tnv' }
 }
 
 /** Until the node's mode is back and its headers advance twice, or the deadline. */
