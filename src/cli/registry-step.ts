@@ -139,5 +139,6 @@ export async function assertKeyMaterialOnDisk(
     source,
     stdin: session.stdin(),
     io: session.passphraseIo(),
+    env: session.passphraseEnv(source),
   })
 }

@@ -16,7 +16,9 @@
  */
 import type { Prompter } from '../lib/io/prompter.js'
 import type { DatadirHandle } from '../lib/keys/datadir-lock.js'
-import { applyCredentialPassphrase } from '../lib/passphrase/credential.js'
+import type { PassphraseSource } from '../lib/options.js'
+import { readCredentialPassphrase } from '../lib/passphrase/credential.js'
+import { PASSPHRASE_ENV, type PassphraseEnv } from '../lib/passphrase/env-var.js'
 import type { PromptIo } from '../lib/passphrase/read-passphrase.js'
 import { StdinLines } from '../lib/passphrase/stdin-lines.js'
 import type { ConfirmFn, Reporter, TransactionPlan } from '../lib/registry/types.js'
@@ -48,7 +50,10 @@ const processStreams = {
  * value of the `env` source when TN_BLS_PASSPHRASE is not set (src/lib/passphrase/credential.ts).
  */
 export function resolveEnvironmentSecrets(env: NodeJS.ProcessEnv = process.env): void {
-  applyCredentialPassphrase(env)
+  const directory = env.CREDENTIALS_DIRECTORY
+  if (!directory || env[PASSPHRASE_ENV]) return
+  const value = readCredentialPassphrase({ directory })
+  if (value !== undefined) env[PASSPHRASE_ENV] = value
 }
 
 /**
@@ -121,6 +126,20 @@ export class Session {
     const value = process.env[name]
     delete process.env[name]
     return value === '' ? undefined : value
+  }
+
+  /**
+   * The passphrase variable a passphrase source reads, handed to the library (readPassphrase,
+   * openBlsKey, assertKeyOnDisk): with source env, a variable that is set and not empty is taken
+   * out of tnv's environment, so no process tnv starts inherits it unless handed it; an empty one
+   * counts as not set (as the node treats it) and stays. Other sources read no variable: nothing
+   * is taken, and the library gets none.
+   */
+  passphraseEnv(source: PassphraseSource, name: string = PASSPHRASE_ENV): PassphraseEnv {
+    if (source !== 'env') return {}
+    const value = process.env[name]
+    if (value) delete process.env[name]
+    return { [name]: value }
   }
 
   /** Human lines on stderr (silenced by --json). */

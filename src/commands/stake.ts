@@ -197,6 +197,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       source: flags['bls-passphrase-source'],
       stdin: this.session.stdin(),
       io: this.session.passphraseIo(),
+      env: this.session.passphraseEnv(flags['bls-passphrase-source']),
     }
     await this.checkKeyOnDisk(keys, passphrase)
     // before the key is bound for good: a verified backup or a confirmed phrase (issue 18)
@@ -250,7 +251,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     keys: KeyMaterial,
     passphrase: Pick<
       Parameters<typeof import('../lib/keys/key-binding.js').assertKeyOnDisk>[0],
-      'source' | 'stdin' | 'io'
+      'source' | 'stdin' | 'io' | 'env'
     >,
   ): Promise<void> {
     if (!keys.nodeInfoPath) return

@@ -2,7 +2,7 @@
 // fails inside the single executable (no dynamic import callback there)
 import { dirname } from 'node:path'
 import { Flags } from '@oclif/core'
-import { REGISTRY_GENERATION_NAMES } from '../../cli/flags/chain.js'
+import { chainFlags, REGISTRY_GENERATION_NAMES } from '../../cli/flags/chain.js'
 import { datadirFlag, passphraseFlags, quietFlag } from '../../cli/flags/common.js'
 import { KeytoolCommand } from '../../cli/keytool-command.js'
 import { CHAIN_NAMES, type ChainName, networkOf, PRESETS } from '../../lib/chain/presets.js'
@@ -71,6 +71,7 @@ The adiri registry (the test network's) takes another proof: the uncompressed ke
       helpValue: '<0x code hash>',
       summary: 'Accept an unknown registry build with a known interface (see `tnv stake --help`).',
     }),
+    'devnet-dir': chainFlags['devnet-dir'],
     ...datadirFlag,
     ...passphraseFlags,
     ...quietFlag,
