@@ -95,6 +95,8 @@ export class Session {
   readonly prompter: Prompter
   private stdinReader: StdinLines | undefined
   private readonly datadirs: DatadirHandle[] = []
+  /** The secrets taken out of the environment in this run, by name (handed again when asked again). */
+  private readonly takenSecrets = new Map<string, string>()
 
   constructor({ nonInteractive, output, command }: SessionParameters) {
     this.interactive = isInteractive({ nonInteractive })
@@ -123,7 +125,7 @@ export class Session {
    * An empty value counts as not set (as the node treats it).
    */
   takeEnvSecret(name: string): string | undefined {
-    const value = process.env[name]
+    const value = this.takenSecrets.get(name) ?? process.env[name]
     delete process.env[name]
     return value === '' ? undefined : value
   }
@@ -132,14 +134,18 @@ export class Session {
    * The passphrase variable a passphrase source reads, handed to the library (readPassphrase,
    * openBlsKey, assertKeyOnDisk): with source env, a variable that is set and not empty is taken
    * out of tnv's environment, so no process tnv starts inherits it unless handed it; an empty one
-   * counts as not set (as the node treats it) and stays. Other sources read no variable: nothing
-   * is taken, and the library gets none.
+   * counts as not set (as the node treats it) and stays. Every later call of the run hands the
+   * same value (a command may open the key twice: the key check, then the adiri proof). Other
+   * sources read no variable: nothing is taken, and the library gets none.
    */
   passphraseEnv(source: PassphraseSource, name: string = PASSPHRASE_ENV): PassphraseEnv {
     if (source !== 'env') return {}
     const value = process.env[name]
-    if (value) delete process.env[name]
-    return { [name]: value }
+    if (value) {
+      this.takenSecrets.set(name, value)
+      delete process.env[name]
+    }
+    return { [name]: this.takenSecrets.get(name) ?? value }
   }
 
   /** Human lines on stderr (silenced by --json). */

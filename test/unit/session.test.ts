@@ -91,6 +91,9 @@ describe('passphraseEnv: the session takes the passphrase variable out of the en
       process.env.TN_BLS_PASSPHRASE = ' pw '
       assert.deepEqual(session.passphraseEnv('env'), { TN_BLS_PASSPHRASE: ' pw ' })
       assert.equal('TN_BLS_PASSPHRASE' in process.env, false)
+      // asked again in the same run (the key check, then the adiri proof): the same value
+      assert.deepEqual(session.passphraseEnv('env'), { TN_BLS_PASSPHRASE: ' pw ' })
+      assert.equal(session.takeEnvSecret('TN_BLS_PASSPHRASE'), ' pw ')
       process.env.TN_NEW_BLS_PASSPHRASE = 'new'
       assert.deepEqual(session.passphraseEnv('env', 'TN_NEW_BLS_PASSPHRASE'), { TN_NEW_BLS_PASSPHRASE: 'new' })
       assert.equal('TN_NEW_BLS_PASSPHRASE' in process.env, false)
@@ -100,6 +103,7 @@ describe('passphraseEnv: the session takes the passphrase variable out of the en
   })
 
   it('an empty value counts as not set and stays; other sources take nothing', () => {
+    const session = new Session({ nonInteractive: true, output: 'json', command: 'tnv test' })
     try {
       process.env.TN_BLS_PASSPHRASE = ''
       assert.deepEqual(session.passphraseEnv('env'), { TN_BLS_PASSPHRASE: '' })
