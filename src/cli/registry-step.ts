@@ -32,7 +32,7 @@ export async function signerFromFlags(
       ...signerOptionsOf(flags),
       defaultFrom,
       prompter: session.prompter,
-      env: session.env,
+      env: session.signerEnv(),
     })
     for (const w of warnings) process.stderr.write(`${w}\n`)
     return signer
@@ -48,7 +48,7 @@ export async function signerFromFlags(
       flags,
       defaultFrom,
       datadir,
-      env: session.env,
+      env: session.signerEnv(),
     })
   }
 }

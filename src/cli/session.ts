@@ -27,6 +27,9 @@ import { createPrompter } from './prompter.js'
 
 export type OutputMode = 'human' | 'json' | 'json-lines'
 
+/** The signer's secrets in the environment (src/lib/chain/signer.ts). */
+const SIGNER_SECRETS = ['TN_PRIVATE_KEY', 'TN_KEYSTORE_PASSWORD'] as const
+
 /**
  * The process's own streams, each made only when asked for: Node builds a stream object on first
  * access (a socket for a pipe, which loads its network stack), and a run whose stdout is not a
@@ -146,6 +149,23 @@ export class Session {
       delete process.env[name]
     }
     return { [name]: this.takenSecrets.get(name) ?? value }
+  }
+
+  /**
+   * The environment for the signer (resolveSigner, pickSigner, the stake and exit flows): a copy
+   * of tnv's own that holds TN_PRIVATE_KEY and TN_KEYSTORE_PASSWORD, which are taken out of the
+   * process environment here, so no process tnv starts inherits them unless handed them.
+   */
+  signerEnv(): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = { ...process.env }
+    for (const name of SIGNER_SECRETS) {
+      const value = process.env[name]
+      if (value !== undefined) this.takenSecrets.set(name, value)
+      delete process.env[name]
+      const taken = this.takenSecrets.get(name)
+      if (taken !== undefined) env[name] = taken
+    }
+    return env
   }
 
   /** Human lines on stderr (silenced by --json). */

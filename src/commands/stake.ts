@@ -87,7 +87,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       passphraseSource: flags['bls-passphrase-source'],
       envPassphrase:
         flags['bls-passphrase-source'] === 'env' ? this.session.takeEnvSecret('TN_BLS_PASSPHRASE') : undefined,
-      env: this.session.env,
+      env: this.session.signerEnv(),
       externalPrimaryAddr: flags['external-primary-addr'],
       externalWorkerAddrs: flags['external-worker-addrs'],
       mint: flags.mint,

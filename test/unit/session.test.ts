@@ -118,3 +118,25 @@ describe('passphraseEnv: the session takes the passphrase variable out of the en
     }
   })
 })
+
+describe('signerEnv: the signer secrets leave the process environment and are handed in a copy', () => {
+  it('TN_PRIVATE_KEY and TN_KEYSTORE_PASSWORD are taken out; every call of the run hands them again', () => {
+    const session = new Session({ nonInteractive: true, output: 'json', command: 'tnv test' })
+    const saved = { TN_PRIVATE_KEY: process.env.TN_PRIVATE_KEY, TN_KEYSTORE_PASSWORD: process.env.TN_KEYSTORE_PASSWORD }
+    try {
+      process.env.TN_PRIVATE_KEY = 'key'
+      process.env.TN_KEYSTORE_PASSWORD = 'pw'
+      const env = session.signerEnv()
+      assert.equal(env.TN_PRIVATE_KEY, 'key')
+      assert.equal(env.TN_KEYSTORE_PASSWORD, 'pw')
+      assert.equal(env.PATH, process.env.PATH)
+      assert.equal('TN_PRIVATE_KEY' in process.env, false)
+      assert.equal('TN_KEYSTORE_PASSWORD' in process.env, false)
+      assert.equal(session.signerEnv().TN_PRIVATE_KEY, 'key')
+    } finally {
+      for (const [k, v] of Object.entries(saved))
+        if (v === undefined) delete process.env[k]
+        else process.env[k] = v
+    }
+  })
+})
