@@ -198,6 +198,7 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
             rpcUrl: flags['rpc-url'],
             registry: flags.registry,
             chainId: flags['chain-id'],
+            devnetDir: flags['devnet-dir'],
             onChecked: (network) => {
               checkedOn = network
             },
@@ -217,7 +218,7 @@ export abstract class GenerateKeysCommand extends KeytoolCommand {
       purpose: 'create',
       ...(stdin ? { stdin } : {}),
       io: this.passphraseIo,
-      env: this.session.env,
+      env: this.session.passphraseEnv(source),
     })
     const weak = weakPassphraseWarning(passphrase)
     if (weak) this.warnLine(weak)

@@ -59,7 +59,13 @@ export abstract class KeytoolCommand extends BaseCommand {
       import('../lib/keys/bls.js'),
       import('../lib/keys/key-binding.js'),
     ])
-    const key = await openBlsKey({ datadir, source, stdin: await this.stdin(), io: this.passphraseIo })
+    const key = await openBlsKey({
+      datadir,
+      source,
+      stdin: await this.stdin(),
+      io: this.passphraseIo,
+      env: this.session.passphraseEnv(source),
+    })
     // opened anyway: record which public key this key file holds (stake checks it without the passphrase)
     await recordKeyBinding(datadir, blsPublicKey(key.secret)).catch(() => {})
     if (key.iterations === 1)

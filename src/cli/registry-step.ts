@@ -33,7 +33,7 @@ export async function signerFromFlags(
       ...signerOptionsOf(flags),
       defaultFrom,
       prompter: session.prompter,
-      env: session.env,
+      env: session.signerEnv(),
     })
     for (const w of warnings) process.stderr.write(`${w}\n`)
     return signer
@@ -49,7 +49,7 @@ export async function signerFromFlags(
       flags,
       defaultFrom,
       datadir,
-      env: session.env,
+      env: session.signerEnv(),
     })
   }
 }
@@ -188,5 +188,6 @@ export async function assertKeyMaterialOnDisk(
     source,
     stdin: session.stdin(),
     io: session.passphraseIo(),
+    env: session.passphraseEnv(source),
   })
 }

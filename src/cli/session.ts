@@ -16,7 +16,9 @@
  */
 import type { Prompter } from '../lib/io/prompter.js'
 import type { DatadirHandle } from '../lib/keys/datadir-lock.js'
-import { applyCredentialPassphrase } from '../lib/passphrase/credential.js'
+import type { PassphraseSource } from '../lib/options.js'
+import { readCredentialPassphrase } from '../lib/passphrase/credential.js'
+import { PASSPHRASE_ENV, type PassphraseEnv } from '../lib/passphrase/env-var.js'
 import type { PromptIo } from '../lib/passphrase/read-passphrase.js'
 import { StdinLines } from '../lib/passphrase/stdin-lines.js'
 import type { ConfirmFn, Reporter, TransactionPlan } from '../lib/registry/types.js'
@@ -24,6 +26,9 @@ import type { WizardIo } from '../lib/wizard/io.js'
 import { createPrompter } from './prompter.js'
 
 export type OutputMode = 'human' | 'json' | 'json-lines'
+
+/** The signer's secrets in the environment (src/lib/chain/signer.ts). */
+const SIGNER_SECRETS = ['TN_PRIVATE_KEY', 'TN_KEYSTORE_PASSWORD'] as const
 
 /**
  * The process's own streams, each made only when asked for: Node builds a stream object on first
@@ -48,7 +53,10 @@ const processStreams = {
  * value of the `env` source when TN_BLS_PASSPHRASE is not set (src/lib/passphrase/credential.ts).
  */
 export function resolveEnvironmentSecrets(env: NodeJS.ProcessEnv = process.env): void {
-  applyCredentialPassphrase(env)
+  const directory = env.CREDENTIALS_DIRECTORY
+  if (!directory || env[PASSPHRASE_ENV]) return
+  const value = readCredentialPassphrase({ directory })
+  if (value !== undefined) env[PASSPHRASE_ENV] = value
 }
 
 /**
@@ -90,6 +98,8 @@ export class Session {
   readonly prompter: Prompter
   private stdinReader: StdinLines | undefined
   private readonly datadirs: DatadirHandle[] = []
+  /** The secrets taken out of the environment in this run, by name (handed again when asked again). */
+  private readonly takenSecrets = new Map<string, string>()
 
   constructor({ nonInteractive, output, command }: SessionParameters) {
     this.interactive = isInteractive({ nonInteractive })
@@ -118,9 +128,44 @@ export class Session {
    * An empty value counts as not set (as the node treats it).
    */
   takeEnvSecret(name: string): string | undefined {
-    const value = process.env[name]
+    const value = this.takenSecrets.get(name) ?? process.env[name]
     delete process.env[name]
     return value === '' ? undefined : value
+  }
+
+  /**
+   * The passphrase variable a passphrase source reads, handed to the library (readPassphrase,
+   * openBlsKey, assertKeyOnDisk): with source env, a variable that is set and not empty is taken
+   * out of tnv's environment, so no process tnv starts inherits it unless handed it; an empty one
+   * counts as not set (as the node treats it) and stays. Every later call of the run hands the
+   * same value (a command may open the key twice: the key check, then the adiri proof). Other
+   * sources read no variable: nothing is taken, and the library gets none.
+   */
+  passphraseEnv(source: PassphraseSource, name: string = PASSPHRASE_ENV): PassphraseEnv {
+    if (source !== 'env') return {}
+    const value = process.env[name]
+    if (value) {
+      this.takenSecrets.set(name, value)
+      delete process.env[name]
+    }
+    return { [name]: this.takenSecrets.get(name) ?? value }
+  }
+
+  /**
+   * The environment for the signer (resolveSigner, pickSigner, the stake and exit flows): a copy
+   * of tnv's own that holds TN_PRIVATE_KEY and TN_KEYSTORE_PASSWORD, which are taken out of the
+   * process environment here, so no process tnv starts inherits them unless handed them.
+   */
+  signerEnv(): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = { ...process.env }
+    for (const name of SIGNER_SECRETS) {
+      const value = process.env[name]
+      if (value !== undefined) this.takenSecrets.set(name, value)
+      delete process.env[name]
+      const taken = this.takenSecrets.get(name)
+      if (taken !== undefined) env[name] = taken
+    }
+    return env
   }
 
   /** Human lines on stderr (silenced by --json). */

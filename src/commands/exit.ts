@@ -63,7 +63,7 @@ Resumable and safe to repeat: each run reads the chain first; transactions are r
       through: flags.through,
       chain: flags,
       signer: flags,
-      env: this.session.env,
+      env: this.session.signerEnv(),
       yes: flags.yes,
       acceptRewardShortfall: flags['accept-reward-shortfall'],
       timeoutSeconds: flags.timeout,

@@ -112,7 +112,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       passphraseSource: flags['bls-passphrase-source'],
       envPassphrase:
         flags['bls-passphrase-source'] === 'env' ? this.session.takeEnvSecret('TN_BLS_PASSPHRASE') : undefined,
-      env: this.session.env,
+      env: this.session.signerEnv(),
       externalPrimaryAddr: flags['external-primary-addr'],
       externalWorkerAddrs: flags['external-worker-addrs'],
       offlineBundle: flags['offline-bundle'],
@@ -240,6 +240,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       source: flags['bls-passphrase-source'],
       stdin: this.session.stdin(),
       io: this.session.passphraseIo(),
+      env: this.session.passphraseEnv(flags['bls-passphrase-source']),
     }
     await this.checkKeyOnDisk(keys, passphrase)
     // before the key is bound for good: a verified backup or a confirmed phrase (issue 18)
@@ -294,7 +295,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     keys: KeyMaterial,
     passphrase: Pick<
       Parameters<typeof import('../lib/keys/key-binding.js').assertKeyOnDisk>[0],
-      'source' | 'stdin' | 'io'
+      'source' | 'stdin' | 'io' | 'env'
     >,
   ): Promise<void> {
     if (!keys.nodeInfoPath) return

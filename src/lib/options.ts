@@ -32,6 +32,8 @@ export type ChainFlagValues = {
   'accept-registry-code'?: string | undefined
   /** Seconds each JSON-RPC attempt may take (default 15). */
   'rpc-timeout'?: number | undefined
+  /** Where `--chain devnet` finds the running devnet (the command layer's default: $TNV_DEVNET_DIR, else ~/.local/share/tnv/devnet). */
+  'devnet-dir': string
 }
 
 export type SignerFlagValues = {

@@ -37,7 +37,7 @@ describe('a failure between steps changes nothing', () => {
   })
   after(() => cleanup())
 
-  const openPlain = () => openBlsKey({ datadir, source: 'no-passphrase' })
+  const openPlain = () => openBlsKey({ datadir, source: 'no-passphrase', env: {} })
   const operations: [string, string[], () => Promise<unknown>][] = [
     [
       'generate --force',

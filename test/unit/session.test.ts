@@ -1,7 +1,7 @@
-/** The session's one terminal predicate and the one confirmation policy (pure). */
+/** The session's one terminal predicate, the passphrase variables it hands the library, and the one confirmation policy. */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { isInteractive } from '../../src/cli/session.js'
+import { isInteractive, Session } from '../../src/cli/session.js'
 import type { TransactionPlan } from '../../src/lib/registry/types.js'
 import { confirmKind, createConfirm } from '../../src/lib/tx/confirm-policy.js'
 
@@ -71,5 +71,72 @@ describe('the confirmation policy: one default per action', () => {
         return true
       })
     assert.equal(await confirm(plan('activate')), true)
+  })
+})
+
+describe('passphraseEnv: the session takes the passphrase variable out of the environment for the library', () => {
+  const session = new Session({ nonInteractive: true, output: 'json', command: 'tnv test' })
+  const saved = {
+    TN_BLS_PASSPHRASE: process.env.TN_BLS_PASSPHRASE,
+    TN_NEW_BLS_PASSPHRASE: process.env.TN_NEW_BLS_PASSPHRASE,
+  }
+  const restore = () => {
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k]
+      else process.env[k] = v
+  }
+
+  it('source env: the value is handed over and removed from the process environment', () => {
+    try {
+      process.env.TN_BLS_PASSPHRASE = ' pw '
+      assert.deepEqual(session.passphraseEnv('env'), { TN_BLS_PASSPHRASE: ' pw ' })
+      assert.equal('TN_BLS_PASSPHRASE' in process.env, false)
+      // asked again in the same run (the key check, then the adiri proof): the same value
+      assert.deepEqual(session.passphraseEnv('env'), { TN_BLS_PASSPHRASE: ' pw ' })
+      assert.equal(session.takeEnvSecret('TN_BLS_PASSPHRASE'), ' pw ')
+      process.env.TN_NEW_BLS_PASSPHRASE = 'new'
+      assert.deepEqual(session.passphraseEnv('env', 'TN_NEW_BLS_PASSPHRASE'), { TN_NEW_BLS_PASSPHRASE: 'new' })
+      assert.equal('TN_NEW_BLS_PASSPHRASE' in process.env, false)
+    } finally {
+      restore()
+    }
+  })
+
+  it('an empty value counts as not set and stays; other sources take nothing', () => {
+    const session = new Session({ nonInteractive: true, output: 'json', command: 'tnv test' })
+    try {
+      process.env.TN_BLS_PASSPHRASE = ''
+      assert.deepEqual(session.passphraseEnv('env'), { TN_BLS_PASSPHRASE: '' })
+      assert.equal(process.env.TN_BLS_PASSPHRASE, '')
+      process.env.TN_BLS_PASSPHRASE = 'pw'
+      for (const source of ['stdin', 'ask', 'no-passphrase'] as const) {
+        assert.deepEqual(session.passphraseEnv(source), {})
+        assert.equal(process.env.TN_BLS_PASSPHRASE, 'pw')
+      }
+    } finally {
+      restore()
+    }
+  })
+})
+
+describe('signerEnv: the signer secrets leave the process environment and are handed in a copy', () => {
+  it('TN_PRIVATE_KEY and TN_KEYSTORE_PASSWORD are taken out; every call of the run hands them again', () => {
+    const session = new Session({ nonInteractive: true, output: 'json', command: 'tnv test' })
+    const saved = { TN_PRIVATE_KEY: process.env.TN_PRIVATE_KEY, TN_KEYSTORE_PASSWORD: process.env.TN_KEYSTORE_PASSWORD }
+    try {
+      process.env.TN_PRIVATE_KEY = 'key'
+      process.env.TN_KEYSTORE_PASSWORD = 'pw'
+      const env = session.signerEnv()
+      assert.equal(env.TN_PRIVATE_KEY, 'key')
+      assert.equal(env.TN_KEYSTORE_PASSWORD, 'pw')
+      assert.equal(env.PATH, process.env.PATH)
+      assert.equal('TN_PRIVATE_KEY' in process.env, false)
+      assert.equal('TN_KEYSTORE_PASSWORD' in process.env, false)
+      assert.equal(session.signerEnv().TN_PRIVATE_KEY, 'key')
+    } finally {
+      for (const [k, v] of Object.entries(saved))
+        if (v === undefined) delete process.env[k]
+        else process.env[k] = v
+    }
   })
 })

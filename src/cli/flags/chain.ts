@@ -4,6 +4,7 @@
  * Resolution order everywhere: flag, then environment, then default.
  */
 import { Flags } from '@oclif/core'
+import { defaultDevnetDir } from '../../lib/chain/devnet-dir.js'
 import { CHAIN_NAMES } from '../../lib/chain/presets.js'
 import { KEYSTORE_PASSWORD_SOURCES, REGISTRY_GENERATION_NAMES } from '../../lib/options.js'
 import { checkFlag } from './check.js'
@@ -63,6 +64,16 @@ export const chainFlags = {
       'Accept registry code that has the full interface of a known generation but is not a build tnv knows, by its exact keccak256 code hash.',
     description:
       "Without it, tnv reads such code (with a note) but refuses to build calldata or sign for it (exit 12). The hash is printed by that refusal; compare it with the network operator's published registry build before accepting it.",
+  }),
+  // where --chain devnet finds the running devnet's devnet.json: the command layer reads the
+  // environment, the library is handed the directory
+  'devnet-dir': Flags.string({
+    hidden: true,
+    helpGroup: 'CHAIN',
+    helpValue: '<dir>',
+    summary: 'The devnet directory --chain devnet reads devnet.json from.',
+    description: 'Defaults to $TNV_DEVNET_DIR, else $XDG_DATA_HOME/tnv/devnet, else ~/.local/share/tnv/devnet.',
+    default: async () => defaultDevnetDir(process.env),
   }),
 }
 

@@ -197,6 +197,7 @@ The signature stops working when the stake version changes (the next epoch after
         source: flags['bls-passphrase-source'],
         stdin: this.session.stdin(),
         io: this.session.passphraseIo(),
+        env: this.session.passphraseEnv(flags['bls-passphrase-source']),
         note,
       }),
       report: this.session.reporter(),

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
+import { chainFlags } from '../../cli/flags/chain.js'
 import { timeoutFlags } from '../../cli/flags/rpc.js'
 import type { FleetStatus } from '../../lib/fleet/status.js'
 
@@ -32,6 +33,7 @@ Exit codes, as tnv node check's: 0 every row ok, 1 a row warns, 2 a row fails (o
       helpValue: '<url>',
       summary: 'Network endpoint for validators whose inventory entry names none.',
     }),
+    'devnet-dir': chainFlags['devnet-dir'],
     ...timeoutFlags,
   }
 
@@ -46,7 +48,7 @@ Exit codes, as tnv node check's: 0 every row ok, 1 a row warns, 2 a row fails (o
       validators,
       concurrency: flags.concurrency,
       timeoutMs: flags.timeout,
-      defaults: { chain: flags.chain, rpcUrl: flags['rpc-url'] },
+      defaults: { chain: flags.chain, rpcUrl: flags['rpc-url'], devnetDir: flags['devnet-dir'] },
     })
     process.exitCode = fleet.exitCode
     if (!this.jsonEnabled()) this.render(fleet)

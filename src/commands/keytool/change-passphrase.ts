@@ -40,6 +40,7 @@ export default class ChangePassphrase extends KeytoolCommand {
             label: 'BLS key passphrase',
             ...(newSource === 'stdin' ? { stdin: await this.stdin() } : {}),
             io: this.passphraseIo,
+            env: this.session.passphraseEnv(newSource, 'TN_NEW_BLS_PASSPHRASE'),
           })) ?? ''
         const { weakPassphraseWarning } = await import('../../lib/passphrase/strength.js')
         const weak = weakPassphraseWarning(next)

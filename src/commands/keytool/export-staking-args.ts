@@ -1,13 +1,14 @@
 // node builtins are imported statically: a dynamic import() of one is left as is by the bundler and
 // fails inside the single executable (no dynamic import callback there)
 import { dirname } from 'node:path'
-import { Flags } from '@oclif/core'
-import { REGISTRY_GENERATION_NAMES } from '../../cli/flags/chain.js'
+import { Flags, type Interfaces } from '@oclif/core'
+import { chainFlags, REGISTRY_GENERATION_NAMES } from '../../cli/flags/chain.js'
 import { datadirFlag, passphraseFlags, quietFlag } from '../../cli/flags/common.js'
 import { KeytoolCommand } from '../../cli/keytool-command.js'
 import { CHAIN_NAMES, type ChainName, networkOf, PRESETS } from '../../lib/chain/presets.js'
 import { UsageError } from '../../lib/errors.js'
 import type { Hex } from '../../lib/nodeinfo/types.js'
+import type { PassphraseSource } from '../../lib/options.js'
 
 /** Exactly what the real keytool's --json prints (node.md §1), in that order. */
 export type ExportStakingArgsJson = { blsPubkey: Hex; signature: Hex }
@@ -71,6 +72,7 @@ The adiri registry (the test network's) takes another proof: the uncompressed ke
       helpValue: '<0x code hash>',
       summary: 'Accept an unknown registry build with a known interface (see `tnv stake --help`).',
     }),
+    'devnet-dir': chainFlags['devnet-dir'],
     ...datadirFlag,
     ...passphraseFlags,
     ...quietFlag,
@@ -89,12 +91,27 @@ The adiri registry (the test network's) takes another proof: the uncompressed ke
     const say = (line: string) => {
       if (!flags.quiet) process.stderr.write(`${line}\n`)
     }
-    const nodeInfoPath = flags['node-info'] ?? flags.datadir
+    const chosen = await this.chooseGeneration(flags, say)
+    const read = await this.nodeInfoOfKeyOnDisk(flags['node-info'] ?? flags.datadir, chosen.generation)
+    const made =
+      chosen.generation === 'next'
+        ? await nextArgs(read, chosen, say)
+        : await this.adiriArgs(read, chosen, flags['bls-passphrase-source'], say)
+    this.out(flags.calldata ? made.details.calldata : made.text)
+    return flags.details ? { ...made.result, tnv: made.details } : made.result
+  }
+
+  /**
+   * The registry generation: --registry-generation, else the one detected at --chain/--rpc-url,
+   * else the one TN_CHAIN's network runs (offline), else next.
+   */
+  private async chooseGeneration(
+    flags: Interfaces.InferredFlags<typeof ExportStakingArgs.flags>,
+    say: (line: string) => void,
+  ): Promise<Chosen> {
     const online = flags.chain !== undefined || flags['rpc-url'] !== undefined
     let generation: 'adiri' | 'next' = flags['registry-generation'] ?? 'next'
-    let generationFrom: ExportStakingArgsDetails['tnv']['generationFrom'] = flags['registry-generation']
-      ? 'flag'
-      : 'default'
+    let generationFrom: Chosen['generationFrom'] = flags['registry-generation'] ? 'flag' : 'default'
     // TN_CHAIN is not the --chain flag here: the launcher picks this command's lean bundle (no
     // registry client) from the command line alone, so the environment's network is used offline,
     // by the generation its preset names; --chain detects it from the registry itself
@@ -122,8 +139,14 @@ The adiri registry (the test network's) takes another proof: the uncompressed ke
       generation = adapter.generation
       generationFrom = 'registry'
     }
+    return { generation, generationFrom, envChain }
+  }
 
-    // the key on disk (when there is one) must be the key node-info.yaml records
+  /**
+   * node-info.yaml, read with its data directory locked; the key on disk (when there is one) must
+   * be the key it records.
+   */
+  private async nodeInfoOfKeyOnDisk(nodeInfoPath: string, generation: 'adiri' | 'next'): Promise<NodeInfoRead> {
     const [{ readNodeInfo }, { checkKeyOnDisk }, { KeyOnDiskMismatchError }] = await Promise.all([
       import('../../lib/nodeinfo/read.js'),
       import('../../lib/keys/key-binding.js'),
@@ -132,102 +155,115 @@ The adiri registry (the test network's) takes another proof: the uncompressed ke
     // read once, and again only when opening the data directory repaired an interrupted key write
     let read = await readNodeInfo(nodeInfoPath)
     if (await this.lockDatadir(dirname(read.path))) read = await readNodeInfo(nodeInfoPath)
-    {
-      const { path, info } = read
-      const keyDir = dirname(path)
-      const check = await checkKeyOnDisk(keyDir, info.blsPublicKey)
-      if (check.status === 'mismatch')
-        throw new KeyOnDiskMismatchError({
-          datadir: keyDir,
-          nodeInfoKey: info.blsPublicKey,
-          onDisk: check.onDisk,
-          keyFile: check.keyFile,
-        })
-      if (check.status === 'unknown' && generation === 'next')
-        this.warnLine(
-          `tnv has no record of which key ${check.keyFile} holds, so it could not check that it is the key in ${path} without the passphrase; run \`tnv keytool verify --datadir ${keyDir}\` once to check and record it.`,
-        )
+    const { path, info } = read
+    const keyDir = dirname(path)
+    const check = await checkKeyOnDisk(keyDir, info.blsPublicKey)
+    if (check.status === 'mismatch')
+      throw new KeyOnDiskMismatchError({
+        datadir: keyDir,
+        nodeInfoKey: info.blsPublicKey,
+        onDisk: check.onDisk,
+        keyFile: check.keyFile,
+      })
+    if (check.status === 'unknown' && generation === 'next')
+      this.warnLine(
+        `tnv has no record of which key ${check.keyFile} holds, so it could not check that it is the key in ${path} without the passphrase; run \`tnv keytool verify --datadir ${keyDir}\` once to check and record it.`,
+      )
+    return read
+  }
+
+  /** The adiri registry's arguments: its proof is signed with the BLS key, opened here. */
+  private async adiriArgs(
+    { path, info }: NodeInfoRead,
+    { generation, generationFrom, envChain }: Chosen,
+    source: PassphraseSource,
+    say: (line: string) => void,
+  ): Promise<Made> {
+    const { adiriStakingArgs } = await import('../../lib/keys/export-staking-args.js')
+    const keyDir = dirname(path)
+    say(
+      `For the adiri registry (${generationFrom === 'flag' ? '--registry-generation adiri' : generationFrom === 'environment' ? `TN_CHAIN=${envChain}` : 'found at the registry'}): stake(bytes,(bytes,bytes)), selector 0xb5184324. Its proof of possession is over its own 218-byte message with the uncompressed key, which node-info.yaml does not hold: opening the BLS key in ${keyDir} to sign it for ${info.executionAddress}.`,
+    )
+    const key = await this.openKey(keyDir, source)
+    let r: Awaited<ReturnType<typeof adiriStakingArgs>>
+    try {
+      r = await adiriStakingArgs(info, key.secret)
+    } finally {
+      key.secret.fill(0)
     }
-    let result: ExportStakingArgsJson | AdiriStakingArgsJson
-    let details: ExportStakingArgsDetails['tnv']
-    if (generation === 'next') {
-      // reads node-info.yaml only: no passphrase source is demanded (issue 16 item 1; the
-      // real keytool's demand for one protects nothing here)
-      const { exportStakingArgs } = await import('../../lib/keys/export-staking-args.js')
-      const r = await exportStakingArgs({ nodeInfo: read })
-      say(
-        `${generationFrom === 'default' ? 'For the next-generation registry (the default: no --chain, TN_CHAIN or --rpc-url names a network; the test network runs the adiri registry, which takes another form: --chain testnet, or --registry-generation adiri offline)' : generationFrom === 'environment' ? `For the next-generation registry (TN_CHAIN=${envChain})` : 'For the next-generation registry'}: stake(bytes,(bytes)), selector 0x2fb0d025. The proof of possession in ${r.nodeInfo} verifies for ${r.executionAddress}.`,
-      )
-      result = { blsPubkey: r.blsPubkey, signature: r.proofOfPossession }
-      details = {
-        generation,
-        generationFrom,
-        stakeFunction: 'stake(bytes,(bytes))',
-        calldata: r.calldata,
-        executionAddress: r.executionAddress,
-        nodeInfo: r.nodeInfo,
-      }
-      if (flags.calldata) this.out(r.calldata)
-      else
-        this.out(
-          [
-            'Staking arguments for ConsensusRegistry.stake():',
-            '',
-            'blsPubkey (compressed, 96 bytes):',
-            r.blsPubkey,
-            '',
-            'proofOfPossession.signature (compressed, 48 bytes):',
-            r.proofOfPossession,
-          ].join('\n'),
-        )
-    } else {
-      const [{ readNodeInfo }, { adiriStakingArgs }] = await Promise.all([
-        import('../../lib/nodeinfo/read.js'),
-        import('../../lib/keys/export-staking-args.js'),
-      ])
-      const { path, info } = await readNodeInfo(nodeInfoPath)
-      const keyDir = dirname(path)
-      say(
-        `For the adiri registry (${generationFrom === 'flag' ? '--registry-generation adiri' : generationFrom === 'environment' ? `TN_CHAIN=${envChain}` : 'found at the registry'}): stake(bytes,(bytes,bytes)), selector 0xb5184324. Its proof of possession is over its own 218-byte message with the uncompressed key, which node-info.yaml does not hold: opening the BLS key in ${keyDir} to sign it for ${info.executionAddress}.`,
-      )
-      const key = await this.openKey(keyDir, flags['bls-passphrase-source'])
-      let r: Awaited<ReturnType<typeof adiriStakingArgs>>
-      try {
-        r = await adiriStakingArgs(info, key.secret)
-      } finally {
-        key.secret.fill(0)
-      }
-      result = {
+    return {
+      result: {
         blsPubkey: r.blsPubkey,
         uncompressedPubkey: r.uncompressedPubkey,
         uncompressedSignature: r.uncompressedSignature,
-      }
-      details = {
+      },
+      details: {
         generation,
         generationFrom,
         stakeFunction: 'stake(bytes,(bytes,bytes))',
         calldata: r.calldata,
         executionAddress: info.executionAddress,
         nodeInfo: path,
-      }
-      if (flags.calldata) this.out(r.calldata)
-      else
-        this.out(
-          [
-            'Staking arguments for ConsensusRegistry.stake() (adiri registry: stake(bytes,(bytes,bytes))):',
-            '',
-            'blsPubkey (compressed, 96 bytes):',
-            r.blsPubkey,
-            '',
-            'proofOfPossession.uncompressedPubkey (uncompressed, 192 bytes):',
-            r.uncompressedPubkey,
-            '',
-            'proofOfPossession.uncompressedSignature (uncompressed, 96 bytes):',
-            r.uncompressedSignature,
-          ].join('\n'),
-        )
+      },
+      text: [
+        'Staking arguments for ConsensusRegistry.stake() (adiri registry: stake(bytes,(bytes,bytes))):',
+        '',
+        'blsPubkey (compressed, 96 bytes):',
+        r.blsPubkey,
+        '',
+        'proofOfPossession.uncompressedPubkey (uncompressed, 192 bytes):',
+        r.uncompressedPubkey,
+        '',
+        'proofOfPossession.uncompressedSignature (uncompressed, 96 bytes):',
+        r.uncompressedSignature,
+      ].join('\n'),
     }
-    return flags.details ? { ...result, tnv: details } : result
+  }
+}
+
+/** Which generation the arguments are for, and how it was chosen. */
+type Chosen = Pick<ExportStakingArgsDetails['tnv'], 'generation' | 'generationFrom'> & { envChain: string | undefined }
+type NodeInfoRead = Awaited<ReturnType<typeof import('../../lib/nodeinfo/read.js').readNodeInfo>>
+/** The arguments (the real keytool's --json), tnv's details and the text stdout shows. */
+type Made = {
+  result: ExportStakingArgsJson | AdiriStakingArgsJson
+  details: ExportStakingArgsDetails['tnv']
+  text: string
+}
+
+/**
+ * The next-generation registry's arguments, from node-info.yaml only: no passphrase source is
+ * demanded (issue 16 item 1; the real keytool's demand for one protects nothing here).
+ */
+async function nextArgs(
+  read: NodeInfoRead,
+  { generation, generationFrom, envChain }: Chosen,
+  say: (line: string) => void,
+): Promise<Made> {
+  const { exportStakingArgs } = await import('../../lib/keys/export-staking-args.js')
+  const r = await exportStakingArgs({ nodeInfo: read })
+  say(
+    `${generationFrom === 'default' ? 'For the next-generation registry (the default: no --chain, TN_CHAIN or --rpc-url names a network; the test network runs the adiri registry, which takes another form: --chain testnet, or --registry-generation adiri offline)' : generationFrom === 'environment' ? `For the next-generation registry (TN_CHAIN=${envChain})` : 'For the next-generation registry'}: stake(bytes,(bytes)), selector 0x2fb0d025. The proof of possession in ${r.nodeInfo} verifies for ${r.executionAddress}.`,
+  )
+  return {
+    result: { blsPubkey: r.blsPubkey, signature: r.proofOfPossession },
+    details: {
+      generation,
+      generationFrom,
+      stakeFunction: 'stake(bytes,(bytes))',
+      calldata: r.calldata,
+      executionAddress: r.executionAddress,
+      nodeInfo: r.nodeInfo,
+    },
+    text: [
+      'Staking arguments for ConsensusRegistry.stake():',
+      '',
+      'blsPubkey (compressed, 96 bytes):',
+      r.blsPubkey,
+      '',
+      'proofOfPossession.signature (compressed, 48 bytes):',
+      r.proofOfPossession,
+    ].join('\n'),
   }
 }
 

@@ -132,6 +132,7 @@ The phrase comes from --mnemonic-file (a file, or - for one line of standard inp
           purpose: 'create',
           ...(source === 'stdin' ? { stdin: this.session.stdin() } : {}),
           io: this.passphraseIo,
+          env: this.session.passphraseEnv(source),
         }),
     })
     const view = identityView(r.info)

@@ -279,6 +279,7 @@ Carry the file to the offline host and run \`tnv offline sign BUNDLE\` there; br
         source: flags['bls-passphrase-source'],
         stdin: this.session.stdin(),
         io: this.session.passphraseIo(),
+        env: this.session.passphraseEnv(flags['bls-passphrase-source']),
       },
       lockDatadir: (datadir) => this.session.openDatadir(datadir),
       note,

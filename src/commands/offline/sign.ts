@@ -88,7 +88,7 @@ export default class OfflineSign extends BaseCommand {
       action: `sign the ${bundle.step} bundle`,
       ...signerOptionsOf(flags),
       prompter: this.session.prompter,
-      env: this.session.env,
+      env: this.session.signerEnv(),
     })
     for (const w of warnings) process.stderr.write(`${w}\n`)
     if (signer.type !== 'local') throw new Error('offline sign: no signing key') // resolveSigner never returns unsigned here

@@ -6,20 +6,13 @@
  * owns it because the library must not import src/devnet (the devnet uses the library).
  */
 import { promises as fs, readFileSync } from 'node:fs'
-import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { Address, Hex } from 'viem'
 import { writeFileAtomic } from '../fs/atomic.js'
 import { isProcessAlive } from '../os/process-alive.js'
 import type { RegistryGeneration } from '../registry/generations/detect.js'
 
-/** Default devnet directory: $TNV_DEVNET_DIR, else $XDG_DATA_HOME/tnv/devnet, else ~/.local/share/tnv/devnet. */
-export function defaultDevnetDir(env: NodeJS.ProcessEnv): string {
-  if (env.TNV_DEVNET_DIR) return env.TNV_DEVNET_DIR
-  const base =
-    env.XDG_DATA_HOME && env.XDG_DATA_HOME.length > 0 ? env.XDG_DATA_HOME : join(homedir(), '.local', 'share')
-  return join(base, 'tnv', 'devnet')
-}
+export { defaultDevnetDir } from './devnet-dir.js'
 
 /** `<devnet dir>/devnet.json`, written atomically by the running node, removed on clean stop. */
 export const RUNTIME_FILE = 'devnet.json'

@@ -8,7 +8,7 @@ import type { Address } from 'viem'
 import { BadInputError, UsageError } from '../errors.js'
 import type { RegistryGeneration } from '../registry/generations/detect.js'
 import { parseAddressFlag } from './address.js'
-import { type DevnetRuntimeInfo, defaultDevnetDir, findRunningDevnet, runtimeFilePath } from './devnet-runtime-file.js'
+import { type DevnetRuntimeInfo, findRunningDevnet, runtimeFilePath } from './devnet-runtime-file.js'
 import { DevnetNotRunningError } from './errors.js'
 import {
   type ChainName,
@@ -45,19 +45,19 @@ export type ResolveChainTargetParameters = {
   registry?: string | undefined
   /** --chain-id / TN_CHAIN_ID. */
   chainId?: number | undefined
-  /** Devnet directory holding devnet.json (default: $TNV_DEVNET_DIR or ~/.local/share/tnv/devnet). */
-  devnetDir?: string | undefined
+  /** Devnet directory holding devnet.json (the chain flags' hidden --devnet-dir: $TNV_DEVNET_DIR or ~/.local/share/tnv/devnet). */
+  devnetDir: string
 }
 
 /**
- * @example const target = await resolveChainTarget({ chain: 'testnet' }) // rpc.adiri.tel, 2017
+ * @example const target = await resolveChainTarget({ chain: 'testnet', devnetDir }) // rpc.adiri.tel, 2017
  */
 export async function resolveChainTarget({
   chain,
   rpcUrl,
   registry,
   chainId,
-  devnetDir = defaultDevnetDir(process.env),
+  devnetDir,
 }: ResolveChainTargetParameters): Promise<ChainTarget> {
   const registryAddress = registry === undefined ? undefined : parseAddressFlag(registry, '--registry')
   if (rpcUrl !== undefined) checkUrl(rpcUrl)

@@ -1,8 +1,9 @@
 /**
  * Who sends: a local key (--private-key, TN_PRIVATE_KEY, --keystore) or nobody (--unsigned:
  * the transaction is printed for a multisig or a hardware wallet). Flag, then environment.
- * A key never appears in output, errors or logs; TN_PRIVATE_KEY and TN_KEYSTORE_PASSWORD are
- * removed from the process environment once read.
+ * A key never appears in output, errors or logs. TN_PRIVATE_KEY and TN_KEYSTORE_PASSWORD are read
+ * from the environment the session hands over (src/cli/session.ts `signerEnv`, which has taken
+ * them out of the process environment); nothing here changes it.
  */
 
 import type { Address, LocalAccount } from 'viem'
@@ -41,7 +42,7 @@ export type ResolveSignerParameters = {
   hardware?: { device: 'ledger' | 'trezor'; hdPath?: string | undefined; index?: number | undefined } | undefined
   /** A key to use when no signer is given (the devnet's public governance key for `governance mint`). */
   fallbackKey?: { privateKey: `0x${string}`; source: string } | undefined
-  /** The environment the session hands over (TN_PRIVATE_KEY, TN_KEYSTORE_PASSWORD). */
+  /** The environment the session hands over (`session.signerEnv()`: TN_PRIVATE_KEY, TN_KEYSTORE_PASSWORD; cast's PATH). Read only. */
   env: NodeJS.ProcessEnv
 }
 
@@ -101,7 +102,6 @@ export async function resolveSigner({
     source = `keystore ${keystore}`
   } else if (env.TN_PRIVATE_KEY !== undefined && env.TN_PRIVATE_KEY !== '') {
     const key = env.TN_PRIVATE_KEY
-    delete env.TN_PRIVATE_KEY
     account = await accountFromKey(key, 'TN_PRIVATE_KEY')
     source = 'TN_PRIVATE_KEY'
   }
@@ -172,7 +172,6 @@ async function keystorePassword(
   }
   if (source === 'env' && env.TN_KEYSTORE_PASSWORD !== undefined) {
     const password = env.TN_KEYSTORE_PASSWORD
-    delete env.TN_KEYSTORE_PASSWORD
     assertUtf8Secret(password, 'keystore password', { kind: 'env', name: 'TN_KEYSTORE_PASSWORD' })
     return password
   }

@@ -53,8 +53,8 @@ export type FleetStatusParameters = {
   /** At most this many checks at a time (default 8). */
   concurrency?: number
   timeoutMs?: number
-  /** Chain settings for validators whose inventory names none (the command's flags). */
-  defaults?: { chain?: string | undefined; rpcUrl?: string | undefined }
+  /** Chain settings for validators whose inventory names none (the command's flags), and where the devnet runs. */
+  defaults: { chain?: string | undefined; rpcUrl?: string | undefined; devnetDir: string }
 }
 
 const RANK = { fail: 0, warn: 1, ok: 2 } as const
@@ -139,14 +139,14 @@ function errorRow(v: InventoryValidator, err: unknown, started: number): FleetRo
 }
 
 /**
- * @example const fleet = await fleetStatus({ validators: await readInventory('hosts.ini'), concurrency: 8 })
+ * @example const fleet = await fleetStatus({ validators: await readInventory('hosts.ini'), concurrency: 8, defaults: { devnetDir } })
  * process.exitCode = fleet.exitCode
  */
 export async function fleetStatus({
   validators,
   concurrency = 8,
   timeoutMs = 5_000,
-  defaults = {},
+  defaults,
 }: FleetStatusParameters): Promise<FleetStatus> {
   const started = Date.now()
   const rows = await mapBounded(validators, concurrency, async (v) => {
@@ -167,6 +167,7 @@ export async function fleetStatus({
           chain,
           'rpc-url': v.rpcUrl ?? defaults.rpcUrl,
           'chain-id': v.chainId ?? undefined,
+          'devnet-dir': defaults.devnetDir,
         },
         exposure: false,
         timeoutMs,

@@ -19,6 +19,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../fs/atomic.js'
 import type { PassphraseSource } from '../options.js'
+import { PASSPHRASE_ENV, type PassphraseEnv } from '../passphrase/env-var.js'
 import type { PromptIo } from '../passphrase/read-passphrase.js'
 import type { StdinLines } from '../passphrase/stdin-lines.js'
 import { BLS_KEY_FILE, BLS_KW_FILE, datadirPaths } from './datadir.js'
@@ -137,7 +138,8 @@ export type AssertKeyOnDiskParameters = {
   source: PassphraseSource
   stdin?: StdinLines | undefined
   io?: PromptIo | undefined
-  env?: NodeJS.ProcessEnv | undefined
+  /** The passphrase variables the session hands over (src/cli/session.ts `passphraseEnv`). */
+  env: PassphraseEnv
 }
 
 /**
@@ -153,10 +155,10 @@ export async function assertKeyOnDisk({
   source,
   stdin,
   io,
-  env = process.env,
+  env,
 }: AssertKeyOnDiskParameters): Promise<KeyCheck['status']> {
   const canOpen =
-    (source === 'env' && Boolean(env.TN_BLS_PASSPHRASE)) ||
+    (source === 'env' && Boolean(env[PASSPHRASE_ENV])) ||
     (source === 'stdin' && stdin !== undefined) ||
     (source === 'ask' && io?.isTTY === true)
   const check = await checkKeyOnDisk(

@@ -10,7 +10,12 @@
 import { promises as fs, type Stats } from 'node:fs'
 import { assertRegularFile } from '../fs/fs-errors.js'
 import type { PassphraseSource } from '../options.js'
-import { envPassphrasePresent, PASSPHRASE_ENV, type PromptIo, readPassphrase } from '../passphrase/read-passphrase.js'
+import {
+  envPassphrasePresent,
+  type PassphraseEnv,
+  type PromptIo,
+  readPassphrase,
+} from '../passphrase/read-passphrase.js'
 import type { StdinLines } from '../passphrase/stdin-lines.js'
 import { assertBlsSecret } from './bls.js'
 import { parseBlsKey } from './bls-key.js'
@@ -23,7 +28,8 @@ export type OpenBlsKeyParameters = {
   source: PassphraseSource
   stdin?: StdinLines
   io?: PromptIo
-  env?: NodeJS.ProcessEnv
+  /** The passphrase variables the session hands over (src/cli/session.ts `passphraseEnv`); read by source env only. */
+  env: PassphraseEnv
 }
 
 export type OpenBlsKeyReturnType = {
@@ -44,7 +50,7 @@ const MAX_KEY_FILE_BYTES = 4096
 /**
  * @throws DatadirMissingError, KeyFileMissingError, KeyFileEncryptedError,
  *   KeyFileCorruptError, WrongPassphraseError, and the passphrase source's errors
- * @example const { secret } = await openBlsKey({ datadir, source: 'env' })
+ * @example const { secret } = await openBlsKey({ datadir, source: 'env', env: session.passphraseEnv('env') })
  */
 export async function openBlsKey({
   datadir,
@@ -65,13 +71,10 @@ export async function openBlsKey({
   if (kw === undefined) {
     // Only bls.key: the node reads it whatever passphrase it was given.
     let given = false
-    if (source === 'env') {
-      const e = env ?? process.env
-      given = envPassphrasePresent(e)
-      if (given) delete e[PASSPHRASE_ENV]
-    } else if (source === 'stdin' && stdin && !stdin.isTTY) {
+    if (source === 'env') given = envPassphrasePresent(env)
+    else if (source === 'stdin' && stdin && !stdin.isTTY) {
       // one line per passphrase: consume this command's line even though it is not needed
-      given = (await readPassphrase({ source, purpose: 'open', required: false, stdin })) !== undefined
+      given = (await readPassphrase({ source, purpose: 'open', required: false, stdin, env })) !== undefined
     }
     return openPlain(plain as string, paths.blsKey, given)
   }
@@ -83,7 +86,7 @@ export async function openBlsKey({
       purpose: 'open',
       ...(stdin ? { stdin } : {}),
       ...(io ? { io } : {}),
-      ...(env ? { env } : {}),
+      env,
     })
     const opened = await decryptBlsKw(kw, passphrase ?? '')
     if (opened.ok || opened.reason !== 'authentication' || attempt >= tries) return openedKw(opened, paths.blsKw, tries)

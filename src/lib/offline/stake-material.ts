@@ -8,13 +8,18 @@
 import { stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { KeyMaterialFlagValues, PassphraseSource } from '../options.js'
-import type { PromptIo } from '../passphrase/read-passphrase.js'
+import type { PassphraseEnv, PromptIo } from '../passphrase/read-passphrase.js'
 import type { StdinLines } from '../passphrase/stdin-lines.js'
 import type { StakeBundleMaterial } from './prepare-bundle.js'
 
 export type ReadStakeMaterialParameters = {
   flags: KeyMaterialFlagValues
-  passphrase: { source: PassphraseSource; stdin?: StdinLines | undefined; io?: PromptIo | undefined }
+  passphrase: {
+    source: PassphraseSource
+    stdin?: StdinLines | undefined
+    io?: PromptIo | undefined
+    env: PassphraseEnv
+  }
   /** Locks a data directory for the rest of the run (the session's lock). */
   lockDatadir: (datadir: string) => Promise<unknown>
   /** Progress lines (stderr). */

@@ -125,7 +125,7 @@ async function verifyFileStep(io: WizardIo, p: EnsureBackupParameters, make: boo
       openKey: (dir) =>
         passphrase !== null
           ? openBlsKey({ datadir: dir, source: 'env', env: { TN_BLS_PASSPHRASE: passphrase } })
-          : openBlsKey({ datadir: dir, source: p.passphraseSource, stdin: io.stdin() }),
+          : openBlsKey({ datadir: dir, source: p.passphraseSource, stdin: io.stdin(), env: {} }),
     }),
   )
   io.emit({ event: 'backup', status: 'verified', how: 'backup-verified', file: path, checks: r.checks }, [

@@ -460,7 +460,7 @@ async function stakeStep(
   const signAdiriProof = adiriProofSigner({
     datadir: dirname(keys.path),
     source: nodePassphrase !== null ? 'env' : p.passphraseSource,
-    env: nodePassphrase !== null ? { TN_BLS_PASSPHRASE: nodePassphrase } : undefined,
+    env: nodePassphrase !== null ? { TN_BLS_PASSPHRASE: nodePassphrase } : {},
     stdin: io.stdin(),
     io: { isTTY: io.interactive, ask: (m) => io.secret(m) },
     note: (line) => io.emit({ event: 'note', message: line }, line),

@@ -3,7 +3,7 @@
  * `LoadCredential=tn-bls-passphrase:/etc/tnv/<instance>/bls-passphrase` makes the file readable
  * by that service alone at `$CREDENTIALS_DIRECTORY/tn-bls-passphrase`. tnv reads it as the
  * `env` source's value when `TN_BLS_PASSPHRASE` is unset or empty (a variable set explicitly
- * wins), so every command that takes `--bls-passphrase-source env` (the default) works under
+ * wins; the session puts it there, src/cli/session.ts `resolveEnvironmentSecrets`), so every command that takes `--bls-passphrase-source env` (the default) works under
  * such a unit, and `tnv node start` hands it to a real node binary as the deployment scripts do.
  *
  * The file's trailing line endings are dropped (as the deployment's `$(cat …)` drops them: it
@@ -11,7 +11,6 @@
  */
 import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { PASSPHRASE_ENV } from './env-var.js'
 import { assertUtf8Secret } from './errors.js'
 
 export const PASSPHRASE_CREDENTIAL_NAME = 'tn-bls-passphrase'
@@ -45,20 +44,4 @@ export function readCredentialPassphrase({
   if (value === '') return undefined
   assertUtf8Secret(value, 'BLS key passphrase', { kind: 'env', name: `$CREDENTIALS_DIRECTORY/${name}` })
   return value
-}
-
-/**
- * Puts the credential into `env[TN_BLS_PASSPHRASE]` when systemd provided one and the variable is
- * not set; the `env` source then reads (and removes) it as usual.
- * @returns whether the credential was used
- */
-export function applyCredentialPassphrase(env: NodeJS.ProcessEnv): boolean {
-  const directory = env.CREDENTIALS_DIRECTORY
-  if (!directory) return false
-  const current = env[PASSPHRASE_ENV]
-  if (current !== undefined && current !== '') return false
-  const value = readCredentialPassphrase({ directory })
-  if (value === undefined) return false
-  env[PASSPHRASE_ENV] = value
-  return true
 }

@@ -1,8 +1,8 @@
 /**
  * Gets a BLS key passphrase from the chosen source, with the node's own semantics
  * (real-network/node.md §1, "Passphrase semantics"; the node's `passphrase.rs`):
- * - env: TN_BLS_PASSPHRASE, removed from the process environment once read; an EMPTY value
- *   counts as unset (and is left alone), as the node does;
+ * - env: TN_BLS_PASSPHRASE as the session hands it (`env`; the session takes it out of the process
+ *   environment, src/cli/session.ts `passphraseEnv`); an EMPTY value counts as unset, as the node does;
  * - stdin: one line of standard input with ALL trailing whitespace removed (Rust `trim_end`:
  *   newline, CR, spaces, tabs, any Unicode White_Space); an empty result means no passphrase.
  *   A terminal on stdin is refused (it would echo);
@@ -18,7 +18,7 @@
  * command-line value.
  */
 import type { PassphraseSource } from '../options.js'
-import { PASSPHRASE_ENV } from './env-var.js'
+import { PASSPHRASE_ENV, type PassphraseEnv } from './env-var.js'
 import {
   assertUtf8Secret,
   NoPassphraseOnStdinError,
@@ -29,7 +29,7 @@ import {
 } from './errors.js'
 import type { StdinLines } from './stdin-lines.js'
 
-export { PASSPHRASE_ENV }
+export { PASSPHRASE_ENV, type PassphraseEnv }
 export const PASSPHRASE_FLAG = '--bls-passphrase-source'
 /** How often `ask` repeats the two prompts of a new passphrase when they differ. */
 export const ASK_ATTEMPTS = 3
@@ -56,7 +56,8 @@ export type ReadPassphraseParameters = {
   flag?: string
   /** What the prompt asks for. */
   label?: string
-  env?: NodeJS.ProcessEnv
+  /** The passphrase variables the session hands over (src/cli/session.ts `passphraseEnv`); read by source env only. */
+  env: PassphraseEnv
   /** The run's one standard-input reader (needed for source stdin). */
   stdin?: StdinLines
   /** The session's hidden prompt (needed for source ask; without it ask is refused as having no terminal). */
@@ -70,7 +71,7 @@ export function trimEndWhitespace(text: string): string {
 
 /**
  * @returns the passphrase, or undefined for no-passphrase (and for "none given" when not required)
- * @example const passphrase = await readPassphrase({ source: 'env', purpose: 'open' })
+ * @example const passphrase = await readPassphrase({ source: 'env', purpose: 'open', env: session.passphraseEnv('env') })
  */
 export async function readPassphrase({
   source,
@@ -79,7 +80,7 @@ export async function readPassphrase({
   envVar = PASSPHRASE_ENV,
   flag = PASSPHRASE_FLAG,
   label = 'BLS key passphrase',
-  env = process.env,
+  env,
   stdin,
   io,
 }: ReadPassphraseParameters): Promise<string | undefined> {
@@ -89,7 +90,6 @@ export async function readPassphrase({
   if (source === 'env') {
     const value = env[envVar]
     if (value !== undefined && value !== '') {
-      delete env[envVar]
       assertUtf8Secret(value, label, { kind: 'env', name: envVar })
       passphrase = value
     }
@@ -134,7 +134,7 @@ async function askTwice(prompt: PromptIo, label: string): Promise<string> {
  * Whether the source env would give a passphrase, without consuming it: the variable is set
  * and not empty.
  */
-export function envPassphrasePresent(env: NodeJS.ProcessEnv, envVar = PASSPHRASE_ENV): boolean {
+export function envPassphrasePresent(env: PassphraseEnv, envVar = PASSPHRASE_ENV): boolean {
   const value = env[envVar]
   return value !== undefined && value !== ''
 }

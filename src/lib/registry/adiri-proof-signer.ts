@@ -8,7 +8,7 @@
 
 import { TnvError } from '../errors.js'
 import type { PassphraseSource } from '../options.js'
-import type { PromptIo } from '../passphrase/read-passphrase.js'
+import type { PassphraseEnv, PromptIo } from '../passphrase/read-passphrase.js'
 import type { StdinLines } from '../passphrase/stdin-lines.js'
 import { signAdiriProof } from './generations/adiri-proof.js'
 import type { SignAdiriProof } from './stake-checks.js'
@@ -19,8 +19,11 @@ export type AdiriProofSignerParameters = {
   source: PassphraseSource
   /** Where the "why" line goes (stderr). */
   note: (line: string) => void
-  /** Environment to read TN_BLS_PASSPHRASE from (the wizard passes the passphrase of keys it just made). */
-  env?: NodeJS.ProcessEnv | undefined
+  /**
+   * The passphrase variables the session hands over (src/cli/session.ts `passphraseEnv`); the
+   * wizard passes the passphrase of keys it just made.
+   */
+  env: PassphraseEnv
   /** The run's one stdin reader (source stdin: the next line). */
   stdin?: StdinLines | undefined
   /** The hidden prompt (source ask). */
@@ -28,7 +31,7 @@ export type AdiriProofSignerParameters = {
 }
 
 /**
- * @example await stake(ctx, { ..., signAdiriProof: adiriProofSigner({ datadir, source: 'env', note }) })
+ * @example await stake(ctx, { ..., signAdiriProof: adiriProofSigner({ datadir, source: 'env', env: session.passphraseEnv('env'), note }) })
  */
 export function adiriProofSigner({
   datadir,
@@ -54,7 +57,7 @@ export function adiriProofSigner({
         source,
         ...(stdin ? { stdin } : {}),
         ...(io ? { io } : {}),
-        ...(env ? { env } : {}),
+        env,
       })
     } catch (err) {
       if (err instanceof TnvError)

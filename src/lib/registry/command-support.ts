@@ -25,6 +25,7 @@ export async function openRegistryContext(
     rpcUrl: flags['rpc-url'],
     registry: flags.registry,
     chainId: flags['chain-id'],
+    devnetDir: flags['devnet-dir'],
   })
   return {
     target,

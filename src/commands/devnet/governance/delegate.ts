@@ -82,7 +82,8 @@ ${GOVERNANCE_DESCRIPTION_TAIL}`
         import('../../../devnet/chain/adiri-pop.js'),
       ])
       this.note(`adiri needs its own proof of possession: opening the BLS key in ${datadir} to sign it…`)
-      const { secret } = await openBlsKey({ datadir, source: flags['bls-passphrase-source'] })
+      const source = flags['bls-passphrase-source']
+      const { secret } = await openBlsKey({ datadir, source, env: this.session.passphraseEnv(source) })
       try {
         if (bytesToHex(blsPublicKey(secret)) !== blsPubkey)
           throw new errors.BadInputError(`The BLS key in ${datadir} is not the key of ${path}.`, {

@@ -97,6 +97,7 @@ When every check passes and --datadir holds this same key, the result is recorde
           source: flags['bls-passphrase-source'],
           stdin: this.session.stdin(),
           io: this.passphraseIo,
+          env: this.session.passphraseEnv(flags['bls-passphrase-source']),
         }),
     })
     const { checkLine } = await import('../../../cli/check-line.js')
