@@ -1,7 +1,9 @@
+import { resolve } from 'node:path'
 import { Flags, type Interfaces } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { devnetDirFlag } from '../../devnet/node/cli-flags.js'
 import type { DevnetRuntimeInfo } from '../../devnet/paths.js'
+import { defaultDevnetDir } from '../../lib/chain/devnet-dir.js'
 
 const EXAMPLE = 'tnv devnet start -- --http --http.port 8545 --http.api eth,net,web3,rpc,tn'
 
@@ -210,7 +212,14 @@ The node's own flags go after \`--\`, exactly as the real node takes them. Witho
     if (r.logFile) this.out(`  log         ${r.logFile}`)
     this.out(`  governance  owner ${r.owner}: REHEARSAL-ONLY by impersonation (\`tnv devnet governance --help\`)`)
     this.out(`  ${r.accounts.length} funded dev accounts; keys: \`tnv devnet status\` (PUBLIC devnet keys)`)
-    this.out(r.logFile ? 'Stop it with `tnv devnet stop`.' : 'Ctrl-C stops it.')
+    // a devnet outside the default directory is found by the other commands only through TNV_DEVNET_DIR
+    const elsewhere = resolve(r.datadir) !== resolve(defaultDevnetDir(process.env))
+    if (elsewhere) this.out(`Other tnv commands find this devnet with: export TNV_DEVNET_DIR=${r.datadir}`)
+    if (!r.logFile) this.out('Ctrl-C stops it.')
+    else
+      this.out(
+        elsewhere ? `Stop it with \`tnv devnet stop --datadir ${r.datadir}\`.` : 'Stop it with `tnv devnet stop`.',
+      )
   }
 }
 

@@ -31,7 +31,7 @@ export class DevnetNotRunningError extends TnvError {
   override readonly code: string = 'DevnetNotRunning'
   constructor(message: string) {
     super(message, {
-      fix: 'Start it with `tnv devnet start`, or pick another network with --chain testnet or --rpc-url URL.',
+      fix: 'Start it with `tnv devnet start`. A devnet started with `tnv devnet start --datadir DIR` is found through TNV_DEVNET_DIR=DIR (export it for every tnv command). Or pick another network with --chain testnet or --rpc-url URL.',
       exitCode: ExitCode.RpcUnreachable,
     })
   }
