@@ -37,7 +37,7 @@ const noAnsible =
     ? false
     : 'ansible-playbook is not installed (apt-get install ansible-core): the collection cannot be run'
 const COLLECTION = join(ROOT, 'ansible', 'telcoin', 'tnv')
-const MODULES = ['tnv_keys', 'tnv_node', 'tnv_validator', 'tnv_facts']
+const MODULES = ['tnv_keys', 'tnv_node', 'tnv_validator', 'tnv_facts', 'tnv_migrate']
 
 type Recap = Record<string, { ok: number; changed: number; failed: number }>
 
