@@ -343,38 +343,60 @@ describe('ansible-galaxy', () => {
   })
 })
 
-describe('ansible-test sanity', () => {
-  it('passes every sanity test of ansible-core 2.14 (validate-modules, pylint, pep8, yamllint, import, ansible-doc, …)', {
-    skip: ansibleTest.status === 0 ? false : 'ansible-test is not installed (apt-get install ansible-core)',
+/** `ansible-test <args>` in a copy of the collection at …/ansible_collections/telcoin/tnv, its venvs and pip's cache under a home of its own. */
+function ansibleTestRun(args: string[]): { status: number | null; output: string } {
+  const tmp = mkdtempSync(join(tmpdir(), 'tnv-ansible-test-'))
+  try {
+    const tree = join(tmp, 'ansible_collections', 'telcoin', 'tnv')
+    cpSync(COLLECTION, tree, { recursive: true })
+    const home = join(tmp, 'home')
+    mkdirSync(join(home, '.ansible', 'test', 'cache'), { recursive: true })
+    cpSync(GET_PIP, join(home, '.ansible', 'test', 'cache', 'get_pip_21_3_1.py'))
+    const r = spawnSync('ansible-test', [...args, '--color', 'no', '--python', python], {
+      cwd: tree,
+      env: { ...process.env, HOME: home },
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    })
+    return { status: r.status, output: `${r.stdout}${r.stderr}` }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true })
+  }
+}
+
+const noAnsibleTest = ansibleTest.status === 0 ? false : 'ansible-test is not installed (apt-get install ansible-core)'
+
+describe('ansible-test', () => {
+  it('sanity: every test of ansible-core 2.14 passes (validate-modules, pylint, pep8, yamllint, import, ansible-doc, …)', {
+    skip: noAnsibleTest,
   }, (t) => {
-    const tmp = mkdtempSync(join(tmpdir(), 'tnv-sanity-'))
-    try {
-      // ansible-test needs the collection at …/ansible_collections/<namespace>/<name>
-      const tree = join(tmp, 'ansible_collections', 'telcoin', 'tnv')
-      cpSync(COLLECTION, tree, { recursive: true })
-      // its venvs and pip's cache under a home of this test's own
-      const home = join(tmp, 'home')
-      mkdirSync(join(home, '.ansible', 'test', 'cache'), { recursive: true })
-      cpSync(GET_PIP, join(home, '.ansible', 'test', 'cache', 'get_pip_21_3_1.py'))
-      const r = spawnSync('ansible-test', ['sanity', '--color', 'no', '--python', python], {
-        cwd: tree,
-        env: { ...process.env, HOME: home },
-        encoding: 'utf8',
-        maxBuffer: 64 * 1024 * 1024,
-      })
-      const output = r.stdout + r.stderr
-      if (r.status !== 0 && NO_REGISTRY.test(output)) {
-        t.skip(
-          `the package registry cannot be reached: ansible-test cannot install its pinned requirements (${output.match(NO_REGISTRY)?.[0]})`,
-        )
-        return
-      }
-      assert.equal(r.status, 0, output.slice(-8000))
-      for (const x of ['validate-modules', 'pylint', 'pep8', 'yamllint', 'import', 'ansible-doc', 'compile', 'shebang'])
-        assert.match(output, new RegExp(`Running sanity test "${x}"`))
-      assert.doesNotMatch(output, /^ERROR:/m)
-    } finally {
-      rmSync(tmp, { recursive: true, force: true })
+    const r = ansibleTestRun(['sanity'])
+    if (r.status !== 0 && NO_REGISTRY.test(r.output)) {
+      t.skip(
+        `the package registry cannot be reached: ansible-test cannot install its pinned requirements (${r.output.match(NO_REGISTRY)?.[0]})`,
+      )
+      return
     }
+    assert.equal(r.status, 0, r.output.slice(-8000))
+    for (const x of ['validate-modules', 'pylint', 'pep8', 'yamllint', 'import', 'ansible-doc', 'compile', 'shebang'])
+      assert.match(r.output, new RegExp(`Running sanity test "${x}"`))
+    assert.doesNotMatch(r.output, /^ERROR:/m)
+  })
+
+  it('units: the module utils and tnv_migrate (pytest, pinned in tests/unit/requirements.txt)', {
+    skip: noAnsibleTest,
+  }, (t) => {
+    const r = ansibleTestRun(['units', '--venv', '--requirements'])
+    if (r.status !== 0 && NO_REGISTRY.test(r.output)) {
+      t.skip(
+        `the package registry cannot be reached: ansible-test cannot install pytest (${r.output.match(NO_REGISTRY)?.[0]})`,
+      )
+      return
+    }
+    assert.equal(r.status, 0, r.output.slice(-8000))
+    assert.match(r.output, /Unit test module_utils with Python/)
+    assert.match(r.output, /Unit test modules with Python/)
+    const passed = [...r.output.matchAll(/=+ (\d+) passed/g)].reduce((n, m) => n + Number(m[1]), 0)
+    assert.ok(passed >= 11, `${passed} unit tests passed`)
   })
 })
