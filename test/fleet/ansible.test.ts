@@ -400,3 +400,48 @@ describe('ansible-test', () => {
     assert.ok(passed >= 11, `${passed} unit tests passed`)
   })
 })
+
+describe('ansible-lint', () => {
+  it('passes its production profile on the collection (ansible-lint pinned, installed from PyPI into a venv)', {
+    skip: noAnsible,
+  }, (t) => {
+    const tmp = mkdtempSync(join(tmpdir(), 'tnv-ansible-lint-'))
+    try {
+      const venv = join(tmp, 'venv')
+      const made = spawnSync('/usr/bin/python3', ['-m', 'venv', venv], { encoding: 'utf8' })
+      if (made.status !== 0) {
+        t.skip(`no Python venv (apt-get install python3-venv): ${made.stderr.trim()}`)
+        return
+      }
+      const install = spawnSync(
+        join(venv, 'bin', 'pip'),
+        ['install', '-q', '--no-deps', '-r', join(ROOT, 'test', 'fleet', 'ansible-lint-requirements.txt')],
+        { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+      )
+      if (install.status !== 0 && NO_REGISTRY.test(install.stdout + install.stderr)) {
+        t.skip(
+          `the package registry cannot be reached: ansible-lint cannot be installed (${(install.stdout + install.stderr).match(NO_REGISTRY)?.[0]})`,
+        )
+        return
+      }
+      assert.equal(install.status, 0, install.stdout + install.stderr)
+      const collections = join(tmp, 'c')
+      const tree = join(collections, 'ansible_collections', 'telcoin', 'tnv')
+      cpSync(COLLECTION, tree, { recursive: true })
+      const r = spawnSync(join(venv, 'bin', 'ansible-lint'), ['--nocolor'], {
+        cwd: tree,
+        env: {
+          ...process.env,
+          PATH: `${join(venv, 'bin')}:${process.env.PATH}`,
+          HOME: tmp,
+          ANSIBLE_COLLECTIONS_PATH: collections,
+        },
+        encoding: 'utf8',
+      })
+      assert.equal(r.status, 0, r.stdout + r.stderr)
+      assert.match(r.stdout + r.stderr, /Profile 'production' was required, and it passed/)
+    } finally {
+      rmSync(tmp, { recursive: true, force: true })
+    }
+  })
+})
