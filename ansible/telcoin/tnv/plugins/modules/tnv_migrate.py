@@ -70,7 +70,7 @@ notes:
   - Supports check mode (nothing stopped, started or written; C(outcome=would-change)) and diff mode.
   - The key is never live on both hosts; when I(side=in) fails the old host stays stopped and marked moved out.
     Run the same task again once the cause is fixed (it resumes), or move the key back with I(side=out)
-    on the new host and I(side=in) on the old one. docs/automation.md, "Migrate".
+    on the new host and I(side=in) on the old one (docs/automation.md in the tnv repository, "Moving a validator to another host").
 '''
 
 EXAMPLES = r'''
