@@ -37,7 +37,7 @@ const noAnsible =
     ? false
     : 'ansible-playbook is not installed (apt-get install ansible-core): the collection cannot be run'
 const COLLECTION = join(ROOT, 'ansible', 'telcoin', 'tnv')
-const MODULES = ['tnv_keys', 'tnv_node', 'tnv_validator', 'tnv_facts']
+const MODULES = ['tnv_keys', 'tnv_node', 'tnv_validator', 'tnv_facts', 'tnv_migrate']
 
 type Recap = Record<string, { ok: number; changed: number; failed: number }>
 
@@ -307,7 +307,13 @@ const ansibleTest = spawnSync('ansible-test', ['--version'], { encoding: 'utf8' 
 const python = spawnSync('python3', ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], {
   encoding: 'utf8',
 }).stdout.trim()
-/** The sanity tests ansible-test runs without its own requirements (validate-modules, pylint and yamllint install theirs from the network, which CI has not). */
+/**
+ * ansible-test's own venvs get their pip from a bootstrap script on a host CI cannot reach; this
+ * stand-in (test/fleet/ansible-test-get-pip.py) gives them pip from Python's ensurepip and the
+ * package registry instead, and ansible-test then installs each test's pinned requirements from it.
+ */
+const GET_PIP = join(ROOT, 'test', 'fleet', 'ansible-test-get-pip.py')
+/** The sanity tests that need no requirements of their own (what runs when the registry cannot be reached). */
 const OFFLINE_SANITY = [
   'compile',
   'empty-init',
@@ -318,6 +324,9 @@ const OFFLINE_SANITY = [
   'shebang',
   'line-endings',
 ]
+/** pip's words when the package registry cannot be reached (then the test is skipped, saying so). */
+const NO_REGISTRY =
+  /Temporary failure in name resolution|NewConnectionError|Network is unreachable|No matching distribution found|Could not find a version that satisfies/
 
 describe('ansible-galaxy', () => {
   it('builds the collection and installs it; ansible-doc lists its modules from the installed copy', {
@@ -345,25 +354,106 @@ describe('ansible-galaxy', () => {
   })
 })
 
-describe('ansible-test sanity', () => {
-  it('passes the offline sanity tests', {
-    skip: ansibleTest.status === 0 ? false : 'ansible-test is not installed (apt-get install ansible-core)',
-  }, () => {
-    const tmp = mkdtempSync(join(tmpdir(), 'tnv-sanity-'))
-    try {
-      // ansible-test needs the collection at …/ansible_collections/<namespace>/<name>
-      const tree = join(tmp, 'ansible_collections', 'telcoin', 'tnv')
-      cpSync(COLLECTION, tree, { recursive: true })
-      const r = spawnSync(
-        'ansible-test',
-        ['sanity', '--python', python, ...OFFLINE_SANITY.flatMap((x) => ['--test', x])],
-        {
-          cwd: tree,
-          encoding: 'utf8',
-        },
+/** `ansible-test <args>` in a copy of the collection at …/ansible_collections/telcoin/tnv, its venvs and pip's cache under a home of its own. */
+function ansibleTestRun(args: string[]): { status: number | null; output: string } {
+  const tmp = mkdtempSync(join(tmpdir(), 'tnv-ansible-test-'))
+  try {
+    const tree = join(tmp, 'ansible_collections', 'telcoin', 'tnv')
+    cpSync(COLLECTION, tree, { recursive: true })
+    const home = join(tmp, 'home')
+    mkdirSync(join(home, '.ansible', 'test', 'cache'), { recursive: true })
+    cpSync(GET_PIP, join(home, '.ansible', 'test', 'cache', 'get_pip_21_3_1.py'))
+    const r = spawnSync('ansible-test', [...args, '--color', 'no', '--python', python], {
+      cwd: tree,
+      env: { ...process.env, HOME: home },
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    })
+    return { status: r.status, output: `${r.stdout}${r.stderr}` }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true })
+  }
+}
+
+const noAnsibleTest = ansibleTest.status === 0 ? false : 'ansible-test is not installed (apt-get install ansible-core)'
+
+describe('ansible-test', () => {
+  it('sanity: every test of ansible-core 2.14 passes (validate-modules, pylint, pep8, yamllint, import, ansible-doc, …)', {
+    skip: noAnsibleTest,
+  }, (t) => {
+    const r = ansibleTestRun(['sanity'])
+    if (r.status !== 0 && NO_REGISTRY.test(r.output)) {
+      // the tests that need no requirements still run
+      const offline = ansibleTestRun(['sanity', ...OFFLINE_SANITY.flatMap((x) => ['--test', x])])
+      assert.equal(offline.status, 0, offline.output.slice(-8000))
+      t.skip(
+        `the package registry cannot be reached: ansible-test cannot install its pinned requirements (${r.output.match(NO_REGISTRY)?.[0]}); only ${OFFLINE_SANITY.join(', ')} ran`,
       )
+      return
+    }
+    assert.equal(r.status, 0, r.output.slice(-8000))
+    for (const x of ['validate-modules', 'pylint', 'pep8', 'yamllint', 'import', 'ansible-doc', 'compile', 'shebang'])
+      assert.match(r.output, new RegExp(`Running sanity test "${x}"`))
+    assert.doesNotMatch(r.output, /^ERROR:/m)
+  })
+
+  it('units: the module utils and tnv_migrate (pytest, pinned in tests/unit/requirements.txt)', {
+    skip: noAnsibleTest,
+  }, (t) => {
+    const r = ansibleTestRun(['units', '--venv', '--requirements'])
+    if (r.status !== 0 && NO_REGISTRY.test(r.output)) {
+      t.skip(
+        `the package registry cannot be reached: ansible-test cannot install pytest (${r.output.match(NO_REGISTRY)?.[0]})`,
+      )
+      return
+    }
+    assert.equal(r.status, 0, r.output.slice(-8000))
+    assert.match(r.output, /Unit test module_utils with Python/)
+    assert.match(r.output, /Unit test modules with Python/)
+    const passed = [...r.output.matchAll(/=+ (\d+) passed/g)].reduce((n, m) => n + Number(m[1]), 0)
+    assert.ok(passed >= 11, `${passed} unit tests passed`)
+  })
+})
+
+describe('ansible-lint', () => {
+  it('passes its production profile on the collection (ansible-lint pinned, installed from PyPI into a venv)', {
+    skip: noAnsible,
+  }, (t) => {
+    const tmp = mkdtempSync(join(tmpdir(), 'tnv-ansible-lint-'))
+    try {
+      const venv = join(tmp, 'venv')
+      const made = spawnSync('/usr/bin/python3', ['-m', 'venv', venv], { encoding: 'utf8' })
+      if (made.status !== 0) {
+        t.skip(`no Python venv (apt-get install python3-venv): ${made.stderr.trim()}`)
+        return
+      }
+      const install = spawnSync(
+        join(venv, 'bin', 'pip'),
+        ['install', '-q', '--no-deps', '-r', join(ROOT, 'test', 'fleet', 'ansible-lint-requirements.txt')],
+        { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+      )
+      if (install.status !== 0 && NO_REGISTRY.test(install.stdout + install.stderr)) {
+        t.skip(
+          `the package registry cannot be reached: ansible-lint cannot be installed (${(install.stdout + install.stderr).match(NO_REGISTRY)?.[0]})`,
+        )
+        return
+      }
+      assert.equal(install.status, 0, install.stdout + install.stderr)
+      const collections = join(tmp, 'c')
+      const tree = join(collections, 'ansible_collections', 'telcoin', 'tnv')
+      cpSync(COLLECTION, tree, { recursive: true })
+      const r = spawnSync(join(venv, 'bin', 'ansible-lint'), ['--nocolor'], {
+        cwd: tree,
+        env: {
+          ...process.env,
+          PATH: `${join(venv, 'bin')}:${process.env.PATH}`,
+          HOME: tmp,
+          ANSIBLE_COLLECTIONS_PATH: collections,
+        },
+        encoding: 'utf8',
+      })
       assert.equal(r.status, 0, r.stdout + r.stderr)
-      for (const x of OFFLINE_SANITY) assert.match(r.stdout + r.stderr, new RegExp(`Running sanity test "${x}"`))
+      assert.match(r.stdout + r.stderr, /Profile 'production' was required, and it passed/)
     } finally {
       rmSync(tmp, { recursive: true, force: true })
     }

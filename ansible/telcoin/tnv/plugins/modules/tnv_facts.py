@@ -17,7 +17,7 @@ description:
   - The key checks run when a passphrase is given (or the key is unencrypted); it reaches tnv
     through its environment only.
 version_added: 0.1.0
-author: tnv maintainers
+author: tnv maintainers (!UNKNOWN)
 options:
   datadir:
     description: The node's data directory.

@@ -16,7 +16,7 @@ description:
   - Existing keys are never replaced; a rerun reports C(already-done) and changes nothing.
   - The passphrase reaches tnv through its environment (C(TN_BLS_PASSPHRASE)), never its command line.
 version_added: 0.1.0
-author: tnv maintainers
+author: tnv maintainers (!UNKNOWN)
 options:
   datadir:
     description: The node's data directory.

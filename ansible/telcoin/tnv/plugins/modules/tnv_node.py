@@ -18,7 +18,7 @@ description:
     without systemd, such as a devnet rehearsal).
   - One supervisor per node; under systemd, restarts are systemd's (C(Restart=on-failure)).
 version_added: 0.1.0
-author: tnv maintainers
+author: tnv maintainers (!UNKNOWN)
 options:
   name:
     description: Instance name (C(tnv-node@<name>)); the data directory is I(datadir_root)/<name> unless I(datadir) is given.

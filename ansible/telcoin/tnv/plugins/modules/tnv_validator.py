@@ -20,7 +20,7 @@ description:
     (I(node_info), e.g. fetched) and the node's RPC URL (I(node_rpc_url)).
   - The signer's key and the keystore password reach tnv through its environment only.
 version_added: 0.1.0
-author: tnv maintainers
+author: tnv maintainers (!UNKNOWN)
 options:
   state:
     description: The registry state wanted.
@@ -164,8 +164,8 @@ def main():
     state = p['state']
     if state == 'status' or before in DONE[state]:
         module.exit_json(changed=False, outcome='already-done', status=before, validator=status)
-    diff = dict(before=dict(status=before), after=dict(status={'staked': 'Staked', 'active': 'Active',
-                                                                 'exited': 'Exited'}[state]))
+    wanted = {'staked': 'Staked', 'active': 'Active', 'exited': 'Exited'}[state]
+    diff = dict(before=dict(status=before), after=dict(status=wanted))
     if module.check_mode:
         module.exit_json(changed=True, outcome='would-change', status=before, validator=status, diff=diff)
     env = {}
