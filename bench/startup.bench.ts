@@ -6,14 +6,25 @@
  * - `keytool export-staking-args --calldata` (the proof of possession is checked) against
  *   `node -e 0` (budget ≤ 2.5×), for an unencrypted bls.key and for the usual encrypted bls.kw;
  * - `keytool generate validator` (PBKDF2, 1,000,000 iterations) against a process that does only
- *   that key derivation (budget ≤ 1.3×).
+ *   that key derivation (budget ≤ 1.3×);
+ * - and, as a floor for the first two, a CLI of one command that only prints a line, on the same
+ *   @oclif/core (its own `execute`, the compile cache on): what oclif's loading costs by itself.
  * Runs are interleaved (each round runs every command once, in a rotating order) so load from
  * other work on the machine falls on all of them alike; medians, and the median and interquartile
  * range of each round's ratio to the same round's baseline.
  * Usage: node --import tsx bench/startup.bench.ts [--runs N] (21 by default)
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { BIN, ROOT } from '../test/helpers/cli.js'
@@ -51,6 +62,28 @@ const gen = (datadir: string, extra: string[]) =>
   )
 gen(fixture, ['--bls-passphrase-source', 'no-passphrase'])
 gen(fixtureKw, [])
+
+// the floor: a one-command oclif CLI on the @oclif/core tnv ships (node_modules shared with tnv)
+const hello = join(work, 'oclif-hello')
+mkdirSync(join(hello, 'commands'), { recursive: true })
+symlinkSync(join(ROOT, 'node_modules'), join(hello, 'node_modules'))
+writeFileSync(
+  join(hello, 'package.json'),
+  JSON.stringify({
+    name: 'hello',
+    version: '1.0.0',
+    type: 'module',
+    oclif: { bin: 'hello', dirname: 'hello', commands: './commands', topicSeparator: ' ' },
+  }),
+)
+writeFileSync(
+  join(hello, 'commands', 'hi.js'),
+  "import { Command } from '@oclif/core'\nexport default class Hi extends Command { static summary = 'hi'; async run() { this.log('hi') } }\n",
+)
+writeFileSync(
+  join(hello, 'run.js'),
+  "import module from 'node:module'\nmodule.enableCompileCache?.()\nconst { execute } = await import('@oclif/core')\nawait execute({ dir: import.meta.url })\n",
+)
 
 const KDF = `require('node:crypto').pbkdf2(Buffer.from(${JSON.stringify(PASS)}), require('node:crypto').randomBytes(12), 1000000, 32, 'sha256', (e) => { if (e) throw e })`
 
@@ -95,6 +128,7 @@ const forms = (name: string, run: string[]): Cmd[] => [
 const commands: Cmd[] = [
   { label: 'node -e 0', argv: () => [process.execPath, '-e', '0'] },
   { label: 'KDF-only process', argv: () => [process.execPath, '-e', KDF] },
+  { label: 'oclif hello', argv: () => [process.execPath, join(hello, 'run.js'), 'hi'] },
   // the installed CLI's entry (package.json "bin")
   ...forms('npm', [process.execPath, join(ROOT, 'bin', 'run.js')]),
   ...forms('sea', [sea]),
@@ -153,7 +187,16 @@ const row = (what: string, baseLabel: string, baseName: string, target: string) 
 }
 row('--version', 'node -e 0', '`node -e 0`', '1.5×')
 row('rpc plan', 'node -e 0', '`node -e 0`', '1.5×')
+row('rpc plan', 'oclif hello', 'oclif hello', '(floor)')
 row('export-staking-args --calldata', 'node -e 0', '`node -e 0`', '2.5×')
 row('export-staking-args --calldata (bls.kw)', 'node -e 0', '`node -e 0`', '2.5×')
 row('keytool generate validator', 'KDF-only process', 'KDF', '1.3×')
+console.log('')
+{
+  const base = times.get('node -e 0') ?? []
+  const paired = (times.get('oclif hello') ?? []).map((t, i) => t / (base[i] as number))
+  console.log(
+    `oclif hello (floor)           ${m('oclif hello').toFixed(0)} ms = ${(m('oclif hello') / node0).toFixed(2)}× node -e 0 (paired ${quartiles(paired)[1].toFixed(2)}×)`,
+  )
+}
 rmSync(work, { recursive: true, force: true })
