@@ -1,17 +1,7 @@
-import { stat } from 'node:fs/promises'
-import { dirname } from 'node:path'
-import { Flags, type Interfaces } from '@oclif/core'
-import type { Address, Hex } from 'viem'
 import { BaseCommand } from '../cli/base-command.js'
-import { skipBackupCheckFlag } from '../cli/flags/backup-gate.js'
-import { chainFlags, signerFlags, txFlags } from '../cli/flags/chain.js'
-import { passphraseFlags } from '../cli/flags/common.js'
-import { p2pAddressFlags } from '../cli/flags/keytool.js'
-import { stakeFlowFlags } from '../cli/flags/onboard.js'
-import { keyMaterialFlags } from '../cli/flags/registry.js'
+import { type StakeFlags, stakeFlags } from '../cli/flags/stake.js'
 import type { StakeFlowReturnType } from '../lib/onboard/stake-flow.js'
 import type { StakeReturnType } from '../lib/registry/stake.js'
-import type { RegistryContext } from '../lib/registry/types.js'
 
 export default class Stake extends BaseCommand {
   static override summary =
@@ -36,22 +26,7 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     '<%= config.bin %> <%= command.id %> --chain devnet --datadir ./validator-1 --check --json   # what it would send; nothing is sent',
   ]
 
-  static override flags = {
-    ...keyMaterialFlags,
-    ...chainFlags,
-    ...signerFlags,
-    ...txFlags,
-    ...stakeFlowFlags,
-    ...passphraseFlags,
-    ...p2pAddressFlags,
-    ...skipBackupCheckFlag,
-    'offline-bundle': Flags.string({
-      helpValue: '<file>',
-      summary:
-        'The funding key is on an offline machine: write the stake bundle to FILE (exit 32, waiting for the offline signature); run again once `tnv offline sign FILE` wrote its signed file beside it, to broadcast it. docs/offline.md',
-      exclusive: ['private-key', 'keystore', 'unsigned', 'ledger', 'trezor'],
-    }),
-  }
+  static override flags = stakeFlags
 
   async run(): Promise<StakeReturnType | StakeFlowReturnType> {
     const { flags } = await this.parse(Stake)
@@ -80,54 +55,19 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     )
       return this.stakeOnly(flags)
     // the wizard, for a validator address that is a contract (a Safe): no key can sign for it
-    const safeFlags = interactive ? await this.offerSafeBatch(flags) : null
+    const safeFlags = interactive
+      ? await (await import('../cli/stake-command.js')).offerSafeBatch(this.session, flags, (line) => this.note(line))
+      : null
     if (safeFlags) return this.stakeOnly(safeFlags)
     return this.stakeFlow(flags)
   }
 
-  /** The onboarding flow (the wizard on a terminal, --through without one): the library's `runStakeFlow`. */
+  /** The onboarding flow (the wizard on a terminal, --through without one), rendered. */
   private async stakeFlow(flags: StakeFlags): Promise<StakeFlowReturnType> {
     this.jsonLines = this.jsonEnabled()
     this.session.output = this.jsonLines ? 'json-lines' : 'human'
-    const io = await this.session.wizardIo(this.jsonLines ? 'json-lines' : 'human')
-    const { onInterrupt } = await import('../cli/wizard-io.js')
-    onInterrupt(io)
-    // the data directory is this run's until the stake is settled: no key commit can slip in
-    // between the key check and the stake (released by the flow once staked)
-    const dir = await this.session.openDatadir(
-      flags['node-info'] === undefined ? flags.datadir : await keyDirOf(flags['node-info']),
-    )
-    if (dir.recovered.action !== 'none') this.note(recoveredNote(dir.recovered, dir.datadir))
-    const { runStakeFlow } = await import('../lib/onboard/stake-flow.js')
-    if (flags['bls-pubkey'] !== undefined)
-      this.note('Note: --bls-pubkey/--pop are used by the plain stake only; the flow reads node-info.yaml.')
-    const result = await runStakeFlow(io, {
-      datadir: flags.datadir,
-      nodeInfo: flags['node-info'],
-      through: flags.through,
-      chain: flags,
-      signer: flags,
-      yes: flags.yes,
-      createKeys: flags['create-keys'],
-      passphraseSource: flags['bls-passphrase-source'],
-      envPassphrase:
-        flags['bls-passphrase-source'] === 'env' ? this.session.takeEnvSecret('TN_BLS_PASSPHRASE') : undefined,
-      env: this.session.signerEnv(),
-      externalPrimaryAddr: flags['external-primary-addr'],
-      externalWorkerAddrs: flags['external-worker-addrs'],
-      offlineBundle: flags['offline-bundle'],
-      mint: flags.mint,
-      rehearsalMint: (validator) => this.rehearsalMint(validator),
-      whitelistWaitSeconds: flags['whitelist-wait'],
-      nodeRpcUrl: flags['node-rpc-url'],
-      startNode: flags['start-node'],
-      nodeBinary: flags['node-binary'],
-      timeoutSeconds: flags.timeout,
-      skipBackupCheck: flags['skip-backup-check'],
-      devnetRelaxed: flags['devnet-relaxed'],
-      terminal: (text) => process.stderr.write(text),
-      releaseDatadir: () => dir.release(),
-    })
+    const { stakeFlow } = await import('../cli/stake-command.js')
+    const result = await stakeFlow(this.session, flags, this.jsonLines, (line) => this.note(line))
     this.renderFlow(result)
     if (result.offline) {
       // the stake (or activate) is not done: never exit 0 for it (docs/decisions.md "The stake wizard's offline path")
@@ -135,16 +75,6 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       process.exitCode = ExitCode.AwaitingOfflineSignature
     }
     return result
-  }
-
-  /** The devnet's REHEARSAL-ONLY mint (the devnet node impersonates the registry owner). */
-  private async rehearsalMint(validator: Address): Promise<{ txHash: Hex | null; owner: Address }> {
-    const [{ defaultDevnetDir }, { rehearseGovernance }] = await Promise.all([
-      import('../devnet/paths.js'),
-      import('../devnet/node/governance-client.js'),
-    ])
-    const r = await rehearseGovernance(defaultDevnetDir(this.session.env), { action: 'mint', validator })
-    return { txHash: r.txHash, owner: r.owner }
   }
 
   private renderFlow(result: StakeFlowReturnType): void {
@@ -168,176 +98,15 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
       this.note('Next: once the node is synced, run `tnv stake --through active` (or `tnv activate`).')
   }
 
-  /**
-   * When node-info's execution address holds code, no private key can sign for it: the wizard
-   * says what it is (a Safe: version, threshold) and offers the onboarding as a Safe
-   * Transaction Builder batch instead of asking for a key. Null: not a contract, or declined.
-   */
-  private async offerSafeBatch(flags: StakeFlags): Promise<StakeFlags | null> {
-    if (
-      flags.unsigned ||
-      flags['private-key'] !== undefined ||
-      flags.keystore !== undefined ||
-      flags['offline-bundle'] !== undefined
-    )
-      return null
-    const [{ readNodeInfo }, support, { readAccountKind }] = await Promise.all([
-      import('../lib/nodeinfo/read.js'),
-      import('../lib/registry/command-support.js'),
-      import('../lib/safe/account-kind.js'),
-    ])
-    const address = await readNodeInfo(flags['node-info'] ?? flags.datadir).then(
-      (r) => r.info.executionAddress,
-      () => null,
-    )
-    if (address === null) return null
-    const kind = await support
-      .openRegistryContext(flags)
-      .then((ctx) => readAccountKind(ctx.client, address))
-      .catch(() => null)
-    if (kind?.kind !== 'contract') return null
-    this.note(
-      kind.safe
-        ? `${address} is a Safe ${kind.safe.version} (${kind.safe.threshold} of ${kind.safe.owners.length} owners confirm): no private key signs for it.`
-        : `${address} is a contract, not an account: no private key signs for it.`,
-    )
-    const prompter = this.session.prompter
-    if (
-      !(await prompter.confirm(
-        'Write the onboarding (stake, then activate) as a Safe Transaction Builder batch for its owners?',
-        true,
-      ))
-    )
-      return null
-    const out = await prompter.input('Batch file', { default: 'tnv-onboarding.safe.json' })
-    return { ...flags, unsigned: true, format: 'safe', through: 'active', out: out.trim() }
-  }
-
-  /**
-   * The plain `tnv stake` (no terminal, no --through) and the Safe batch (--format safe): the
-   * key material, the signer, the backup gate, then the one library operation, `stake`. Journaled.
-   */
+  /** The plain `tnv stake` and the Safe batch (--format safe), rendered. */
   private async stakeOnly(flags: StakeFlags): Promise<StakeReturnType> {
     const { assertSafeFormat } = await import('../cli/safe-output.js')
     const safe = assertSafeFormat(flags)
-    const [{ stake }, support, cli, { adiriProofSigner }, { backupGate, gatedConfirm }] = await Promise.all([
-      import('../lib/registry/stake.js'),
-      import('../lib/registry/command-support.js'),
-      import('../cli/registry-step.js'),
-      import('../lib/registry/adiri-proof-signer.js'),
-      import('../cli/backup-gate.js'),
-    ])
+    const { stakeOnly, writeOnboardingBatch } = await import('../cli/stake-command.js')
     const note = (line: string) => this.note(line)
-    const keys = await this.keyMaterial(flags)
-    const ctx = await support.openRegistryContext(flags)
-    const { withOfflineBundleFix } = await import('../lib/onboard/errors.js')
-    const signer = await cli
-      .signerFromFlags(this.session, flags, { action: 'stake', defaultFrom: keys.executionAddress })
-      .catch((err: unknown) => {
-        throw withOfflineBundleFix(err)
-      })
-    const passphrase = {
-      source: flags['bls-passphrase-source'],
-      stdin: this.session.stdin(),
-      io: this.session.passphraseIo(),
-      env: this.session.passphraseEnv(flags['bls-passphrase-source']),
-    }
-    await this.checkKeyOnDisk(keys, passphrase)
-    // before the key is bound for good: a verified backup or a confirmed phrase (issue 18)
-    const keyDir = keys.nodeInfoPath ? keys.keyDir : null
-    const gate = backupGate({
-      datadir: keyDir ?? flags.datadir,
-      publicKey: keys.blsPubkey,
-      skip: flags['skip-backup-check'],
-      relaxed: flags['devnet-relaxed'],
-      action: 'the stake',
-      note,
-    })
-    const result = await stake(ctx, {
-      signer,
-      blsPubkey: keys.blsPubkey,
-      proofOfPossession: keys.proofOfPossession,
-      adiriSignature: keys.adiriSignature,
-      executionAddress: keys.executionAddress,
-      signAdiriProof: adiriProofSigner({ datadir: keys.keyDir, ...passphrase, note }),
-      report: this.session.reporter(),
-      confirm: gatedConfirm(cli.stepConfirm(this.session, flags), gate),
-      // the journal sits beside node-info.yaml; key material given as hex has no data directory
-      journal: cli.stepJournal(this.session, { from: signer.address, datadir: keyDir, timeoutSeconds: flags.timeout }),
-    })
-    if (result.outcome === 'unsigned') await gate(result.chain.chainId)
-    if (safe) return this.writeOnboardingBatch(ctx, flags, result)
-    await this.renderStake(result)
-    return result
-  }
-
-  /**
-   * The key material: from node-info.yaml, whose data directory is locked (and a half-finished key
-   * commit repaired) before it is read and held until the stake is settled; or from the flags.
-   */
-  private async keyMaterial(flags: StakeFlags): Promise<KeyMaterial> {
-    // --check only reads: no lock is taken and no interrupted key commit is repaired
-    if (flags['bls-pubkey'] === undefined && !flags.check) {
-      const dir = await this.session.openDatadir(
-        flags['node-info'] === undefined ? flags.datadir : await keyDirOf(flags['node-info']),
-      )
-      if (dir.recovered.action !== 'none') this.note(recoveredNote(dir.recovered, dir.datadir))
-    }
-    const { keyMaterialFromFlags } = await import('../lib/registry/key-material.js')
-    const keys = await keyMaterialFromFlags(flags)
-    if (keys.nodeInfoPath)
-      this.note(`Key material from ${keys.nodeInfoPath} (execution address ${keys.executionAddress}).`)
-    return keys
-  }
-
-  /** node-info.yaml's key must be the key on disk (a kill in an older key commit, or files copied by hand). */
-  private async checkKeyOnDisk(
-    keys: KeyMaterial,
-    passphrase: Pick<
-      Parameters<typeof import('../lib/keys/key-binding.js').assertKeyOnDisk>[0],
-      'source' | 'stdin' | 'io' | 'env'
-    >,
-  ): Promise<void> {
-    if (!keys.nodeInfoPath) return
-    const { assertKeyOnDisk } = await import('../lib/keys/key-binding.js')
-    const how = await assertKeyOnDisk({
-      datadir: keys.keyDir,
-      nodeInfoKey: Buffer.from(keys.blsPubkey.slice(2), 'hex'),
-      ...passphrase,
-    })
-    if (how === 'match') this.note(`- the key in ${keys.keyDir}/node-keys is the key node-info.yaml records`)
-  }
-
-  /** --format safe: the onboarding as the Safe executes it (stake, then with --through active the activate). */
-  private async writeOnboardingBatch(
-    ctx: RegistryContext,
-    flags: StakeFlags,
-    result: StakeReturnType,
-  ): Promise<StakeReturnType> {
-    const [{ onboardingCalls }, { writeSafeBatch }] = await Promise.all([
-      import('../lib/registry/onboarding-calls.js'),
-      import('../cli/safe-output.js'),
-    ])
-    if (result.outcome === 'already-done') this.note(result.message)
-    const { calls, name } = onboardingCalls({ stake: result, through: flags.through })
-    if (calls.length === 0) {
-      this.out(`Nothing to put in a batch: ${result.validator} is staked already.`)
-      return result
-    }
-    const batch = await writeSafeBatch({
-      ctx,
-      flags,
-      chainId: result.chain.chainId,
-      safe: result.validator,
-      calls,
-      name,
-      out: (line) => this.out(line),
-      note: (line) => this.note(line),
-    })
-    return Object.assign(result, { safe: batch })
-  }
-
-  private async renderStake(result: StakeReturnType): Promise<void> {
+    const staked = await stakeOnly(this.session, flags, note)
+    if (safe) return writeOnboardingBatch(staked, flags, { note, out: (line) => this.out(line) })
+    const { result } = staked
     const [support, { formatTelAndWei }] = await Promise.all([
       import('../lib/registry/command-support.js'),
       import('../lib/chain/units.js'),
@@ -349,24 +118,6 @@ Resumable and safe to repeat: each run reads the chain first and continues from 
     ))
       this.out(line)
     if (result.outcome === 'sent') this.note('Next: once the node is synced, run `tnv activate`.')
+    return result
   }
-}
-
-type StakeFlags = Interfaces.InferredFlags<typeof Stake.flags>
-type KeyMaterial = Awaited<ReturnType<typeof import('../lib/registry/key-material.js').keyMaterialFromFlags>>
-
-/** The data directory of a --node-info value (a node-info.yaml file, or the directory holding it). */
-async function keyDirOf(nodeInfo: string): Promise<string> {
-  // node builtins statically: a dynamic import() of one fails inside the single executable
-  const s = await stat(nodeInfo).catch(() => undefined)
-  return s?.isFile() ? dirname(nodeInfo) : nodeInfo
-}
-
-function recoveredNote(
-  r: Exclude<import('../lib/keys/commit-files.js').RecoverCommitReturnType, { action: 'none' }>,
-  datadir: string,
-): string {
-  return r.action === 'rolled-forward'
-    ? `Note: a key commit in ${datadir} started at ${r.startedAt} was interrupted; it was completed now (the replaced files are in ${r.backupDir ?? 'no backup: nothing was replaced'}).`
-    : `Note: an interrupted key write in ${datadir} was undone (${r.removed.length} leftover${r.removed.length === 1 ? '' : 's'} removed); the directory is as it was before it.`
 }

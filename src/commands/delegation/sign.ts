@@ -92,98 +92,26 @@ The signature stops working when the stake version changes (the next epoch after
     if (flags.out !== undefined) await outputFile.assertOutputPath(flags.out, '--out')
     const [
       { signDelegation },
-      support,
       { parseAddressFlag },
       { keyMaterialFromFlags },
       { parseDeadline },
       files,
       { adiriProofSigner },
+      { delegationSignInputs },
     ] = await Promise.all([
       import('../../lib/registry/sign-delegation.js'),
-      import('../../lib/registry/command-support.js'),
       import('../../lib/chain/address.js'),
       import('../../lib/registry/key-material.js'),
       import('../../lib/registry/deadline.js'),
       import('../../lib/registry/delegation-file.js'),
       import('../../lib/registry/adiri-proof-signer.js'),
+      import('../../cli/delegation-sign.js'),
     ])
-    const { UsageError } = await import('../../lib/errors.js')
-    const { SignerMismatchError } = await import('../../lib/registry/errors.js')
-    const { SignerRequiredError } = await import('../../lib/chain/errors.js')
     const note = (line: string) => this.note(line)
     const delegator = parseAddressFlag(flags.delegator, '--delegator')
     const keys = await keyMaterialFromFlags(flags)
-    const { assertKeyMaterialOnDisk } = await import('../../cli/registry-step.js')
     const deadline = parseDeadline(flags.deadline ?? '24h', BigInt(Math.floor(Date.now() / 1000)))
-    let signer: Parameters<typeof signDelegation>[0]['signer']
-    if (flags['external-signature'] !== undefined) {
-      const { checkHexBytes } = await import('../../lib/registry/stake-checks.js')
-      const validator =
-        flags.validator !== undefined ? parseAddressFlag(flags.validator, '--validator') : keys.executionAddress
-      if (validator === undefined)
-        throw new UsageError('The validator address is needed with --bls-pubkey.', { fix: 'Pass --validator ADDRESS.' })
-      signer = {
-        kind: 'external',
-        validator,
-        signature: checkHexBytes(flags['external-signature'], '--external-signature', 65),
-      }
-    } else {
-      const noKey = () =>
-        new UsageError("Signing a delegation needs the validator's key, and none was given.", {
-          fix: 'Set TN_PRIVATE_KEY or pass --keystore FILE with the key of the validator (execution) address, or sign the digest elsewhere and pass --external-signature.',
-        })
-      const { signerFromFlags } = await import('../../cli/registry-step.js')
-      const local = await signerFromFlags(this.session, flags, { action: 'the delegation signature' }).catch(
-        (err: unknown) => {
-          throw err instanceof SignerRequiredError ? noKey() : err
-        },
-      )
-      if (local.type !== 'local') throw noKey()
-      if (keys.executionAddress !== undefined && keys.executionAddress !== local.address)
-        throw new SignerMismatchError({ signer: local.address, executionAddress: keys.executionAddress })
-      signer = { kind: 'key', account: local.account }
-    }
-
-    // after the signer (its keystore password is the first stdin line), before anything is signed
-    await assertKeyMaterialOnDisk(this.session, keys, flags['bls-passphrase-source'])
-    const offline = flags['stake-version'] !== undefined && flags.nonce !== undefined
-    let source: Parameters<typeof signDelegation>[0]['source']
-    if (offline && flags['registry-generation']) {
-      const { offlineTarget } = await import('../../lib/registry/offline-target.js')
-      const target = await offlineTarget(flags)
-      source = {
-        mode: 'offline',
-        generation: flags['registry-generation'],
-        chainId: target.chainId,
-        registry: target.registry,
-        stakeVersion: flags['stake-version'] as number,
-        nonce: BigInt(flags.nonce as number),
-      }
-    } else source = { mode: 'online', ctx: await support.openRegistryContext(flags) }
-    // a delegator can stake this key with the signature: the key must be restorable first (issue 18)
-    {
-      const { backupGate } = await import('../../cli/backup-gate.js')
-      let chainId: number
-      if (source.mode === 'offline') chainId = source.chainId
-      else {
-        const { ctx } = source
-        const { explainRpcError } = await import('../../lib/chain/rpc-errors.js')
-        chainId =
-          ctx.target.expectedChainId ??
-          (await ctx.client.getChainId().catch((err: unknown) => {
-            throw explainRpcError(err, ctx.target.rpcUrl) ?? err
-          }))
-      }
-      await backupGate({
-        datadir: keys.keyDir,
-        publicKey: keys.blsPubkey,
-        skip: flags['skip-backup-check'],
-        relaxed: flags['devnet-relaxed'],
-        action: 'signing the delegation (a delegator could then stake this key)',
-        note,
-      })(chainId)
-    }
-
+    const { signer, source } = await delegationSignInputs(this.session, flags, keys, note)
     const { file } = await signDelegation({
       source,
       signer,
@@ -218,6 +146,6 @@ The signature stops working when the stake version changes (the next epoch after
       this.out(JSON.stringify(file, null, 2))
       note(`Signed for delegator ${delegator} (${validity}).`)
     }
-    return { path: flags.out ?? null, backup, checkedOnChain: !offline, signature: file }
+    return { path: flags.out ?? null, backup, checkedOnChain: source.mode === 'online', signature: file }
   }
 }

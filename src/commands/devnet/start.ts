@@ -110,11 +110,22 @@ The node's own flags go after \`--\`, exactly as the real node takes them. Witho
       warnings.push(w)
       this.note(`warning: ${w}`)
     }
-    const values = await parseValues(flags, warn)
-    const [{ launchDevnet }, { PUBLIC_KEYS_NOTICE }] = await Promise.all([
+    const [{ devnetStartOptions }, { launchDevnet }, { PUBLIC_KEYS_NOTICE }] = await Promise.all([
+      import('../../devnet/node/start-options.js'),
       import('../../devnet/node/launch-devnet.js'),
       import('../../devnet/node/devnet-status.js'),
     ])
+    const values = devnetStartOptions(
+      {
+        givenNodeFlags: given,
+        chainId: flags['chain-id'],
+        forkBlock: flags['fork-block'],
+        epochSeconds: flags['epoch-seconds'],
+        epochBlocks: flags['epoch-blocks'],
+        blockTime: flags['block-time'],
+      },
+      warn,
+    )
     const started = await launchDevnet({
       dir: flags.datadir,
       givenNodeFlags: given,
@@ -141,15 +152,19 @@ The node's own flags go after \`--\`, exactly as the real node takes them. Witho
     }
     this.printReady(result)
     if (!started.child || !started.exited) return result
-    return this.foreground(result, started.child, started.exited)
+    // the foreground: stay until the node stops
+    if (this.jsonEnabled()) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
+    const { waitForDevnetNode } = await import('../../cli/devnet-foreground.js')
+    const code = await waitForDevnetNode(started.child, started.exited, (line) => this.note(line))
+    if (code) process.exitCode = code
+    return undefined
   }
 
   /** tnv's own flags before `--`, the node's after it; a node flag before `--` is refused with the example. */
   private async parseArgs(): Promise<{ flags: DevnetStartFlags; given: string[] }> {
-    const [{ splitNodeArgs, strayFlags }, { NodeFlagsWithoutSeparatorError }, { UsageError }] = await Promise.all([
+    const [{ splitNodeArgs, strayFlags }, { NodeFlagsWithoutSeparatorError }] = await Promise.all([
       import('../../lib/rpc/node-args.js'),
       import('../../lib/rpc/errors.js'),
-      import('../../lib/errors.js'),
     ])
     const { own, node } = splitNodeArgs(this.argv)
     const stray = strayFlags(own, DevnetStart.flags)
@@ -157,38 +172,7 @@ The node's own flags go after \`--\`, exactly as the real node takes them. Witho
     const { flags, argv } = await this.parse(DevnetStart, own)
     if (argv.length > 0) throw new NodeFlagsWithoutSeparatorError('devnet start', argv.map(String), EXAMPLE)
     const given = node ?? []
-    const named = given.map((f) => f.split('=')[0])
-    for (const own of ['--datadir', '--chain']) {
-      if (named.includes(own)) {
-        throw new UsageError(`${own} is set by \`tnv devnet start\` itself and cannot be given after \`--\`.`, {
-          fix:
-            own === '--datadir'
-              ? 'Give the devnet directory as --datadir before `--`.'
-              : 'Remove it: the devnet is always --chain dev.',
-        })
-      }
-    }
-    if (named.some((n) => n?.startsWith('--devnet.')))
-      throw new UsageError('The --devnet.* node flags are set by `tnv devnet start` from its own flags.', {
-        fix: 'Use --genesis, --fork-url, --fork-block, --chain-id, --epoch-seconds and --block-time before `--`.',
-      })
     return { flags, given }
-  }
-
-  /** Foreground: stay until the node stops (Ctrl-C reaches it directly; SIGTERM is passed on). */
-  private async foreground(
-    result: DevnetStartResult,
-    child: { kill(signal: NodeJS.Signals): unknown },
-    exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>,
-  ): Promise<undefined> {
-    if (this.jsonEnabled()) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
-    const forward = () => child.kill('SIGTERM')
-    process.on('SIGINT', forward)
-    process.on('SIGTERM', forward)
-    const { code, signal } = await exited
-    this.note(`devnet node exited (${signal ?? `exit code ${code}`})`)
-    if (code) process.exitCode = code
-    return undefined
   }
 
   private printReady(r: DevnetStartResult): void {
@@ -224,41 +208,3 @@ The node's own flags go after \`--\`, exactly as the real node takes them. Witho
 }
 
 type DevnetStartFlags = Interfaces.InferredFlags<typeof DevnetStart.flags>
-type StartValues = {
-  chainId: number | 'genesis' | undefined
-  forkBlock: bigint | undefined
-  epochSeconds: number | undefined
-}
-
-/** --chain-id (a number or `genesis`), --fork-block, and --epoch-seconds (or the deprecated --epoch-blocks). */
-async function parseValues(flags: DevnetStartFlags, warn: (w: string) => void): Promise<StartValues> {
-  const { UsageError, BadInputError } = await import('../../lib/errors.js')
-  let chainId: number | 'genesis' | undefined
-  if (flags['chain-id'] !== undefined) {
-    const v = flags['chain-id'].trim()
-    if (v === 'genesis') chainId = 'genesis'
-    else if (/^[0-9]{1,15}$/.test(v) && Number(v) > 0) chainId = Number(v)
-    else
-      throw new BadInputError(`--chain-id ${JSON.stringify(flags['chain-id'])} is not a chain id.`, {
-        fix: "Pass a positive whole number, or `genesis` for the genesis file's (or the forked chain's) own.",
-      })
-  }
-  let forkBlock: bigint | undefined
-  if (flags['fork-block'] !== undefined) {
-    if (!/^[0-9]{1,20}$/.test(flags['fork-block'].trim()))
-      throw new BadInputError(`--fork-block ${JSON.stringify(flags['fork-block'])} is not a block number.`, {
-        fix: 'Pass a block number (decimal), or leave it out for the latest block.',
-      })
-    forkBlock = BigInt(flags['fork-block'].trim())
-  }
-  let epochSeconds = flags['epoch-seconds']
-  if (flags['epoch-blocks'] !== undefined) {
-    if (epochSeconds !== undefined)
-      throw new UsageError('--epoch-blocks is deprecated and cannot be combined with --epoch-seconds.', {
-        fix: 'Use --epoch-seconds only.',
-      })
-    epochSeconds = flags['epoch-blocks'] * Math.max(flags['block-time'] ?? 1, 1)
-    warn(`--epoch-blocks is deprecated (epochs end by time, as on the node): using --epoch-seconds ${epochSeconds}.`)
-  }
-  return { chainId, forkBlock, epochSeconds }
-}

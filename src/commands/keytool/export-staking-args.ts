@@ -1,12 +1,14 @@
 // node builtins are imported statically: a dynamic import() of one is left as is by the bundler and
 // fails inside the single executable (no dynamic import callback there)
 import { dirname } from 'node:path'
-import { Flags, type Interfaces } from '@oclif/core'
+import { Flags } from '@oclif/core'
 import { chainFlags, REGISTRY_GENERATION_NAMES } from '../../cli/flags/chain.js'
 import { datadirFlag, passphraseFlags, quietFlag } from '../../cli/flags/common.js'
 import { KeytoolCommand } from '../../cli/keytool-command.js'
-import { CHAIN_NAMES, type ChainName, networkOf, PRESETS } from '../../lib/chain/presets.js'
+import type { StakingArgsGeneration } from '../../cli/staking-args-generation.js'
+import { CHAIN_NAMES } from '../../lib/chain/presets.js'
 import { UsageError } from '../../lib/errors.js'
+import type { ReadNodeInfoReturnType } from '../../lib/nodeinfo/read.js'
 import type { Hex } from '../../lib/nodeinfo/types.js'
 import type { PassphraseSource } from '../../lib/options.js'
 
@@ -91,85 +93,23 @@ The adiri registry (the test network's) takes another proof: the uncompressed ke
     const say = (line: string) => {
       if (!flags.quiet) process.stderr.write(`${line}\n`)
     }
-    const chosen = await this.chooseGeneration(flags, say)
-    const read = await this.nodeInfoOfKeyOnDisk(flags['node-info'] ?? flags.datadir, chosen.generation)
+    const [{ chooseStakingArgsGeneration }, { readNodeInfoOfKeyOnDisk }] = await Promise.all([
+      import('../../cli/staking-args-generation.js'),
+      import('../../lib/keys/node-info-on-disk.js'),
+    ])
+    const chosen = await chooseStakingArgsGeneration(flags, say)
+    const read = await readNodeInfoOfKeyOnDisk({
+      nodeInfoPath: flags['node-info'] ?? flags.datadir,
+      lockDatadir: (datadir) => this.lockDatadir(datadir),
+      // the next form never opens the key; the adiri form opens it, which checks it
+      onUnknown: chosen.generation === 'next' ? (text) => this.warnLine(text) : undefined,
+    })
     const made =
       chosen.generation === 'next'
         ? await nextArgs(read, chosen, say)
         : await this.adiriArgs(read, chosen, flags['bls-passphrase-source'], say)
     this.out(flags.calldata ? made.details.calldata : made.text)
     return flags.details ? { ...made.result, tnv: made.details } : made.result
-  }
-
-  /**
-   * The registry generation: --registry-generation, else the one detected at --chain/--rpc-url,
-   * else the one TN_CHAIN's network runs (offline), else next.
-   */
-  private async chooseGeneration(
-    flags: Interfaces.InferredFlags<typeof ExportStakingArgs.flags>,
-    say: (line: string) => void,
-  ): Promise<Chosen> {
-    const online = flags.chain !== undefined || flags['rpc-url'] !== undefined
-    let generation: 'adiri' | 'next' = flags['registry-generation'] ?? 'next'
-    let generationFrom: Chosen['generationFrom'] = flags['registry-generation'] ? 'flag' : 'default'
-    // TN_CHAIN is not the --chain flag here: the launcher picks this command's lean bundle (no
-    // registry client) from the command line alone, so the environment's network is used offline,
-    // by the generation its preset names; --chain detects it from the registry itself
-    const envChain = process.env.TN_CHAIN
-    if (!online && generationFrom === 'default' && envChain !== undefined && envChain !== '') {
-      const chosen = generationOfChainEnv(envChain)
-      if (chosen?.generation) {
-        generation = chosen.generation
-        generationFrom = 'environment'
-      }
-      if (chosen) say(chosen.note)
-    }
-    if (online) {
-      const [support, { readFirstBatch }] = await Promise.all([
-        import('../../lib/registry/command-support.js'),
-        import('../../lib/registry/first-batch.js'),
-      ])
-      const ctx = await support.openRegistryContext(flags)
-      const { adapter, registry } = await readFirstBatch(
-        ctx,
-        { purpose: 'write', action: 'stake calldata' },
-        async () => [],
-      )
-      support.noteRegistry(registry, say)
-      generation = adapter.generation
-      generationFrom = 'registry'
-    }
-    return { generation, generationFrom, envChain }
-  }
-
-  /**
-   * node-info.yaml, read with its data directory locked; the key on disk (when there is one) must
-   * be the key it records.
-   */
-  private async nodeInfoOfKeyOnDisk(nodeInfoPath: string, generation: 'adiri' | 'next'): Promise<NodeInfoRead> {
-    const [{ readNodeInfo }, { checkKeyOnDisk }, { KeyOnDiskMismatchError }] = await Promise.all([
-      import('../../lib/nodeinfo/read.js'),
-      import('../../lib/keys/key-binding.js'),
-      import('../../lib/keys/errors.js'),
-    ])
-    // read once, and again only when opening the data directory repaired an interrupted key write
-    let read = await readNodeInfo(nodeInfoPath)
-    if (await this.lockDatadir(dirname(read.path))) read = await readNodeInfo(nodeInfoPath)
-    const { path, info } = read
-    const keyDir = dirname(path)
-    const check = await checkKeyOnDisk(keyDir, info.blsPublicKey)
-    if (check.status === 'mismatch')
-      throw new KeyOnDiskMismatchError({
-        datadir: keyDir,
-        nodeInfoKey: info.blsPublicKey,
-        onDisk: check.onDisk,
-        keyFile: check.keyFile,
-      })
-    if (check.status === 'unknown' && generation === 'next')
-      this.warnLine(
-        `tnv has no record of which key ${check.keyFile} holds, so it could not check that it is the key in ${path} without the passphrase; run \`tnv keytool verify --datadir ${keyDir}\` once to check and record it.`,
-      )
-    return read
   }
 
   /** The adiri registry's arguments: its proof is signed with the BLS key, opened here. */
@@ -205,25 +145,17 @@ The adiri registry (the test network's) takes another proof: the uncompressed ke
         executionAddress: info.executionAddress,
         nodeInfo: path,
       },
-      text: [
-        'Staking arguments for ConsensusRegistry.stake() (adiri registry: stake(bytes,(bytes,bytes))):',
-        '',
-        'blsPubkey (compressed, 96 bytes):',
-        r.blsPubkey,
-        '',
-        'proofOfPossession.uncompressedPubkey (uncompressed, 192 bytes):',
-        r.uncompressedPubkey,
-        '',
-        'proofOfPossession.uncompressedSignature (uncompressed, 96 bytes):',
-        r.uncompressedSignature,
-      ].join('\n'),
+      text: argsText('Staking arguments for ConsensusRegistry.stake() (adiri registry: stake(bytes,(bytes,bytes))):', [
+        ['blsPubkey (compressed, 96 bytes):', r.blsPubkey],
+        ['proofOfPossession.uncompressedPubkey (uncompressed, 192 bytes):', r.uncompressedPubkey],
+        ['proofOfPossession.uncompressedSignature (uncompressed, 96 bytes):', r.uncompressedSignature],
+      ]),
     }
   }
 }
 
-/** Which generation the arguments are for, and how it was chosen. */
-type Chosen = Pick<ExportStakingArgsDetails['tnv'], 'generation' | 'generationFrom'> & { envChain: string | undefined }
-type NodeInfoRead = Awaited<ReturnType<typeof import('../../lib/nodeinfo/read.js').readNodeInfo>>
+type Chosen = StakingArgsGeneration
+type NodeInfoRead = ReadNodeInfoReturnType
 /** The arguments (the real keytool's --json), tnv's details and the text stdout shows. */
 type Made = {
   result: ExportStakingArgsJson | AdiriStakingArgsJson
@@ -255,34 +187,14 @@ async function nextArgs(
       executionAddress: r.executionAddress,
       nodeInfo: r.nodeInfo,
     },
-    text: [
-      'Staking arguments for ConsensusRegistry.stake():',
-      '',
-      'blsPubkey (compressed, 96 bytes):',
-      r.blsPubkey,
-      '',
-      'proofOfPossession.signature (compressed, 48 bytes):',
-      r.proofOfPossession,
-    ].join('\n'),
+    text: argsText('Staking arguments for ConsensusRegistry.stake():', [
+      ['blsPubkey (compressed, 96 bytes):', r.blsPubkey],
+      ['proofOfPossession.signature (compressed, 48 bytes):', r.proofOfPossession],
+    ]),
   }
 }
 
-/**
- * The generation TN_CHAIN's network runs, offline (its preset): testnet → adiri, mainnet → next.
- * The devnet may run either, so it names none (the default stays, and the note says how to
- * detect it). An unknown name is left to the default too.
- */
-function generationOfChainEnv(value: string): { generation: 'adiri' | 'next' | null; note: string } | null {
-  const name = (CHAIN_NAMES as readonly string[]).includes(value) ? networkOf(value as ChainName) : null
-  if (name === null) return null
-  const expected = PRESETS[name].generations
-  if (expected.length !== 1 || expected[0] === undefined)
-    return {
-      generation: null,
-      note: `TN_CHAIN=${value}: a ${name} may run either registry generation; pass --chain ${value} to make the arguments for the one it runs (it is asked), or --registry-generation adiri|next.`,
-    }
-  return {
-    generation: expected[0],
-    note: `TN_CHAIN=${value}: the ${name} runs the ${expected[0]} registry generation (pass --chain ${value} to check its registry, or --registry-generation to choose).`,
-  }
+/** The text stdout shows: the title, then each argument's label and value, a blank line before each. */
+function argsText(title: string, args: readonly (readonly [label: string, value: string])[]): string {
+  return [title, ...args.flatMap(([label, value]) => ['', label, value])].join('\n')
 }

@@ -1,13 +1,7 @@
-import { Flags } from '@oclif/core'
-import { chainFlags } from '../../cli/flags/chain.js'
-import { checkFlag } from '../../cli/flags/check.js'
-import { datadirFlag, passphraseFlags, quietFlag } from '../../cli/flags/common.js'
-import { addressFlag, generateFlags, p2pAddressFlags } from '../../cli/flags/keytool.js'
-import { mnemonicFileFlag, mnemonicIndexFlag } from '../../cli/flags/mnemonic.js'
+import { recoverFlags } from '../../cli/flags/recover.js'
 import type { KeytoolCheckResult } from '../../cli/keytool-check.js'
 import { KeytoolCommand } from '../../cli/keytool-command.js'
 import type { IdentityView } from '../../lib/keys/identity.js'
-import { workerAddrsOf } from '../../lib/options.js'
 
 export type RecoverResult = IdentityView & {
   datadir: string
@@ -44,97 +38,22 @@ The phrase comes from --mnemonic-file (a file, or - for one line of standard inp
     },
   ]
 
-  static override flags = {
-    ...addressFlag,
-    ...p2pAddressFlags,
-    name: generateFlags.name,
-    workers: generateFlags.workers,
-    'rpc-http': generateFlags['rpc-http'],
-    'rpc-ws': generateFlags['rpc-ws'],
-    'node-info-form': generateFlags['node-info-form'],
-    ...mnemonicFileFlag,
-    ...mnemonicIndexFlag,
-    'expect-pubkey': Flags.string({
-      helpValue: '<0x hex>',
-      summary:
-        'The 96-byte compressed BLS public key the phrase must give (e.g. from `tnv validator status`); nothing is written otherwise.',
-    }),
-    ...datadirFlag,
-    ...passphraseFlags,
-    ...quietFlag,
-    ...chainFlags,
-    ...checkFlag,
-  }
+  static override flags = recoverFlags
 
   async run(): Promise<RecoverResult | KeytoolCheckResult> {
     const { flags } = await this.parse(Recover)
     this.quiet = flags.quiet
-    const [
-      { parseExecutionAddress },
-      { checkRpcEndpoints },
-      { readPassphrase },
-      { readMnemonic },
-      { recoverNodeKeys },
-      { identityView, formatIdentity },
-      { checkHexBytes },
-      { registeredKeyReader },
-    ] = await Promise.all([
-      import('../../lib/nodeinfo/address.js'),
-      import('../../lib/nodeinfo/rpc-url.js'),
-      import('../../lib/passphrase/read-passphrase.js'),
-      import('../../lib/keys/read-mnemonic.js'),
+    const [{ recoverParameters }, { recoverNodeKeys }, { identityView, formatIdentity }] = await Promise.all([
+      import('../../cli/keytool-recover.js'),
       import('../../lib/keys/recover-node-keys.js'),
       import('../../lib/keys/identity.js'),
-      import('../../lib/registry/stake-checks.js'),
-      import('../../cli/registered-key.js'),
     ])
-    const address = parseExecutionAddress(flags.address, '--address')
-    const expectPubkey =
-      flags['expect-pubkey'] === undefined ? undefined : checkHexBytes(flags['expect-pubkey'], '--expect-pubkey', 96)
-    const rpc = checkRpcEndpoints(
-      { http: flags['rpc-http'], ws: flags['rpc-ws'] },
-      { http: '--rpc-http', ws: '--rpc-ws' },
-    )
-    const workerAddrs = workerAddrsOf(flags['external-worker-addrs'])
-    const source = flags['bls-passphrase-source']
-    const registeredKey = registeredKeyReader(flags)
-    if (!registeredKey && expectPubkey === undefined)
-      this.warnLine(
-        'the recovered key is not checked against the registry: pass --chain or --rpc-url (or --expect-pubkey) to have tnv refuse a phrase that does not give the registered key.',
-      )
-
-    if (flags.check) return this.check(flags.datadir, address, { source, workers: flags.workers })
+    const params = await recoverParameters(this.session, flags, (line) => this.warnLine(line))
+    const { address } = params
+    if (flags.check)
+      return this.check(flags.datadir, address, { source: flags['bls-passphrase-source'], workers: flags.workers })
     await this.lockDatadir(flags.datadir)
-    const r = await recoverNodeKeys({
-      datadir: flags.datadir,
-      address,
-      workers: flags.workers,
-      form: flags['node-info-form'] ?? (flags.workers > 1 ? 'workers' : 'worker'),
-      index: flags['mnemonic-index'],
-      ...(expectPubkey !== undefined ? { expectPubkey } : {}),
-      ...(registeredKey ? { registeredKey } : {}),
-      ...(flags.name !== undefined ? { name: flags.name } : {}),
-      ...(flags['external-primary-addr'] !== undefined ? { externalPrimaryAddr: flags['external-primary-addr'] } : {}),
-      ...(workerAddrs !== undefined ? { externalWorkerAddrs: workerAddrs } : {}),
-      ...(rpc ? { rpc } : {}),
-      phrase: async () => {
-        const m = await readMnemonic({
-          file: flags['mnemonic-file'],
-          stdin: this.session.stdin(),
-          io: this.passphraseIo,
-        })
-        if (m.warning) this.warnLine(m.warning)
-        return m.phrase
-      },
-      passphrase: async () =>
-        readPassphrase({
-          source,
-          purpose: 'create',
-          ...(source === 'stdin' ? { stdin: this.session.stdin() } : {}),
-          io: this.passphraseIo,
-          env: this.session.passphraseEnv(source),
-        }),
-    })
+    const r = await recoverNodeKeys(params)
     const view = identityView(r.info)
     const reg = r.checkedAgainst.registry
     this.logLine(`Recovered the validator keys into ${r.paths.datadir} (key path ${r.keyPath}).`)

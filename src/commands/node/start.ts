@@ -1,16 +1,10 @@
-import { constants } from 'node:os'
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { datadirFlag } from '../../cli/flags/common.js'
-import { guardKey, keyGuardFlags } from '../../cli/flags/key-guard.js'
-import { UsageError } from '../../lib/errors.js'
-import type { NodeRunCheckReturnType } from '../../lib/node/run-check.js'
+import { keyGuardFlags } from '../../cli/flags/key-guard.js'
+import type { CheckNodeStartRunReturnType } from '../../lib/node/start-check.js'
 import type { DoppelgangerOutcome } from '../../lib/node/start-guard.js'
 import type { NodeState } from '../../lib/node/state.js'
-import type { RpcPlan } from '../../lib/rpc/types.js'
-
-/** --check's result: the outcome, and what would run (the JWT secret redacted). */
-type NodeRunCheck = NodeRunCheckReturnType & { binary: string; args: string[] }
 
 export default class NodeStart extends BaseCommand {
   static override summary = 'Start the node with checked flags and wait until its RPC answers.'
@@ -73,197 +67,66 @@ Every start and exit of a node tnv starts (pid, times, exit code or signal, clea
   }
 
   /** Detached: the state, printed once (JSON with --json). Foreground: the state is printed as one JSON line as soon as the node answers, and nothing more at exit. */
-  async run(): Promise<(NodeState & { keyGuard: KeyGuardSummary }) | NodeRunCheck | undefined> {
+  async run(): Promise<(NodeState & { keyGuard: KeyGuardSummary }) | CheckNodeStartRunReturnType | undefined> {
     const { splitNodeArgs } = await import('../../lib/rpc/node-args.js')
     const { own, node } = splitNodeArgs(this.argv)
     const { flags } = await this.parse(NodeStart, own)
     const nodeFlags = node ?? []
-    const [{ checkNodeStart }, { resolveNodeBinary }, { startNode }, { assertNotRunning }, { resolveRpcPlan }] =
+    const [{ resolveNodeBinary }, { nodeBinaryKind }, { planNodeStart }, { serviceManager }, nodeStart] =
       await Promise.all([
-        import('../../lib/node/plan.js'),
         import('../../lib/node/binary.js'),
-        import('../../lib/node/start.js'),
-        import('../../lib/node/status.js'),
-        import('../../lib/rpc/resolve.js'),
+        import('../../lib/node/binary-kind.js'),
+        import('../../lib/node/start-plan.js'),
+        import('../../cli/session.js'),
+        import('../../cli/node-start.js'),
       ])
-
     const binary = resolveNodeBinary({ flag: flags['node-binary'], env: this.session.env })
-    const kind = (await import('../../lib/node/binary-kind.js')).nodeBinaryKind(binary, this.session.env)
-    const { warnings } = checkNodeStart(nodeFlags, kind)
-    if (kind === 'reference') assertReferenceChain(nodeFlags)
-    if (flags.detach && flags.restart === 'on-failure')
-      throw new UsageError(
-        '--restart on-failure needs tnv in the foreground to watch the node, and --detach leaves it.',
-        {
-          fix: 'Drop --detach (run tnv node start --restart on-failure under your service manager or in tmux), or keep --detach and let the service manager restart the node (systemd: Restart=on-failure).',
-        },
-      )
-    if (flags.restart === 'on-failure' && (await import('../../cli/session.js')).serviceManager() === 'systemd')
-      throw new UsageError('--restart on-failure would make two supervisors: this tnv already runs under systemd.', {
-        fix: "Use --restart never and the unit's Restart=on-failure (the units of `tnv node unit` do), or run tnv outside systemd.",
-      })
-    const secret = await this.jwtSecret(flags['jwt-secret-file'])
-    const finalFlags = secret ? [...nodeFlags, '--rpc.jwtsecret', secret] : nodeFlags
-    const plan = resolveRpcPlan(finalFlags, { behaviour: kind === 'released' ? 'released' : 'spec' })
-    for (const w of warnings) this.note(`warning: ${w}`)
-    if (flags.check) return this.check(flags.datadir, binary.path, finalFlags, plan)
-    if (secret && kind === 'released') {
-      const { JWT_ON_NODE_ARGV_WARNING } = await import('../../lib/rpc/jwt-warnings.js')
-      process.stderr.write(`warning: ${JWT_ON_NODE_ARGV_WARNING}\n`)
-    }
-    await assertNotRunning(flags.datadir)
-    // a taken port is named before anything is started (startNode checks again, just before spawning)
-    const { assertPortsFree } = await import('../../lib/node/start.js')
-    await assertPortsFree(plan)
-    // one live copy of a validator key: the local fence, then the network (docs/node.md)
-    const guard = await guardKey((t) => this.note(t), flags, nodeFlags, this.session.env)
-    const { redactNodeFlags } = await import('../../lib/rpc/format-plan.js')
-    this.note(`starting ${binary.path} node --datadir ${flags.datadir} ${redactNodeFlags(finalFlags, plan).join(' ')}`)
-    const startParameters = {
-      binary,
-      datadir: flags.datadir,
-      nodeFlags: finalFlags,
-      plan,
+    const start = await planNodeStart({
+      nodeFlags,
+      kind: nodeBinaryKind(binary, this.session.env),
+      jwtSecret: nodeStart.jwtSecretSource(flags['jwt-secret-file']),
       detach: flags.detach,
-      readyTimeoutMs: flags['ready-timeout'] * 1000,
-      onLog: (line: string) => this.note(`  node | ${line}`),
-      env: this.session.env,
-    }
-    // foreground: a stop asked for (Ctrl-C, SIGTERM from a service manager) is caught from before the
-    // start, so one arriving while the node starts still stops it cleanly once it runs. `on`, not
-    // `once`: the listener stays during the signal's dispatch, so signal-exit (proper-lockfile's lock
-    // release) sees another listener and does not re-raise the signal to kill tnv; a second signal
-    // only aborts again.
-    const aborter = new AbortController()
-    const stop = () => aborter.abort()
-    if (!flags.detach) {
-      process.on('SIGINT', stop)
-      process.on('SIGTERM', stop)
-    }
-    const unhook = () => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
-    }
-    const started = await startNode(startParameters).catch(async (err: unknown) => {
-      unhook()
-      await guard.fence?.release().catch(() => {})
-      throw err
+      restart: flags.restart,
+      serviceManager: serviceManager(),
     })
-    const { state } = started
+    for (const w of start.warnings) this.note(`warning: ${w}`)
+    if (flags.check) {
+      const { checkNodeStartRun } = await import('../../lib/node/start-check.js')
+      const r = await checkNodeStartRun({
+        datadir: flags.datadir,
+        binary: binary.path,
+        nodeFlags: start.nodeFlags,
+        plan: start.plan,
+      })
+      this.out(
+        r.running
+          ? `already-done: node ${r.pid} runs for ${flags.datadir}`
+          : `would start ${binary.path} ${r.args.join(' ')}`,
+      )
+      return r
+    }
+    const note = (t: string) => this.note(t)
+    const run = await nodeStart.startGuardedNode(note, flags, binary, nodeFlags, start, this.session.env)
+    const { state } = run.started
     const { success } = await import('../../cli/color.js')
     this.out(success(`node running (pid ${state.pid})`))
     for (const [k, v] of Object.entries(state.rpc)) if (v) this.out(`  ${k.padEnd(4)} ${v}`)
     if (state.workerEndpoints.length) this.out(`  workers: ${state.workerEndpoints.join(', ')}`)
     if (state.logFile) this.out(`  log  ${state.logFile}`)
     // what the fence holds and what the network check saw (or why it did not run), in the JSON too
-    const keyGuard: KeyGuardSummary = { fence: guard.identities.map((i) => i.id), doppelganger: guard.doppelganger }
-    if (flags.detach || !started.child) {
-      unhook()
+    const keyGuard: KeyGuardSummary = {
+      fence: run.guard.identities.map((i) => i.id),
+      doppelganger: run.guard.doppelganger,
+    }
+    if (flags.detach || !run.started.child) {
+      run.unhook()
       return { ...state, keyGuard }
     }
-
     if (this.jsonEnabled()) process.stdout.write(`${JSON.stringify({ ...state, keyGuard })}\n`)
-    // the foreground: until Ctrl-C / SIGTERM (the node is stopped, not restarted) or the node ends
-    const [{ superviseNode }, { removeNodeState }] = await Promise.all([
-      import('../../lib/node/supervise.js'),
-      import('../../lib/node/state.js'),
-    ])
-    const policy = {
-      mode: flags.restart,
-      maxRestarts: flags['restart-max'],
-      windowSeconds: flags['restart-window'],
-    }
-    const result = await superviseNode({
-      first: started,
-      startParameters,
-      policy,
-      signal: aborter.signal,
-      onEvent: (e) => {
-        if (e.event === 'exited')
-          this.note(
-            `node exited (${e.exit.signal ?? `code ${e.exit.code}`})${e.exit.recorded ? `: ${e.exit.recorded.how}${e.exit.recorded.clean ? '' : ', not clean'}` : ''}`,
-          )
-        else if (e.event === 'restarting')
-          this.note(
-            `restarting the node in ${e.inMs / 1000} s (restart ${e.restartsInWindow} of at most ${policy.maxRestarts} in ${policy.windowSeconds} s)`,
-          )
-        else if (e.event === 'start-failed') this.note(`the restart failed: ${e.error}`)
-        else if (e.event === 'gave-up')
-          this.note(
-            `not restarting again: ${e.restartsInWindow} restarts in the last ${policy.windowSeconds} s. The node keeps crashing; read its output above for the cause.`,
-          )
-        else if (e.event === 'ready') {
-          this.note(`node running again (pid ${e.state.pid}, restart ${e.restart})`)
-          if (this.jsonEnabled()) process.stdout.write(`${JSON.stringify(e.state)}\n`)
-        }
-      },
-    })
-    unhook()
-    await removeNodeState(flags.datadir)
-    await guard.fence?.release().catch(() => {})
-    const exit = result.exit
-    // the node's own exit code when it ended by itself; 128 + the signal's number when a signal ended it uncleanly
-    if (!result.stopped && exit && exit.recorded?.clean !== true) {
-      const code =
-        exit.code !== null && exit.code !== 0
-          ? exit.code
-          : exit.signal
-            ? 128 + (constants.signals[exit.signal] ?? 0)
-            : 1
-      this.exit(code)
-    }
-    if (!result.stopped && !exit) this.exit(1)
+    const code = await nodeStart.superviseForeground(note, this.jsonEnabled(), flags, run)
+    if (code !== undefined) this.exit(code)
     return undefined
   }
-
-  /** --check: every refusal above already ran; nothing is started, and no file is written. */
-  private async check(datadir: string, binary: string, nodeFlags: string[], plan: RpcPlan): Promise<NodeRunCheck> {
-    const [{ checkNodeRun }, { assertPortsFree }, { redactNodeFlags }] = await Promise.all([
-      import('../../lib/node/run-check.js'),
-      import('../../lib/node/start.js'),
-      import('../../lib/rpc/format-plan.js'),
-    ])
-    const run = await checkNodeRun({ datadir, want: 'running' })
-    if (!run.running) await assertPortsFree(plan)
-    const args = ['node', '--datadir', datadir, ...redactNodeFlags(nodeFlags, plan)]
-    this.out(
-      run.running ? `already-done: node ${run.pid} runs for ${datadir}` : `would start ${binary} ${args.join(' ')}`,
-    )
-    return { ...run, binary, args }
-  }
-
-  /** The JWT secret as the node takes it (64 hex digits), from --jwt-secret-file or TNV_JWT_SECRET; null without either. */
-  private async jwtSecret(file: string | undefined): Promise<string | null> {
-    const { readJwtSecret } = await import('../../lib/rpc/jwt.js')
-    if (file !== undefined) return readJwtSecret(`@${file}`)
-    const env = process.env.TNV_JWT_SECRET
-    return env ? readJwtSecret(env) : null
-  }
-}
-
-/**
- * tnv's reference node joins the local devnet (--chain devnet). Its `--chain dev` (also what it
- * runs without --chain) is the private chain `tnv devnet start` runs inside its own directory: in a
- * validator's data directory it would start another chain under the devnet's chain id and write
- * devnet files next to the keys, so `tnv node start` refuses it.
- */
-function assertReferenceChain(nodeFlags: readonly string[]): void {
-  let chain: string | undefined
-  for (let i = 0; i < nodeFlags.length; i++) {
-    const f = nodeFlags[i] as string
-    if (f === '--chain') chain = nodeFlags[i + 1]
-    else if (f.startsWith('--chain=')) chain = f.slice('--chain='.length)
-  }
-  // other values are judged by the node's own rules (checkNodeStart), which name the one to write
-  if (chain !== undefined && chain !== 'dev') return
-  throw new UsageError(
-    chain === undefined
-      ? "No --chain was given to the node: tnv's reference node would run a private chain of its own in the data directory, not a network."
-      : `--chain ${chain} is not a network: for tnv's reference node it is the private chain \`tnv devnet start\` runs in its own directory, which would write devnet files into this data directory under the devnet's chain id.`,
-    {
-      fix: 'Join the running devnet with `-- --chain devnet …` (start it first with `tnv devnet start --detach`), or run the real node binary (--node-binary or TN_NODE_BINARY) with --chain adiri, test-net or main-net.',
-    },
-  )
 }
 
 /** `keyGuard` in the JSON result: the fence's identities (empty: no validator key) and the doppelganger check. */

@@ -107,45 +107,24 @@ Put it on other media (another disk, a USB key kept offline), then prove it rest
 
   /**
    * --check: every check of the run has passed (the output path, the data directory, the key on
-   * disk). A file already at --out holding a backup of these very files: already-done; another
-   * file there is refused, as the run refuses it (it never overwrites).
+   * disk); a file already at --out is judged as the run would (src/lib/keys/backup-check.ts).
    */
   private async check(
     out: string,
     backup: import('../../../lib/keys/backup-file.js').KeyBackup,
   ): Promise<KeytoolCheckResult> {
-    const [{ readFile }, { parseBackup }, { OutputFileExistsError }, check] = await Promise.all([
-      import('node:fs/promises'),
-      import('../../../lib/keys/backup-file.js'),
-      import('../../../lib/keys/recovery-errors.js'),
+    const [{ checkBackupOutput }, check] = await Promise.all([
+      import('../../../lib/keys/backup-check.js'),
       import('../../../cli/keytool-check.js'),
     ])
-    const existing = await readFile(out, 'utf8').then(
-      (text) => {
-        try {
-          return parseBackup(text, out)
-        } catch {
-          return 'other' as const
-        }
-      },
-      (err: NodeJS.ErrnoException) => {
-        if (err.code === 'ENOENT') return null
-        throw err
-      },
-    )
-    if (existing === 'other') throw new OutputFileExistsError(out, '--out')
-    let result: KeytoolCheckResult
-    if (existing === null)
-      result = check.checkResult(
-        await check.planFiles([{ path: out, mode: 0o600 }]),
-        `would write a backup of the key ${backup.blsPublicKey.slice(0, 20)}… (${backup.files.length} files) to ${out}`,
-      )
-    else if (
-      existing.blsPublicKey === backup.blsPublicKey &&
-      JSON.stringify(existing.files) === JSON.stringify(backup.files)
-    )
-      result = check.checkResult([], `${out} already holds a backup of these files (written ${existing.createdAt})`)
-    else throw new OutputFileExistsError(out, '--out')
+    const existing = await checkBackupOutput({ out, backup })
+    const result =
+      existing.outcome === 'would-change'
+        ? check.checkResult(
+            await check.planFiles([{ path: out, mode: 0o600 }]),
+            `would write a backup of the key ${backup.blsPublicKey.slice(0, 20)}… (${backup.files.length} files) to ${out}`,
+          )
+        : check.checkResult([], `${out} already holds a backup of these files (written ${existing.createdAt})`)
     for (const line of check.checkLines(result)) this.out(line)
     return result
   }

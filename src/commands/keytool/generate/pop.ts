@@ -91,54 +91,19 @@ export default class GeneratePop extends KeytoolCommand {
     }
   }
 
-  /**
-   * --check, without the key: a proof of possession is deterministic (one valid BLS signature
-   * per key and message), so node-info.yaml is already right when its execution_address is
-   * --address, its proof verifies for it, and the file is byte for byte what the rewrite would
-   * write. A key on disk known not to be node-info.yaml's is refused as the run refuses it; the
-   * passphrase is not asked (a check does not prove it opens the key).
-   */
+  /** --check, without the key (src/lib/keys/resign-pop-check.ts says when the file is already right). */
   private async check(flags: Interfaces.InferredFlags<typeof GeneratePop.flags>): Promise<KeytoolCheckResult> {
-    const [
-      { readFile },
-      { parseExecutionAddress },
-      datadir,
-      { readNodeInfo },
-      { formForWrite },
-      { formOf, formatNodeInfo },
-      { assertFormFits },
-      { verifyProofOfPossession },
-      { checkKeyOnDisk },
-      { KeyMismatchError },
-      check,
-    ] = await Promise.all([
-      import('node:fs/promises'),
+    const [{ parseExecutionAddress }, { checkResignPop }, check] = await Promise.all([
       import('../../../lib/nodeinfo/address.js'),
-      import('../../../lib/keys/datadir.js'),
-      import('../../../lib/nodeinfo/read.js'),
-      import('../../../lib/nodeinfo/forms.js'),
-      import('../../../lib/nodeinfo/serialize.js'),
-      import('../../../lib/keys/node-info-form.js'),
-      import('../../../lib/keys/pop.js'),
-      import('../../../lib/keys/key-binding.js'),
-      import('../../../lib/keys/errors.js'),
+      import('../../../lib/keys/resign-pop-check.js'),
       import('../../../cli/keytool-check.js'),
     ])
     const address = parseExecutionAddress(flags.address, '--address')
-    await datadir.assertDatadirExists(flags.datadir)
-    const paths = datadir.datadirPaths(flags.datadir)
-    const skipped: { field: string; problem: string }[] = []
-    const { path, info } = await readNodeInfo(paths.nodeInfo, { replacing: { pop: true }, skipped })
-    const asked = flags['node-info-form']
-    if (asked) assertFormFits(path, asked, info.workers.length)
-    const onDisk = await checkKeyOnDisk(paths.datadir, info.blsPublicKey)
-    if (onDisk.status === 'mismatch') throw new KeyMismatchError(paths.nodeKeys, path, info.blsPublicKey, onDisk.onDisk)
-    const form = formForWrite(formOf(info), info.workers.length, asked)
-    const done =
-      skipped.length === 0 &&
-      info.executionAddress.toLowerCase() === address.toLowerCase() &&
-      verifyProofOfPossession({ publicKey: info.blsPublicKey, proof: info.proofOfPossession, address }) &&
-      (await readFile(path, 'utf8')) === formatNodeInfo({ ...info, form, executionAddress: address })
+    const { nodeInfo: path, done } = await checkResignPop({
+      datadir: flags.datadir,
+      address,
+      form: flags['node-info-form'],
+    })
     const result = done
       ? check.checkResult([], `${path} already holds the proof of possession for ${address}`)
       : check.checkResult(
