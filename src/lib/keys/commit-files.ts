@@ -148,7 +148,7 @@ async function swapIn(
   existing: ExistingTarget[],
   backupDir: string | undefined,
 ): Promise<CommitFilesReturnType> {
-  const undo: (() => Promise<void>)[] = []
+  const undo: Undo[] = []
   try {
     if (backupDir === undefined) {
       killPoint('commit:intent')
@@ -156,33 +156,7 @@ async function swapIn(
     }
     killPoint('commit:backup')
     for (const [i, r] of replacements.entries()) {
-      const exists = existing[i]?.exists === true
-      if (r.kind === 'dir') {
-        if (exists) {
-          if (!existing[i]?.keep) {
-            const { mode } = await fs.stat(r.target)
-            await fs.rmdir(r.target)
-            undo.push(() => ensureDir(r.target, mode & 0o777))
-          } else {
-            const kept = join(backupDir as string, basename(r.target))
-            await fs.rename(r.target, kept)
-            undo.push(() => fs.rename(kept, r.target))
-            killPoint(`commit:${basename(r.target)}:kept`)
-          }
-        }
-        await fs.rename(r.staged, r.target)
-        undo.push(() => fs.rename(r.target, r.staged))
-      } else if (r.kind === 'remove') {
-        if (exists) {
-          const copy = join(backupDir as string, basename(r.target))
-          await fs.rm(r.target)
-          undo.push(() => copyFileDurable(copy, r.target))
-        }
-      } else {
-        const copy = exists ? join(backupDir as string, basename(r.target)) : undefined
-        await fs.rename(r.staged, r.target)
-        undo.push(copy ? () => copyFileDurable(copy, r.target) : () => fs.rm(r.target, { force: true }))
-      }
+      await swapEntry(r, existing[i], backupDir, undo)
       faultPoint(`commit:${basename(r.target)}`)
       killPoint(`commit:${basename(r.target)}`)
     }
@@ -195,24 +169,84 @@ async function swapIn(
     killPoint('commit:done')
     return backupDir ? { backupDir } : {}
   } catch (err) {
-    let undone = true
-    for (const step of undo.reverse()) {
-      try {
-        await step()
-      } catch {
-        undone = false
+    throw await undoSwap(err, { datadir, replacements, backupDir, undo })
+  }
+}
+
+/** Puts back what one swap changed. */
+type Undo = () => Promise<void>
+
+/**
+ * One staged entry into place: a directory (what was there removed when empty, else moved into
+ * the backup), a removal (its copy is in the backup), or a file renamed over the target. Each
+ * change pushes the step that undoes it.
+ */
+async function swapEntry(
+  r: FileReplacement,
+  existing: ExistingTarget | undefined,
+  backupDir: string | undefined,
+  undo: Undo[],
+): Promise<void> {
+  const exists = existing?.exists === true
+  if (r.kind === 'dir') {
+    if (exists) {
+      if (!existing?.keep) {
+        const { mode } = await fs.stat(r.target)
+        await fs.rmdir(r.target)
+        undo.push(() => ensureDir(r.target, mode & 0o777))
+      } else {
+        const kept = join(backupDir as string, basename(r.target))
+        await fs.rename(r.target, kept)
+        undo.push(() => fs.rename(kept, r.target))
+        killPoint(`commit:${basename(r.target)}:kept`)
       }
     }
-    await removeStaged(replacements)
-    if (backupDir && undone) await fs.rm(backupDir, { recursive: true, force: true })
-    if (undone) await removeIntent(datadir).catch(() => {})
-    if (!undone && backupDir)
-      throw new TnvError(`Writing the new files failed and could not be fully undone: ${errText(err)}.`, {
-        fix: `Your previous files are kept in ${backupDir}; copy them back into ${datadir} before doing anything else.`,
-        cause: err,
-      })
-    throw err
+    await fs.rename(r.staged, r.target)
+    undo.push(() => fs.rename(r.target, r.staged))
+  } else if (r.kind === 'remove') {
+    if (exists) {
+      const copy = join(backupDir as string, basename(r.target))
+      await fs.rm(r.target)
+      undo.push(() => copyFileDurable(copy, r.target))
+    }
+  } else {
+    const copy = exists ? join(backupDir as string, basename(r.target)) : undefined
+    await fs.rename(r.staged, r.target)
+    undo.push(copy ? () => copyFileDurable(copy, r.target) : () => fs.rm(r.target, { force: true }))
   }
+}
+
+/**
+ * After a failed swap: every change undone in reverse, the staged entries removed; when all was
+ * undone, the backup and the record go too and the failure is given back as it was; otherwise
+ * the error says where the previous files are kept.
+ */
+async function undoSwap(
+  err: unknown,
+  {
+    datadir,
+    replacements,
+    backupDir,
+    undo,
+  }: { datadir: string; replacements: FileReplacement[]; backupDir: string | undefined; undo: Undo[] },
+): Promise<unknown> {
+  let undone = true
+  for (const step of undo.reverse()) {
+    try {
+      await step()
+    } catch {
+      undone = false
+    }
+  }
+  await removeStaged(replacements)
+  if (backupDir && undone) await fs.rm(backupDir, { recursive: true, force: true })
+  if (undone) await removeIntent(datadir).catch(() => {})
+  if (!undone && backupDir)
+    return new TnvError(`Writing the new files failed and could not be fully undone: ${errText(err)}.`, {
+      fix: `Your previous files are kept in ${backupDir}; copy them back into ${datadir} before doing anything else.`,
+      cause: err,
+    })
+  return err
 }
 
 async function removeStaged(replacements: FileReplacement[]): Promise<void> {
