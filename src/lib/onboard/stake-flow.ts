@@ -19,6 +19,7 @@ import { formatTelAndWei } from '../chain/units.js'
 import { errorMessage } from '../errors.js'
 import type { IdentityView } from '../keys/identity.js'
 import type { KeyCheck } from '../keys/key-binding.js'
+import type { resolveNodeBinary as resolveNodeBinaryType } from '../node/binary.js'
 import type { NodeInfo } from '../nodeinfo/types.js'
 import type { ChainFlagValues, PassphraseSource, SignerFlagValues } from '../options.js'
 import {
@@ -386,15 +387,9 @@ async function readState(run: FlowRun): Promise<ValidatorStatus> {
   const { chain } = status
   const balance = await ctx.client.getBalance({ address: validator })
   const view = identityView(keys.info)
-  let nodeBinary: { path: string } | { error: string }
-  try {
-    nodeBinary = { path: resolveNodeBinary({ flag: p.nodeBinary, env: p.env }).path }
-  } catch (err) {
-    nodeBinary = { error: errorMessage(err) }
-  }
   const prereqs = checkPrerequisites({
     info: keys.info,
-    nodeBinary,
+    nodeBinary: nodeBinaryFound(resolveNodeBinary, p),
     balance,
     stakeAmount: BigInt(status.stakeAmount),
     staked: status.status !== 'Undefined',
@@ -427,6 +422,18 @@ async function readState(run: FlowRun): Promise<ValidatorStatus> {
   )
   refuseLeaving(status, validator)
   return status
+}
+
+/** The node binary tnv would run (--node-binary, the environment, the default), or why there is none. */
+function nodeBinaryFound(
+  resolveNodeBinary: typeof resolveNodeBinaryType,
+  p: StakeFlowParameters,
+): { path: string } | { error: string } {
+  try {
+    return { path: resolveNodeBinary({ flag: p.nodeBinary, env: p.env }).path }
+  } catch (err) {
+    return { error: errorMessage(err) }
+  }
 }
 
 function refuseLeaving(status: ValidatorStatus, validator: Address): void {
