@@ -112,13 +112,7 @@ async function delegateStakeStep(
   })
 
   const stakeAmount = await readStakeAmount(ctx, version)
-  if (account.balance < stakeAmount && signer.type !== 'unsigned')
-    throw new InsufficientFundsError(
-      `${delegator} holds ${formatTelAndWei(account.balance)}, less than the stake amount ${formatTelAndWei(stakeAmount)}.`,
-      {
-        fix: `Fund ${delegator} with at least ${formatTelAndWei(stakeAmount - account.balance)} more plus gas, then run the command again.`,
-      },
-    )
+  if (signer.type !== 'unsigned') checkDelegatorPays(delegator, account.balance, stakeAmount)
   const { outcome } = await submit({
     ctx,
     chain,
@@ -145,6 +139,17 @@ async function delegateStakeStep(
     run,
   })
   return { ...base, stakeAmount: stakeAmount.toString(), ...outcome }
+}
+
+/** The delegator holds the stake amount (gas aside: the simulation checks the rest). */
+function checkDelegatorPays(delegator: Address, balance: bigint, stakeAmount: bigint): void {
+  if (balance < stakeAmount)
+    throw new InsufficientFundsError(
+      `${delegator} holds ${formatTelAndWei(balance)}, less than the stake amount ${formatTelAndWei(stakeAmount)}.`,
+      {
+        fix: `Fund ${delegator} with at least ${formatTelAndWei(stakeAmount - balance)} more plus gas, then run the command again.`,
+      },
+    )
 }
 
 /**
