@@ -64,17 +64,12 @@ export async function prepareDelegationSignature(
     message: `registry ${adapter.generation}: digest ${digest} reproduced locally (stake version ${stakeVersion}, nonce ${inputs.nonce})`,
   })
   const proof = await resolveStakeProof({ ...stake, adapter, validator })
-  // a bundle never outlives the signature's deadline
-  const expires = Math.min(
-    now.getTime() + params.expiresInSeconds * 1000,
-    deadline === null ? Number.POSITIVE_INFINITY : Number(deadline) * 1000,
-  )
   return sealed<DelegationBundle>({
     format: BUNDLE_FORMAT,
     version: BUNDLE_VERSION,
     step: DELEGATION_SIGNATURE_STEP,
     createdAt: now.toISOString(),
-    expiresAt: new Date(expires).toISOString(),
+    expiresAt: expiresAtOf(now, params.expiresInSeconds, deadline),
     chain: { chainId: chain.chainId, name: chain.name },
     registry: { address: ctx.target.registry, codeHash: keccak256(code as Hex), generation: adapter.generation },
     delegation: {
@@ -100,6 +95,15 @@ export async function prepareDelegationSignature(
     keyBinding: keyBindingOf(stake),
     prepareCommand: params.prepareCommand,
   })
+}
+
+/** `expiresInSeconds` from now; a bundle never outlives the signature's deadline. */
+function expiresAtOf(now: Date, expiresInSeconds: number, deadline: bigint | null): string {
+  const expires = Math.min(
+    now.getTime() + expiresInSeconds * 1000,
+    deadline === null ? Number.POSITIVE_INFINITY : Number(deadline) * 1000,
+  )
+  return new Date(expires).toISOString()
 }
 
 /** Before any read: the key material is well-formed and the delegator is not the validator itself. */
