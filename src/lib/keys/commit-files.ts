@@ -88,18 +88,33 @@ export async function commitFiles({ datadir, replacements }: CommitFilesParamete
     await removeStaged(replacements)
     throw err
   }
-  let backupDir: string | undefined
-  let swapRecord: string | undefined
-  /** Everything this commit wrote is removed again (nothing was replaced yet). */
-  const rollBack = async () => {
-    if (swapRecord) await removeFile(swapRecord)
-    await removeStaged(replacements)
-    // a record in place before the commit point is the backup phase's
-    if (backupDir) {
-      await fs.rm(backupDir, { recursive: true, force: true })
-      await removeIntent(datadir).catch(() => {})
-    }
+  const { backupDir, swapRecord } = await prepareCommit(datadir, replacements, existing)
+  killPoint('commit:prepared')
+  let renamed = false
+  try {
+    // the commit point
+    await fs.rename(swapRecord, join(datadir, COMMIT_INTENT_FILE))
+    renamed = true
+    await fsyncDir(datadir)
+  } catch (err) {
+    await rollBackCommit(datadir, replacements, { backupDir, swapRecord: renamed ? undefined : swapRecord })
+    throw err
   }
+  return swapIn(datadir, replacements, existing, backupDir)
+}
+
+/**
+ * 1. The backup phase: what will be replaced or removed copied into the backup under a record in
+ * phase `backup` (when anything is kept), then the record in phase swap, complete, staged under a
+ * temporary name for the commit point (when nothing is replaced there is no backup phase: this is
+ * the only record). Any failure removes everything this commit wrote.
+ */
+async function prepareCommit(
+  datadir: string,
+  replacements: FileReplacement[],
+  existing: ExistingTarget[],
+): Promise<{ backupDir: string | undefined; swapRecord: string }> {
+  let backupDir: string | undefined
   try {
     if (existing.some((e) => e.keep)) backupDir = await createBackupDir(datadir)
     const intent: CommitIntent = {
@@ -114,31 +129,32 @@ export async function commitFiles({ datadir, replacements }: CommitFilesParamete
     if (backupDir !== undefined) {
       await writeIntent(datadir, intent)
       killPoint('commit:intent')
-      // 1. Copy every file that will be replaced or removed into the backup first.
       for (const [i, r] of replacements.entries()) {
         if (r.kind === 'dir' || !existing[i]?.exists) continue
         await copyFileDurable(r.target, join(backupDir, basename(r.target)))
       }
       faultPoint('commit:backup')
     }
-    // the record in phase swap, complete now, put in place by commit() (when nothing is replaced
-    // there is no backup phase: this is the only record)
-    swapRecord = await stageIntent(datadir, { ...intent, phase: 'swap' })
+    return { backupDir, swapRecord: await stageIntent(datadir, { ...intent, phase: 'swap' }) }
   } catch (err) {
-    await rollBack()
+    await rollBackCommit(datadir, replacements, { backupDir, swapRecord: undefined })
     throw err
   }
-  killPoint('commit:prepared')
-  try {
-    // the commit point
-    await fs.rename(swapRecord as string, join(datadir, COMMIT_INTENT_FILE))
-    swapRecord = undefined
-    await fsyncDir(datadir)
-  } catch (err) {
-    await rollBack()
-    throw err
+}
+
+/** Everything this commit wrote is removed again (nothing was replaced yet). */
+async function rollBackCommit(
+  datadir: string,
+  replacements: FileReplacement[],
+  { backupDir, swapRecord }: { backupDir: string | undefined; swapRecord: string | undefined },
+): Promise<void> {
+  if (swapRecord) await removeFile(swapRecord)
+  await removeStaged(replacements)
+  // a record in place before the commit point is the backup phase's
+  if (backupDir) {
+    await fs.rm(backupDir, { recursive: true, force: true })
+    await removeIntent(datadir).catch(() => {})
   }
-  return swapIn(datadir, replacements, existing, backupDir)
 }
 
 /** 2. Swaps in the staged entries under a record in phase swap; any failure undoes what was done. */
@@ -148,7 +164,7 @@ async function swapIn(
   existing: ExistingTarget[],
   backupDir: string | undefined,
 ): Promise<CommitFilesReturnType> {
-  const undo: (() => Promise<void>)[] = []
+  const undo: Undo[] = []
   try {
     if (backupDir === undefined) {
       killPoint('commit:intent')
@@ -156,33 +172,7 @@ async function swapIn(
     }
     killPoint('commit:backup')
     for (const [i, r] of replacements.entries()) {
-      const exists = existing[i]?.exists === true
-      if (r.kind === 'dir') {
-        if (exists) {
-          if (!existing[i]?.keep) {
-            const { mode } = await fs.stat(r.target)
-            await fs.rmdir(r.target)
-            undo.push(() => ensureDir(r.target, mode & 0o777))
-          } else {
-            const kept = join(backupDir as string, basename(r.target))
-            await fs.rename(r.target, kept)
-            undo.push(() => fs.rename(kept, r.target))
-            killPoint(`commit:${basename(r.target)}:kept`)
-          }
-        }
-        await fs.rename(r.staged, r.target)
-        undo.push(() => fs.rename(r.target, r.staged))
-      } else if (r.kind === 'remove') {
-        if (exists) {
-          const copy = join(backupDir as string, basename(r.target))
-          await fs.rm(r.target)
-          undo.push(() => copyFileDurable(copy, r.target))
-        }
-      } else {
-        const copy = exists ? join(backupDir as string, basename(r.target)) : undefined
-        await fs.rename(r.staged, r.target)
-        undo.push(copy ? () => copyFileDurable(copy, r.target) : () => fs.rm(r.target, { force: true }))
-      }
+      await swapEntry(r, existing[i], backupDir, undo)
       faultPoint(`commit:${basename(r.target)}`)
       killPoint(`commit:${basename(r.target)}`)
     }
@@ -195,24 +185,84 @@ async function swapIn(
     killPoint('commit:done')
     return backupDir ? { backupDir } : {}
   } catch (err) {
-    let undone = true
-    for (const step of undo.reverse()) {
-      try {
-        await step()
-      } catch {
-        undone = false
+    throw await undoSwap(err, { datadir, replacements, backupDir, undo })
+  }
+}
+
+/** Puts back what one swap changed. */
+type Undo = () => Promise<void>
+
+/**
+ * One staged entry into place: a directory (what was there removed when empty, else moved into
+ * the backup), a removal (its copy is in the backup), or a file renamed over the target. Each
+ * change pushes the step that undoes it.
+ */
+async function swapEntry(
+  r: FileReplacement,
+  existing: ExistingTarget | undefined,
+  backupDir: string | undefined,
+  undo: Undo[],
+): Promise<void> {
+  const exists = existing?.exists === true
+  if (r.kind === 'dir') {
+    if (exists) {
+      if (!existing?.keep) {
+        const { mode } = await fs.stat(r.target)
+        await fs.rmdir(r.target)
+        undo.push(() => ensureDir(r.target, mode & 0o777))
+      } else {
+        const kept = join(backupDir as string, basename(r.target))
+        await fs.rename(r.target, kept)
+        undo.push(() => fs.rename(kept, r.target))
+        killPoint(`commit:${basename(r.target)}:kept`)
       }
     }
-    await removeStaged(replacements)
-    if (backupDir && undone) await fs.rm(backupDir, { recursive: true, force: true })
-    if (undone) await removeIntent(datadir).catch(() => {})
-    if (!undone && backupDir)
-      throw new TnvError(`Writing the new files failed and could not be fully undone: ${errText(err)}.`, {
-        fix: `Your previous files are kept in ${backupDir}; copy them back into ${datadir} before doing anything else.`,
-        cause: err,
-      })
-    throw err
+    await fs.rename(r.staged, r.target)
+    undo.push(() => fs.rename(r.target, r.staged))
+  } else if (r.kind === 'remove') {
+    if (exists) {
+      const copy = join(backupDir as string, basename(r.target))
+      await fs.rm(r.target)
+      undo.push(() => copyFileDurable(copy, r.target))
+    }
+  } else {
+    const copy = exists ? join(backupDir as string, basename(r.target)) : undefined
+    await fs.rename(r.staged, r.target)
+    undo.push(copy ? () => copyFileDurable(copy, r.target) : () => fs.rm(r.target, { force: true }))
   }
+}
+
+/**
+ * After a failed swap: every change undone in reverse, the staged entries removed; when all was
+ * undone, the backup and the record go too and the failure is given back as it was; otherwise
+ * the error says where the previous files are kept.
+ */
+async function undoSwap(
+  err: unknown,
+  {
+    datadir,
+    replacements,
+    backupDir,
+    undo,
+  }: { datadir: string; replacements: FileReplacement[]; backupDir: string | undefined; undo: Undo[] },
+): Promise<unknown> {
+  let undone = true
+  for (const step of undo.reverse()) {
+    try {
+      await step()
+    } catch {
+      undone = false
+    }
+  }
+  await removeStaged(replacements)
+  if (backupDir && undone) await fs.rm(backupDir, { recursive: true, force: true })
+  if (undone) await removeIntent(datadir).catch(() => {})
+  if (!undone && backupDir)
+    return new TnvError(`Writing the new files failed and could not be fully undone: ${errText(err)}.`, {
+      fix: `Your previous files are kept in ${backupDir}; copy them back into ${datadir} before doing anything else.`,
+      cause: err,
+    })
+  return err
 }
 
 async function removeStaged(replacements: FileReplacement[]): Promise<void> {
@@ -336,33 +386,46 @@ export async function recoverCommit(datadir: string): Promise<RecoverCommitRetur
     // an unreadable or damaged record is removed below, like a finished one
     intentMissing = (err as NodeJS.ErrnoException).code === 'ENOENT'
   }
-  if (intent && intent.phase === 'swap') {
-    // whether anything was left to do: a record whose renames were all done is one whose removal
-    // was lost (it is not fsynced: a crash right after a commit can bring it back), or a command
-    // killed just before removing it; the files are whole either way, and nothing is reported
-    let finishedNow = false
-    for (const r of intent.replacements) {
-      if (r.kind === 'remove') {
-        if (await pathExists(r.target)) {
-          await fs.rm(r.target, { force: true })
-          finishedNow = true
-        }
-      } else if (await pathExists(r.staged)) {
-        finishedNow = true
-        if (r.kind === 'dir' && (await pathExists(r.target))) {
-          if (await isEmptyDir(r.target)) await fs.rmdir(r.target)
-          else if (r.kept && !(await pathExists(r.kept))) await fs.rename(r.target, r.kept)
-          else await fs.rm(r.target, { recursive: true, force: true }) // the copy in the backup is complete
-        }
-        await fs.rename(r.staged, r.target)
-      }
-    }
-    for (const dir of new Set(intent.replacements.map((r) => dirname(r.target)))) await fsyncDir(dir)
-    await removeIntent(datadir)
-    if (!finishedNow) return { action: 'none' }
-    return { action: 'rolled-forward', backupDir: intent.backupDir, startedAt: intent.startedAt }
-  }
+  if (intent && intent.phase === 'swap') return rollForward(datadir, intent)
   // no intent (killed while staging), an unreadable one, or phase backup: nothing was replaced yet
+  return rollBackStaged(datadir, { path, intent, intentMissing })
+}
+
+/**
+ * Past the commit point: the renames (and removals) the killed command did not get to are done.
+ * A record whose renames were all done is one whose removal was lost (it is not fsynced: a crash
+ * right after a commit can bring it back), or a command killed just before removing it; the files
+ * are whole either way, and nothing is reported.
+ */
+async function rollForward(datadir: string, intent: CommitIntent): Promise<RecoverCommitReturnType> {
+  let finishedNow = false
+  for (const r of intent.replacements) {
+    if (r.kind === 'remove') {
+      if (await pathExists(r.target)) {
+        await fs.rm(r.target, { force: true })
+        finishedNow = true
+      }
+    } else if (await pathExists(r.staged)) {
+      finishedNow = true
+      if (r.kind === 'dir' && (await pathExists(r.target))) {
+        if (await isEmptyDir(r.target)) await fs.rmdir(r.target)
+        else if (r.kept && !(await pathExists(r.kept))) await fs.rename(r.target, r.kept)
+        else await fs.rm(r.target, { recursive: true, force: true }) // the copy in the backup is complete
+      }
+      await fs.rename(r.staged, r.target)
+    }
+  }
+  for (const dir of new Set(intent.replacements.map((r) => dirname(r.target)))) await fsyncDir(dir)
+  await removeIntent(datadir)
+  if (!finishedNow) return { action: 'none' }
+  return { action: 'rolled-forward', backupDir: intent.backupDir, startedAt: intent.startedAt }
+}
+
+/** Before the commit point: staged entries, dead writers' temporary files, the backup and the record removed. */
+async function rollBackStaged(
+  datadir: string,
+  { path, intent, intentMissing }: { path: string; intent: CommitIntent | null; intentMissing: boolean },
+): Promise<RecoverCommitReturnType> {
   const removed: string[] = []
   for (const dir of new Set([datadir, join(datadir, 'node-keys')])) {
     let names: string[] = []

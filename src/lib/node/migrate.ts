@@ -88,77 +88,99 @@ export function movedOutAt(datadir: string): string | null {
  */
 export async function migrateNode(p: MigrateParameters): Promise<MigrateReturnType> {
   const onEvent = p.onEvent ?? (() => {})
-  let j = readMigrateJournal(p.datadir)
-  if (j && j.side === p.side && j.outcome === null) onEvent({ event: 'resume', side: p.side, done: j.done })
-  else
-    j = {
-      version: 1,
-      side: p.side,
-      datadir: p.datadir,
-      startedAt: new Date().toISOString(),
-      done: [],
-      outcome: null,
-      networkUrl: p.networkUrl,
-      movedOutAt: null,
-      silence: null,
-    }
-  const journal = j
+  const journal = resumeOrBeginJournal(p, onEvent)
   const save = () =>
     writeFileAtomic(join(p.datadir, MIGRATE_JOURNAL), `${JSON.stringify(journal, null, 2)}\n`, { mode: 0o600 })
-  const step = journaledStep<MigrateStep>('migrate', journal, save, onEvent)
-  const silence = async () => {
-    const r = await checkDoppelganger({
-      endpoint: p.networkUrl,
-      blsPublicKey: p.blsPublicKey,
-      ...(p.windowSeconds !== undefined ? { windowSeconds: p.windowSeconds } : {}),
-      ...(p.pollMs !== undefined ? { pollMs: p.pollMs } : {}),
-      onEvent,
-    })
-    if (r.verdict === 'active') throw new DoppelgangerDetectedError(r)
-    if (r.verdict === 'inconclusive') throw new DoppelgangerInconclusiveError(r)
-    journal.silence = { headersSeen: r.headersSeen, waitedMs: r.waitedMs, verdict: r.verdict }
-    return { verdict: r.verdict, authorityId: r.authorityId, headersSeen: r.headersSeen, waitedMs: r.waitedMs }
+  const run: MigrateRun = {
+    p,
+    journal,
+    save,
+    step: journaledStep<MigrateStep>('migrate', journal, save, onEvent),
+    onEvent,
   }
+  return p.side === 'out' ? migrateOut(run) : migrateIn(run)
+}
 
-  if (p.side === 'out') {
-    await step('stop', async () => {
-      await p.stop()
-      return undefined
-    })
-    // the stopped node's last certificates can still land in the next commits: the watch begins after a grace
-    if (!journal.done.includes('silence')) {
-      const { RECENT_STOP_GRACE_MS } = await import('./guard-types.js')
-      await new Promise((r) => setTimeout(r, RECENT_STOP_GRACE_MS))
-    }
-    await step('silence', silence)
-    await step('mark', async () => {
-      journal.movedOutAt = new Date().toISOString()
-      return { movedOutAt: journal.movedOutAt }
-    })
-    journal.outcome = 'done'
-    await save()
-    return { journal, state: null, confirmation: null }
+/** One side's run: its parameters, journal (saved by `save`) and journaled steps. */
+type MigrateRun = {
+  p: MigrateParameters
+  journal: MigrateJournal
+  save: () => Promise<void>
+  step: ReturnType<typeof journaledStep<MigrateStep>>
+  onEvent: (e: MigrateEvent) => void
+}
+
+/** The unfinished journal of this side, to resume; else a new one. */
+function resumeOrBeginJournal(p: MigrateParameters, onEvent: (e: MigrateEvent) => void): MigrateJournal {
+  const j = readMigrateJournal(p.datadir)
+  if (j && j.side === p.side && j.outcome === null) {
+    onEvent({ event: 'resume', side: p.side, done: j.done })
+    return j
   }
+  return {
+    version: 1,
+    side: p.side,
+    datadir: p.datadir,
+    startedAt: new Date().toISOString(),
+    done: [],
+    outcome: null,
+    networkUrl: p.networkUrl,
+    movedOutAt: null,
+    silence: null,
+  }
+}
 
+/** Step silence: the key signs nothing on the network over the window (active or inconclusive is refused). */
+async function proveSilence({ p, journal, onEvent }: MigrateRun): Promise<Record<string, unknown>> {
+  const r = await checkDoppelganger({
+    endpoint: p.networkUrl,
+    blsPublicKey: p.blsPublicKey,
+    ...(p.windowSeconds !== undefined ? { windowSeconds: p.windowSeconds } : {}),
+    ...(p.pollMs !== undefined ? { pollMs: p.pollMs } : {}),
+    onEvent,
+  })
+  if (r.verdict === 'active') throw new DoppelgangerDetectedError(r)
+  if (r.verdict === 'inconclusive') throw new DoppelgangerInconclusiveError(r)
+  journal.silence = { headersSeen: r.headersSeen, waitedMs: r.waitedMs, verdict: r.verdict }
+  return { verdict: r.verdict, authorityId: r.authorityId, headersSeen: r.headersSeen, waitedMs: r.waitedMs }
+}
+
+/** `out`: stop, prove the key silent, mark the data directory moved out. */
+async function migrateOut(run: MigrateRun): Promise<MigrateReturnType> {
+  const { p, journal, save, step } = run
+  await step('stop', async () => {
+    await p.stop()
+    return undefined
+  })
+  // the stopped node's last certificates can still land in the next commits: the watch begins after a grace
+  if (!journal.done.includes('silence')) {
+    const { RECENT_STOP_GRACE_MS } = await import('./guard-types.js')
+    await new Promise((r) => setTimeout(r, RECENT_STOP_GRACE_MS))
+  }
+  await step('silence', () => proveSilence(run))
+  await step('mark', async () => {
+    journal.movedOutAt = new Date().toISOString()
+    return { movedOutAt: journal.movedOutAt }
+  })
+  journal.outcome = 'done'
+  await save()
+  return { journal, state: null, confirmation: null }
+}
+
+/** `in`: prove the key silent (unless this directory's node already runs), start, confirm it active. */
+async function migrateIn(run: MigrateRun): Promise<MigrateReturnType> {
+  const { p, journal, save, step } = run
   let state: NodeState | null = await readNodeState(p.datadir)
   if (!(state && isNodeProcess(state))) state = null
   // a node of this directory already runs (a rerun after the start): its own activity is no copy
-  if (!state) await step('silence', silence)
+  if (!state) await step('silence', () => proveSilence(run))
   await step('start', async () => {
     if (!state) state = await p.start()
     return { pid: state.pid }
   })
   let confirmation: CheckDoppelgangerReturnType | null = null
   await step('confirm', async () => {
-    const windowSeconds = p.confirmSeconds ?? 120
-    const r = await checkDoppelganger({
-      endpoint: p.networkUrl,
-      blsPublicKey: p.blsPublicKey,
-      windowSeconds,
-      minHeaders: Number.MAX_SAFE_INTEGER,
-      maxWaitSeconds: windowSeconds,
-      ...(p.pollMs !== undefined ? { pollMs: p.pollMs } : {}),
-    })
+    const r = await watchForActivity(p)
     confirmation = r
     if (r.verdict === 'not-registered' || r.verdict === 'not-in-committee')
       return { confirmed: false, why: `${r.verdict}: the headers cannot show this authority; the node runs` }
@@ -169,4 +191,17 @@ export async function migrateNode(p: MigrateParameters): Promise<MigrateReturnTy
   journal.outcome = 'done'
   await save()
   return { journal, state: state ?? (await readNodeState(p.datadir)), confirmation }
+}
+
+/** The network's headers over the confirm window (default 120 s), until the authority shows active. */
+function watchForActivity(p: MigrateParameters): Promise<CheckDoppelgangerReturnType> {
+  const windowSeconds = p.confirmSeconds ?? 120
+  return checkDoppelganger({
+    endpoint: p.networkUrl,
+    blsPublicKey: p.blsPublicKey,
+    windowSeconds,
+    minHeaders: Number.MAX_SAFE_INTEGER,
+    maxWaitSeconds: windowSeconds,
+    ...(p.pollMs !== undefined ? { pollMs: p.pollMs } : {}),
+  })
 }

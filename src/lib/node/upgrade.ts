@@ -172,53 +172,32 @@ export function flagNames(nodeFlags: readonly string[]): string[] {
   return [...new Set(nodeFlags.filter((f) => f.startsWith('--')).map((f) => f.split('=')[0] as string))]
 }
 
+/** One run's inputs, the defaults applied. */
+type UpgradeRun = {
+  p: UpgradeNodeParameters
+  op: 'upgrade' | 'restart'
+  onEvent: (e: UpgradeEvent) => void
+  nowMs: () => number
+  pollMs: number
+  deadlineSeconds: number
+}
+
+type UpgradeStep = ReturnType<typeof journaledStep<UpgradeStepName>>
+
 /**
  * @example
  * await upgradeNode({ datadir, newBinary: '/opt/tn/telcoin-network-0.15', blsPublicKey, hooks, onEvent })
  */
 export async function upgradeNode(p: UpgradeNodeParameters): Promise<UpgradeNodeReturnType> {
-  const { datadir, hooks, onEvent = () => {}, nowMs = Date.now, pollMs = 1_000 } = p
-  const deadlineSeconds = p.deadlineSeconds ?? 300
-  const op = p.newBinary ? 'upgrade' : 'restart'
-  let j = await readJournal(datadir)
-  if (j && j.outcome === null) {
-    if (j.op !== op || (p.newBinary && j.newBinary !== p.newBinary)) throw new UnfinishedUpgradeError(j)
-    onEvent({ event: 'resume', done: j.done, phase: j.phase })
-  } else j = null
-
-  if (!j) {
-    const state = await readNodeState(datadir)
-    if (!state || !isNodeProcess(state)) throw new NodeNotRunningForUpgradeError(datadir)
-    // under systemd the unit passes the flags again; tnv passes them only to a node it starts itself
-    if (hooks.supervisor.kind === 'tnv' && state.args.some((a) => a.includes('<redacted>') || a.includes('***')))
-      throw new UpgradeNeedsOwnBinaryError(state.binary, 'its flags hold a JWT secret tnv does not keep')
-    const current = hooks.resolveBinary(state.binary)
-    if (p.newBinary && current.origin === 'reference')
-      throw new UpgradeNeedsOwnBinaryError(state.binary, "it is tnv's own reference node")
-    const endpoint = endpointOf(state)
-    const oldMode = endpoint ? await tn<string>(endpoint, 'tn_nodeMode') : null
-    j = {
-      version: 1,
-      op,
-      startedAt: new Date(nowMs()).toISOString(),
-      datadir,
-      binary: state.binary,
-      newBinary: p.newBinary ?? null,
-      previous: p.newBinary ? `${state.binary}${PREVIOUS_SUFFIX}` : null,
-      oldSha256: await hashFile(state.binary),
-      newSha256: p.newBinary ? await hashFile(p.newBinary) : null,
-      oldVersion: hooks.version(current),
-      newVersion: null,
-      nodeFlags: state.args[0] === 'node' ? state.args.slice(1) : [...state.args],
-      oldMode,
-      supervisor: supervisorRef(hooks.supervisor),
-      done: [],
-      phase: 'forward',
-      outcome: null,
-      failure: null,
-    }
+  const run: UpgradeRun = {
+    p,
+    op: p.newBinary ? 'upgrade' : 'restart',
+    onEvent: p.onEvent ?? (() => {}),
+    nowMs: p.nowMs ?? Date.now,
+    pollMs: p.pollMs ?? 1_000,
+    deadlineSeconds: p.deadlineSeconds ?? 300,
   }
-  const journal = j
+  const journal = (await unfinishedJournalToResume(run)) ?? (await beginJournal(run))
   // with --check nothing is written, the journal included
   const step = journaledStep<UpgradeStepName>(
     'upgrade',
@@ -226,113 +205,209 @@ export async function upgradeNode(p: UpgradeNodeParameters): Promise<UpgradeNode
     async () => {
       if (!p.check) await saveJournal(journal)
     },
-    onEvent,
+    run.onEvent,
   )
-
-  // preflight: the new binary runs, says its version, and takes every flag tnv passes
-  await step('preflight', async () => {
-    const candidate = hooks.resolveBinary(journal.newBinary ?? journal.binary)
-    const version = hooks.version(candidate)
-    if (version === null) throw new PreflightFailedError(candidate.path, 'it did not print a version for `--version`')
-    const help = hooks.help(candidate)
-    if (help === null) throw new PreflightFailedError(candidate.path, '`node --help` did not run')
-    const missing = flagNames(journal.nodeFlags).filter((f) => !help.includes(f))
-    if (missing.length)
-      throw new PreflightFailedError(candidate.path, `its \`node --help\` does not list ${missing.join(', ')}`)
-    journal.newVersion = version
-    return { binary: candidate.path, version, previousVersion: journal.oldVersion, flags: flagNames(journal.nodeFlags) }
-  })
-
-  if (p.check) {
-    const state = await readNodeState(datadir)
-    const window = p.now
-      ? { go: true as const, reason: '--now: at once, whatever the committee' }
-      : state
-        ? await readWindow(state, p, nowMs)
-        : { go: true as const, reason: 'no node runs' }
-    const plan: UpgradePlan = {
-      op,
-      datadir,
-      binary: journal.binary,
-      newBinary: journal.newBinary,
-      previous: journal.previous,
-      oldVersion: journal.oldVersion,
-      newVersion: journal.newVersion,
-      nodeFlags: journal.nodeFlags,
-      oldMode: journal.oldMode,
-      supervisor: supervisorRef(hooks.supervisor),
-      window,
-      deadlineSeconds,
-      steps:
-        op === 'upgrade'
-          ? ['preflight', 'window', 'keep-old', 'stop', 'swap', 'start', 'verify']
-          : ['preflight', 'window', 'stop', 'start', 'verify'],
-    }
-    onEvent({ event: 'plan', plan })
-    return { outcome: 'planned', journal: null, plan, state: null }
-  }
-
+  await step('preflight', async () => preflight(journal, p.hooks))
+  if (p.check) return planOnly(run, journal)
   if (journal.phase === 'forward') {
-    await step('window', async () => {
-      if (p.now) return { reason: '--now: at once, whatever the committee (the operator accepts missed rounds)' }
-      return waitForWindow(p, nowMs, pollMs, onEvent)
-    })
-    if (op === 'upgrade')
-      await step('keep-old', async () => {
-        const prev = journal.previous as string
-        // resumed after the swap: the previous copy is already there and the path holds the new binary
-        const have = await hashFile(prev).catch(() => null)
-        if (have !== journal.oldSha256) await copyAtomic(journal.binary, prev)
-        return { previous: prev }
-      })
-    await step('stop', async () => {
-      await hooks.supervisor.stop()
-      return hooks.supervisor.kind === 'systemd' ? { unit: hooks.supervisor.unit } : undefined
-    })
-    if (op === 'upgrade')
-      await step('swap', async () => {
-        if ((await hashFile(journal.binary)) !== journal.newSha256)
-          await copyAtomic(journal.newBinary as string, journal.binary)
-        return { binary: journal.binary, sha256: journal.newSha256 }
-      })
-    let failure: string | null = null
-    let state: NodeState | null = null
-    try {
-      await step('start', async () => {
-        state = await startIfNeeded(journal, hooks)
-        return { pid: state.pid, ...(hooks.supervisor.kind === 'systemd' ? { unit: hooks.supervisor.unit } : {}) }
-      })
-      await step('verify', async () => verify(journal, p.blsPublicKey, deadlineSeconds, nowMs, pollMs, onEvent))
-    } catch (err) {
-      failure = err instanceof Error ? err.message : String(err)
-      onEvent({
-        event: 'step',
-        step: journal.done.includes('start') ? 'verify' : 'start',
-        status: 'failed',
-        detail: { reason: failure },
-      })
-    }
-    if (failure === null) {
-      journal.outcome = 'done'
-      await saveJournal(journal)
-      return { outcome: 'done', journal, plan: null, state: state ?? (await readNodeState(datadir)) }
-    }
-    if (op === 'restart') {
-      journal.outcome = 'failed'
-      journal.failure = failure
-      await saveJournal(journal)
-      throw new RestartFailedError(
-        datadir,
-        failure,
-        hooks.supervisor.kind === 'systemd' ? hooks.supervisor.unit : undefined,
-      )
-    }
-    journal.phase = 'rollback'
+    const done = await goForward(run, journal, step)
+    if (done) return done
+  }
+  return rollBack(run, journal)
+}
+
+/**
+ * The journal of an unfinished run of the same operation (and the same new binary), to resume;
+ * null when the last run finished. An unfinished run of another operation is refused.
+ */
+async function unfinishedJournalToResume({ p, op, onEvent }: UpgradeRun): Promise<UpgradeJournal | null> {
+  const j = await readJournal(p.datadir)
+  if (!j || j.outcome !== null) return null
+  if (j.op !== op || (p.newBinary && j.newBinary !== p.newBinary)) throw new UnfinishedUpgradeError(j)
+  onEvent({ event: 'resume', done: j.done, phase: j.phase })
+  return j
+}
+
+/** A new journal for the node running now: its binary, hashes, version, flags and mode. */
+async function beginJournal({ p, op, nowMs }: UpgradeRun): Promise<UpgradeJournal> {
+  const { datadir, hooks } = p
+  const state = await readNodeState(datadir)
+  if (!state || !isNodeProcess(state)) throw new NodeNotRunningForUpgradeError(datadir)
+  // under systemd the unit passes the flags again; tnv passes them only to a node it starts itself
+  if (hooks.supervisor.kind === 'tnv' && state.args.some((a) => a.includes('<redacted>') || a.includes('***')))
+    throw new UpgradeNeedsOwnBinaryError(state.binary, 'its flags hold a JWT secret tnv does not keep')
+  const current = hooks.resolveBinary(state.binary)
+  if (p.newBinary && current.origin === 'reference')
+    throw new UpgradeNeedsOwnBinaryError(state.binary, "it is tnv's own reference node")
+  const endpoint = endpointOf(state)
+  const oldMode = endpoint ? await tn<string>(endpoint, 'tn_nodeMode') : null
+  return {
+    version: 1,
+    op,
+    startedAt: new Date(nowMs()).toISOString(),
+    datadir,
+    binary: state.binary,
+    newBinary: p.newBinary ?? null,
+    previous: p.newBinary ? `${state.binary}${PREVIOUS_SUFFIX}` : null,
+    oldSha256: await hashFile(state.binary),
+    newSha256: p.newBinary ? await hashFile(p.newBinary) : null,
+    oldVersion: hooks.version(current),
+    newVersion: null,
+    nodeFlags: state.args[0] === 'node' ? state.args.slice(1) : [...state.args],
+    oldMode,
+    supervisor: supervisorRef(hooks.supervisor),
+    done: [],
+    phase: 'forward',
+    outcome: null,
+    failure: null,
+  }
+}
+
+/** Preflight: the new binary runs, says its version, and takes every flag tnv passes. */
+async function preflight(journal: UpgradeJournal, hooks: UpgradeHooks): Promise<Record<string, unknown>> {
+  const candidate = hooks.resolveBinary(journal.newBinary ?? journal.binary)
+  const version = hooks.version(candidate)
+  if (version === null) throw new PreflightFailedError(candidate.path, 'it did not print a version for `--version`')
+  const help = hooks.help(candidate)
+  if (help === null) throw new PreflightFailedError(candidate.path, '`node --help` did not run')
+  const missing = flagNames(journal.nodeFlags).filter((f) => !help.includes(f))
+  if (missing.length)
+    throw new PreflightFailedError(candidate.path, `its \`node --help\` does not list ${missing.join(', ')}`)
+  journal.newVersion = version
+  return { binary: candidate.path, version, previousVersion: journal.oldVersion, flags: flagNames(journal.nodeFlags) }
+}
+
+/** --check: the plan (with the window as it is now), reported and returned; nothing is changed. */
+async function planOnly(
+  { p, op, nowMs, deadlineSeconds, onEvent }: UpgradeRun,
+  journal: UpgradeJournal,
+): Promise<UpgradeNodeReturnType> {
+  const { datadir, hooks } = p
+  const state = await readNodeState(datadir)
+  const window = p.now
+    ? { go: true as const, reason: '--now: at once, whatever the committee' }
+    : state
+      ? await readWindow(state, p, nowMs)
+      : { go: true as const, reason: 'no node runs' }
+  const plan: UpgradePlan = {
+    op,
+    datadir,
+    binary: journal.binary,
+    newBinary: journal.newBinary,
+    previous: journal.previous,
+    oldVersion: journal.oldVersion,
+    newVersion: journal.newVersion,
+    nodeFlags: journal.nodeFlags,
+    oldMode: journal.oldMode,
+    supervisor: supervisorRef(hooks.supervisor),
+    window,
+    deadlineSeconds,
+    steps:
+      op === 'upgrade'
+        ? ['preflight', 'window', 'keep-old', 'stop', 'swap', 'start', 'verify']
+        : ['preflight', 'window', 'stop', 'start', 'verify'],
+  }
+  onEvent({ event: 'plan', plan })
+  return { outcome: 'planned', journal: null, plan, state: null }
+}
+
+/**
+ * The forward phase. `done` when the node came up and verified; a failed restart is recorded and
+ * thrown; a failed upgrade turns the journal to the rollback phase and gives null.
+ */
+async function goForward(
+  run: UpgradeRun,
+  journal: UpgradeJournal,
+  step: UpgradeStep,
+): Promise<UpgradeNodeReturnType | null> {
+  const { p, op } = run
+  await stopAndSwap(run, journal, step)
+  const { failure, state } = await startAndVerify(run, journal, step)
+  if (failure === null) {
+    journal.outcome = 'done'
+    await saveJournal(journal)
+    return { outcome: 'done', journal, plan: null, state: state ?? (await readNodeState(p.datadir)) }
+  }
+  if (op === 'restart') {
+    journal.outcome = 'failed'
     journal.failure = failure
     await saveJournal(journal)
+    throw new RestartFailedError(
+      p.datadir,
+      failure,
+      p.hooks.supervisor.kind === 'systemd' ? p.hooks.supervisor.unit : undefined,
+    )
   }
+  journal.phase = 'rollback'
+  journal.failure = failure
+  await saveJournal(journal)
+  return null
+}
 
-  // rollback: the new node down, the previous binary back, started and verified
+/** Steps window, keep-old (upgrade), stop and swap (upgrade): the node is down, `<binary>` the new one. */
+async function stopAndSwap(
+  { p, op, nowMs, pollMs, onEvent }: UpgradeRun,
+  journal: UpgradeJournal,
+  step: UpgradeStep,
+): Promise<void> {
+  const { hooks } = p
+  await step('window', async () => {
+    if (p.now) return { reason: '--now: at once, whatever the committee (the operator accepts missed rounds)' }
+    return waitForWindow(p, nowMs, pollMs, onEvent)
+  })
+  if (op === 'upgrade')
+    await step('keep-old', async () => {
+      const prev = journal.previous as string
+      // resumed after the swap: the previous copy is already there and the path holds the new binary
+      const have = await hashFile(prev).catch(() => null)
+      if (have !== journal.oldSha256) await copyAtomic(journal.binary, prev)
+      return { previous: prev }
+    })
+  await step('stop', async () => {
+    await hooks.supervisor.stop()
+    return hooks.supervisor.kind === 'systemd' ? { unit: hooks.supervisor.unit } : undefined
+  })
+  if (op === 'upgrade')
+    await step('swap', async () => {
+      if ((await hashFile(journal.binary)) !== journal.newSha256)
+        await copyAtomic(journal.newBinary as string, journal.binary)
+      return { binary: journal.binary, sha256: journal.newSha256 }
+    })
+}
+
+/** Steps start and verify; a failure is reported and given back as its message, not thrown. */
+async function startAndVerify(
+  { p, nowMs, pollMs, deadlineSeconds, onEvent }: UpgradeRun,
+  journal: UpgradeJournal,
+  step: UpgradeStep,
+): Promise<{ failure: string | null; state: NodeState | null }> {
+  const { hooks } = p
+  let state: NodeState | null = null
+  try {
+    await step('start', async () => {
+      state = await startIfNeeded(journal, hooks)
+      return { pid: state.pid, ...(hooks.supervisor.kind === 'systemd' ? { unit: hooks.supervisor.unit } : {}) }
+    })
+    await step('verify', async () => verify(journal, p.blsPublicKey, deadlineSeconds, nowMs, pollMs, onEvent))
+    return { failure: null, state }
+  } catch (err) {
+    const failure = err instanceof Error ? err.message : String(err)
+    onEvent({
+      event: 'step',
+      step: journal.done.includes('start') ? 'verify' : 'start',
+      status: 'failed',
+      detail: { reason: failure },
+    })
+    return { failure, state }
+  }
+}
+
+/** Rollback: the new node down, the previous binary back, started and verified; then RolledBackError. */
+async function rollBack(
+  { p, nowMs, pollMs, deadlineSeconds, onEvent }: UpgradeRun,
+  journal: UpgradeJournal,
+): Promise<never> {
+  const { hooks } = p
   onEvent({ event: 'step', step: 'rollback', status: 'start', detail: { reason: journal.failure } })
   try {
     await hooks.supervisor.stop()

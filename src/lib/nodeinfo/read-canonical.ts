@@ -30,59 +30,18 @@ function scalarValue(text: string): string | null | typeof NO {
 /** The document of `text` when the text is exactly the node's layout of it, else undefined. */
 export function readCanonicalNodeInfo(text: string): NodeInfoDoc | undefined {
   if (!text.startsWith('---\n') || !text.endsWith('\n')) return undefined
-  const lines = text.slice(4, -1).split('\n')
-  let i = 0
-  const entry = (prefix: string, key: string): string | null | typeof NO | typeof NESTED => {
-    const line = lines[i]
-    const head = `${prefix}${key}:`
-    if (line === undefined || !line.startsWith(head)) return NO
-    i++
-    if (line.length === head.length) return NESTED
-    return line[head.length] === ' ' ? scalarValue(line.slice(head.length + 1)) : NO
-  }
-  const leaf = (prefix: string, key: string): string | null | typeof NO => {
-    const v = entry(prefix, key)
-    return v === NESTED ? NO : v
-  }
-  const peer = (first: string, indent: string): PeerDoc | typeof NO => {
-    const address = leaf(first, 'network_address')
-    const key = leaf(indent, 'network_key')
-    const rpc = entry(indent, 'rpc')
-    if (address === NO || key === NO || rpc === NO || (rpc !== null && rpc !== NESTED)) return NO
-    if (rpc === null) return { network_address: address, network_key: key, rpc: null }
-    const http = leaf(`${indent}  `, 'http')
-    const ws = leaf(`${indent}  `, 'ws')
-    if (http === NO || ws === NO) return NO
-    return { network_address: address, network_key: key, rpc: { http, ws } }
-  }
-
-  const name = leaf('', 'name')
-  const bls = leaf('', 'bls_public_key')
-  if (name === NO || bls === NO || entry('', 'p2p_info') !== NESTED || entry('  ', 'primary') !== NESTED)
+  const r = new LayoutLines(text.slice(4, -1).split('\n'))
+  const name = r.leaf('', 'name')
+  const bls = r.leaf('', 'bls_public_key')
+  if (name === NO || bls === NO || r.entry('', 'p2p_info') !== NESTED || r.entry('  ', 'primary') !== NESTED)
     return undefined
-  const primary = peer('    ', '    ')
+  const primary = r.peer('    ', '    ')
   if (primary === NO) return undefined
-  let p2p: NodeInfoDoc['p2p_info']
-  if (lines[i] === '  worker:') {
-    i++
-    const worker = peer('    ', '    ')
-    if (worker === NO) return undefined
-    p2p = { primary, worker }
-  } else if (lines[i] === '  workers:') {
-    i++
-    const workers: PeerDoc[] = []
-    while (lines[i]?.startsWith('    - ')) {
-      const w = peer('    - ', '      ')
-      if (w === NO) return undefined
-      workers.push(w)
-    }
-    // `workers:` with no item is read as null, not as an empty list: the library reports it
-    if (workers.length === 0) return undefined
-    p2p = { primary, workers }
-  } else return undefined
-  const address = leaf('', 'execution_address')
-  const pop = leaf('', 'proof_of_possession')
-  if (address === NO || pop === NO || i !== lines.length) return undefined
+  const p2p = readWorkers(r, primary)
+  if (p2p === NO) return undefined
+  const address = r.leaf('', 'execution_address')
+  const pop = r.leaf('', 'proof_of_possession')
+  if (address === NO || pop === NO || !r.atEnd()) return undefined
   const doc: NodeInfoDoc = {
     name,
     bls_public_key: bls,
@@ -91,4 +50,73 @@ export function readCanonicalNodeInfo(text: string): NodeInfoDoc | undefined {
     proof_of_possession: pop,
   }
   return renderNodeInfoDoc(doc) === text ? doc : undefined
+}
+
+/** The file's lines, read in order: each read takes the next line when it is the one expected. */
+class LayoutLines {
+  private i = 0
+  constructor(private readonly lines: string[]) {}
+
+  atEnd(): boolean {
+    return this.i === this.lines.length
+  }
+
+  /** The next line is exactly `line`: taken. */
+  take(line: string): boolean {
+    if (this.lines[this.i] !== line) return false
+    this.i++
+    return true
+  }
+
+  /** The next line starts with `prefix`. */
+  startsWith(prefix: string): boolean {
+    return this.lines[this.i]?.startsWith(prefix) === true
+  }
+
+  /** `<prefix><key>: <value>` (its scalar) or `<prefix><key>:` (NESTED); NO for anything else. */
+  entry(prefix: string, key: string): string | null | typeof NO | typeof NESTED {
+    const line = this.lines[this.i]
+    const head = `${prefix}${key}:`
+    if (line === undefined || !line.startsWith(head)) return NO
+    this.i++
+    if (line.length === head.length) return NESTED
+    return line[head.length] === ' ' ? scalarValue(line.slice(head.length + 1)) : NO
+  }
+
+  /** An entry with a scalar value. */
+  leaf(prefix: string, key: string): string | null | typeof NO {
+    const v = this.entry(prefix, key)
+    return v === NESTED ? NO : v
+  }
+
+  /** A peer: network_address (after `first`), network_key, and rpc (`~`, or http and ws nested). */
+  peer(first: string, indent: string): PeerDoc | typeof NO {
+    const address = this.leaf(first, 'network_address')
+    const key = this.leaf(indent, 'network_key')
+    const rpc = this.entry(indent, 'rpc')
+    if (address === NO || key === NO || rpc === NO || (rpc !== null && rpc !== NESTED)) return NO
+    if (rpc === null) return { network_address: address, network_key: key, rpc: null }
+    const http = this.leaf(`${indent}  `, 'http')
+    const ws = this.leaf(`${indent}  `, 'ws')
+    if (http === NO || ws === NO) return NO
+    return { network_address: address, network_key: key, rpc: { http, ws } }
+  }
+}
+
+/** p2p_info after its primary: `worker:` with one peer, or `workers:` with a non-empty list. */
+function readWorkers(r: LayoutLines, primary: PeerDoc): NodeInfoDoc['p2p_info'] | typeof NO {
+  if (r.take('  worker:')) {
+    const worker = r.peer('    ', '    ')
+    return worker === NO ? NO : { primary, worker }
+  }
+  if (!r.take('  workers:')) return NO
+  const workers: PeerDoc[] = []
+  while (r.startsWith('    - ')) {
+    const w = r.peer('    - ', '      ')
+    if (w === NO) return NO
+    workers.push(w)
+  }
+  // `workers:` with no item is read as null, not as an empty list: the library reports it
+  if (workers.length === 0) return NO
+  return { primary, workers }
 }

@@ -29,7 +29,7 @@ import type { StepJournal } from '../tx/journal.js'
 import { runStep, sendJournaled } from '../tx/run-step.js'
 import { type Bundle, preparedOf, type SignedFile } from './bundle.js'
 import { type ChangedPrecondition, SignedTransactionMismatchError, StaleBundleError } from './errors.js'
-import { readAnchor } from './read-anchor.js'
+import { type ReadAnchorReturnType, readAnchor } from './read-anchor.js'
 import { checkBundleCall } from './sign-bundle.js'
 
 export type BroadcastBundleParameters = {
@@ -194,22 +194,43 @@ function presignedAccount(signed: SignedFile, tx: PreparedTransaction): LocalAcc
 
 /** Every precondition the chain no longer meets, read in one batch, then the simulation; and the current epoch. */
 async function changedPreconditions(
-  { client, target }: RegistryContext,
+  ctx: RegistryContext,
   { bundle, tx, now }: { bundle: Bundle; tx: PreparedTransaction; now: Date },
 ): Promise<{ changed: ChangedPrecondition[]; epoch: number }> {
-  const pre = bundle.preconditions
+  const { client, target } = ctx
   const a = await readAnchor(client, {
     rpcUrl: target.rpcUrl,
     registry: bundle.registry.address,
-    validator: pre.validator,
+    validator: bundle.preconditions.validator,
     from: tx.from,
   })
+  const changed = preconditionsNotMet({ bundle, tx, now, anchor: a, rpcUrl: target.rpcUrl })
+  if (changed.length > 0) return { changed, epoch: a.epoch }
+  const simulation = await simulationChange(ctx, bundle, tx)
+  return { changed: simulation ? [simulation] : [], epoch: a.epoch }
+}
+
+/** The bundle's expiry, chain, registry code, nonce, validator state, fees and balance, against the chain now. */
+function preconditionsNotMet({
+  bundle,
+  tx,
+  now,
+  anchor: a,
+  rpcUrl,
+}: {
+  bundle: Bundle
+  tx: PreparedTransaction
+  now: Date
+  anchor: ReadAnchorReturnType
+  rpcUrl: string
+}): ChangedPrecondition[] {
+  const pre = bundle.preconditions
   const changed: ChangedPrecondition[] = []
   const add = (name: string, prepared: string, nowText: string) => changed.push({ name, prepared, now: nowText })
   if (now.getTime() > Date.parse(bundle.expiresAt))
     add('expiry', `valid until ${bundle.expiresAt}`, `it is ${now.toISOString()}`)
   if (a.chainId !== bundle.chain.chainId)
-    add('chain id', `chain id ${bundle.chain.chainId}`, `the endpoint ${target.rpcUrl} serves chain id ${a.chainId}`)
+    add('chain id', `chain id ${bundle.chain.chainId}`, `the endpoint ${rpcUrl} serves chain id ${a.chainId}`)
   if (a.codeHash !== bundle.registry.codeHash)
     add(
       'registry code',
@@ -239,22 +260,29 @@ async function changedPreconditions(
   const cost = maxCost(tx)
   if (a.balance < cost)
     add('balance', `${tx.from} pays up to ${formatTelAndWei(cost)}`, `it holds ${formatTelAndWei(a.balance)}`)
-  if (changed.length > 0) return { changed, epoch: a.epoch }
-  // the exact call from the exact sender, against the chain as it is now
+  return changed
+}
+
+/** The exact call from the exact sender, against the chain as it is now: a revert or more gas than signed. */
+async function simulationChange(
+  { client, target }: RegistryContext,
+  bundle: Bundle,
+  tx: PreparedTransaction,
+): Promise<ChangedPrecondition | null> {
   try {
     const gas = await client.estimateGas({ account: tx.from, to: tx.to, data: tx.data, value: tx.value })
-    if (gas > tx.gas) add('gas', `a gas limit of ${tx.gas}`, `the simulation needs ${gas}`)
+    if (gas > tx.gas) return { name: 'gas', prepared: `a gas limit of ${tx.gas}`, now: `the simulation needs ${gas}` }
+    return null
   } catch (err) {
     if (!isRevert(err)) throw explainRpcError(err, target.rpcUrl) ?? err
     const why = registryErrorFromRevert(err, {
       action: bundle.step,
-      validator: pre.validator,
+      validator: bundle.preconditions.validator,
       signer: tx.from,
       value: tx.value,
       errorAbi: registryAdapters[bundle.registry.generation].errorAbi,
       generation: bundle.registry.generation,
     })
-    add('simulation', 'the call succeeds', `it reverts: ${why.message}`)
+    return { name: 'simulation', prepared: 'the call succeeds', now: `it reverts: ${why.message}` }
   }
-  return { changed, epoch: a.epoch }
 }

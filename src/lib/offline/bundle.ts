@@ -281,8 +281,25 @@ export function parseAnyBundle(text: string, path: string): AnyBundle {
   const call = f(doc, 'call').record()
   f(call, 'function', 'call').string()
   if (!Array.isArray(call.args)) bad('call.args is not a list')
-  const tx = f(doc, 'transaction').record()
-  const t = (k: string) => f(tx, k, 'transaction')
+  checkTransaction(doc, { chain, registry }, bad)
+  checkPreconditions(doc, bad)
+  checkIntent(doc, bad)
+  if (doc.keyBinding !== null) {
+    const kb = f(doc, 'keyBinding').record()
+    f(kb, 'blsPubkey', 'keyBinding').string(HEX)
+  } else if (step === 'stake') bad('a stake bundle has no keyBinding')
+  f(doc, 'prepareCommand').string()
+  return doc as unknown as Bundle
+}
+
+/** The prepared transaction: its fields' shapes, its fee type, and its chain and target are the bundle's. */
+function checkTransaction(
+  doc: Record<string, unknown>,
+  { chain, registry }: { chain: Record<string, unknown>; registry: Record<string, unknown> },
+  bad: Check,
+): void {
+  const tx = field(doc, 'transaction', '', bad).record()
+  const t = (k: string) => field(tx, k, 'transaction', bad)
   t('chainId').int()
   t('from').string(ADDRESS)
   t('to').string(ADDRESS)
@@ -300,8 +317,12 @@ export function parseAnyBundle(text: string, path: string): AnyBundle {
   else bad(`transaction.type ${type} is not eip1559 or legacy`)
   if (tx.chainId !== chain.chainId) bad('transaction.chainId is not chain.chainId')
   if (String(tx.to).toLowerCase() !== String(registry.address).toLowerCase()) bad('transaction.to is not the registry')
-  const pre = f(doc, 'preconditions').record()
-  const p = (k: string) => f(pre, k, 'preconditions')
+}
+
+/** The state the bundle was prepared against. */
+function checkPreconditions(doc: Record<string, unknown>, bad: Check): void {
+  const pre = field(doc, 'preconditions', '', bad).record()
+  const p = (k: string) => field(pre, k, 'preconditions', bad)
   p('validator').string(ADDRESS)
   p('status').string()
   p('stakeVersion').int()
@@ -309,17 +330,15 @@ export function parseAnyBundle(text: string, path: string): AnyBundle {
   if (pre.minEpoch !== null) p('minEpoch').int()
   p('maxBaseFeePerGas').string(WEI)
   if (pre.baseFeePerGas !== null) p('baseFeePerGas').string(WEI)
-  const intent = f(doc, 'intent').record()
-  f(intent, 'title', 'intent').string()
+}
+
+/** What the offline machine shows before signing: a title and lists of lines. */
+function checkIntent(doc: Record<string, unknown>, bad: Check): void {
+  const intent = field(doc, 'intent', '', bad).record()
+  field(intent, 'title', 'intent', bad).string()
   for (const k of ['changes', 'irreversible'])
     if (!Array.isArray(intent[k]) || !(intent[k] as unknown[]).every((x) => typeof x === 'string'))
       bad(`intent.${k} is not a list of lines`)
-  if (doc.keyBinding !== null) {
-    const kb = f(doc, 'keyBinding').record()
-    f(kb, 'blsPubkey', 'keyBinding').string(HEX)
-  } else if (step === 'stake') bad('a stake bundle has no keyBinding')
-  f(doc, 'prepareCommand').string()
-  return doc as unknown as Bundle
 }
 
 /** The fields of a delegation signature bundle (its digest already checked). */

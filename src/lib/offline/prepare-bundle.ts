@@ -9,11 +9,12 @@ import type { Signer } from '../chain/signer.js'
 import type { UnsignedTransaction } from '../chain/transaction.js'
 import { formatTel, formatTelAndWei } from '../chain/units.js'
 import type { DelegationSignatureFile } from '../registry/delegation-file.js'
+import type { RegistryGeneration } from '../registry/generations/detect.js'
 import type { SignAdiriProof } from '../registry/stake-checks.js'
 import type { RegistryContext, Reporter, TxOutcome } from '../registry/types.js'
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type Bundle, sealed } from './bundle.js'
-import { decodeRegistryCall, describeIntent } from './intent.js'
-import { readAnchor } from './read-anchor.js'
+import { type DecodedCall, decodeRegistryCall, describeIntent } from './intent.js'
+import { type ReadAnchorReturnType, readAnchor } from './read-anchor.js'
 
 export type StakeBundleMaterial = {
   blsPubkey: Hex
@@ -59,7 +60,7 @@ export async function prepareBundle(
   ctx: RegistryContext,
   params: PrepareBundleParameters,
 ): Promise<PrepareBundleReturnType> {
-  const { from, report } = params
+  const { from } = params
   const signer: Signer = { type: 'unsigned', address: from }
   const validator =
     params.step === 'unstake' || params.step === 'claimStakeRewards'
@@ -72,63 +73,24 @@ export async function prepareBundle(
     return { outcome: result.outcome, message: result.message }
   if (result.outcome !== 'unsigned') throw new Error(`offline prepare: the step returned ${result.outcome}`) // a bug
   const tx = result.unsigned
-
-  const anchor = await readAnchor(ctx.client, {
-    rpcUrl: ctx.target.rpcUrl,
-    registry: ctx.target.registry,
-    validator,
-    from,
-  })
-  if (anchor.codeHash === null || anchor.generation === null)
-    throw new Error('offline prepare: the registry code changed during the prepare') // the step's guard passed moments ago
-  const call = decodeRegistryCall(anchor.generation, tx.data)
-  if (!call || call.step !== params.step) throw new Error('offline prepare: the calldata is not the step prepared') // a bug
+  const { anchor, call, codeHash, generation } = await readCheckedAnchor(ctx, params, validator, tx)
 
   const value = BigInt(tx.value)
   const maxFee = BigInt(tx.maxFeePerGas ?? tx.gasPrice ?? '0')
   const tip = BigInt(tx.maxPriorityFeePerGas ?? '0')
-  const maxCost = value + BigInt(tx.gas) * maxFee
-  if (anchor.balance < maxCost)
-    report?.({
-      type: 'warning',
-      message: `${from} holds ${formatTelAndWei(anchor.balance)}, less than the ${formatTelAndWei(maxCost)} this transaction may cost; fund it before the broadcast, which checks it again.`,
-    })
+  warnIfUnderfunded(params, anchor.balance, value + BigInt(tx.gas) * maxFee)
   const now = params.now ?? new Date()
   const minEpoch =
     params.step === 'unstake' && anchor.status === 'Exited' && anchor.exitEpoch !== null ? anchor.exitEpoch + 1 : null
-  const stake: Bundle['keyBinding'] =
-    params.step === 'stake'
-      ? {
-          blsPubkey: params.stake.blsPubkey,
-          proofOfPossession: params.stake.proofOfPossession ?? null,
-          executionAddress: params.stake.executionAddress ?? null,
-          nodeInfo: params.stake.nodeInfo,
-          keyOnDisk: params.stake.keyOnDisk,
-        }
-      : params.step === 'delegateStake'
-        ? {
-            blsPubkey: params.delegation.blsPubkey,
-            proofOfPossession:
-              params.delegation.proof.format === 'compressed' ? params.delegation.proof.signature : null,
-            executionAddress: params.delegation.validator,
-            nodeInfo: null,
-            keyOnDisk: 'not-checked',
-          }
-        : null
-  // a bundle never outlives the validator's signature it carries
-  const deadline =
-    params.step === 'delegateStake' && params.delegation.deadline !== null
-      ? Number(params.delegation.deadline) * 1000
-      : Number.POSITIVE_INFINITY
-  const expiresAt = Math.min(now.getTime() + params.expiresInSeconds * 1000, deadline)
+  const keyBinding = keyBindingOf(params)
   const bundle = sealed<Bundle>({
     format: BUNDLE_FORMAT,
     version: BUNDLE_VERSION,
     step: params.step,
     createdAt: now.toISOString(),
-    expiresAt: new Date(expiresAt).toISOString(),
+    expiresAt: expiresAtOf(params, now),
     chain: { chainId: anchor.chainId, name: result.chain.name },
-    registry: { address: ctx.target.registry, codeHash: anchor.codeHash, generation: anchor.generation },
+    registry: { address: ctx.target.registry, codeHash, generation },
     call: { function: call.function, args: call.args },
     transaction: bundleTransaction(tx),
     preconditions: {
@@ -147,12 +109,74 @@ export async function prepareBundle(
       value,
       status: anchor.status,
       epoch: anchor.epoch,
-      blsPubkey: stake?.blsPubkey,
+      blsPubkey: keyBinding?.blsPubkey,
     }),
-    keyBinding: stake,
+    keyBinding,
     prepareCommand: params.prepareCommand,
   })
   return { outcome: 'prepared', bundle }
+}
+
+/**
+ * The state the bundle is prepared against (./read-anchor.ts): the registry code is still the one
+ * the step's guard passed, and the calldata decodes as the step prepared (both else a bug).
+ */
+async function readCheckedAnchor(
+  ctx: RegistryContext,
+  { from, step }: PrepareBundleParameters,
+  validator: Address,
+  tx: UnsignedTransaction,
+): Promise<{ anchor: ReadAnchorReturnType; call: DecodedCall; codeHash: Hex; generation: RegistryGeneration }> {
+  const anchor = await readAnchor(ctx.client, {
+    rpcUrl: ctx.target.rpcUrl,
+    registry: ctx.target.registry,
+    validator,
+    from,
+  })
+  if (anchor.codeHash === null || anchor.generation === null)
+    throw new Error('offline prepare: the registry code changed during the prepare') // the step's guard passed moments ago
+  const call = decodeRegistryCall(anchor.generation, tx.data)
+  if (!call || call.step !== step) throw new Error('offline prepare: the calldata is not the step prepared') // a bug
+  return { anchor, call, codeHash: anchor.codeHash, generation: anchor.generation }
+}
+
+/** A sender that cannot pay the most the transaction may cost is warned (the broadcast checks it again). */
+function warnIfUnderfunded({ from, report }: PrepareBundleParameters, balance: bigint, maxCost: bigint): void {
+  if (balance < maxCost)
+    report?.({
+      type: 'warning',
+      message: `${from} holds ${formatTelAndWei(balance)}, less than the ${formatTelAndWei(maxCost)} this transaction may cost; fund it before the broadcast, which checks it again.`,
+    })
+}
+
+/** The key material a stake or delegated stake binds, recorded for the offline machine's check. */
+function keyBindingOf(params: PrepareBundleParameters): Bundle['keyBinding'] {
+  if (params.step === 'stake')
+    return {
+      blsPubkey: params.stake.blsPubkey,
+      proofOfPossession: params.stake.proofOfPossession ?? null,
+      executionAddress: params.stake.executionAddress ?? null,
+      nodeInfo: params.stake.nodeInfo,
+      keyOnDisk: params.stake.keyOnDisk,
+    }
+  if (params.step === 'delegateStake')
+    return {
+      blsPubkey: params.delegation.blsPubkey,
+      proofOfPossession: params.delegation.proof.format === 'compressed' ? params.delegation.proof.signature : null,
+      executionAddress: params.delegation.validator,
+      nodeInfo: null,
+      keyOnDisk: 'not-checked',
+    }
+  return null
+}
+
+/** `expiresInSeconds` from now; a bundle never outlives the validator's signature it carries. */
+function expiresAtOf(params: PrepareBundleParameters, now: Date): string {
+  const deadline =
+    params.step === 'delegateStake' && params.delegation.deadline !== null
+      ? Number(params.delegation.deadline) * 1000
+      : Number.POSITIVE_INFINITY
+  return new Date(Math.min(now.getTime() + params.expiresInSeconds * 1000, deadline)).toISOString()
 }
 
 type StepResult = TxOutcome & { chain: { name: string } }

@@ -45,25 +45,11 @@ export async function prepareDelegationSignature(
   const { validator, delegator, stake, report } = params
   const now = params.now ?? new Date()
   const nowSeconds = BigInt(Math.floor(now.getTime() / 1000))
-  checkStakeKeyMaterial({ ...stake, validator })
-  if (delegator.toLowerCase() === validator.toLowerCase())
-    throw new BadInputError(`The delegator ${delegator} is the validator itself.`, {
-      fix: 'A validator stakes for itself with `tnv offline prepare stake`; pass --delegator with the address that will pay the stake.',
-    })
-  const { client, target } = ctx
-  const registry = { address: target.registry, abi: sharedRegistryAbi } as const
-  const first = await readFirstBatch(ctx, { purpose: 'write', action: 'a delegation signature', report }, () =>
-    Promise.all([
-      client.readContract({ ...registry, functionName: 'getCurrentStakeVersion' }),
-      orNullOnRevert(client.readContract({ ...registry, functionName: 'getValidator', args: [validator] })),
-      client.readContract({ ...registry, functionName: 'isRetired', args: [validator] }),
-      client.readContract({ ...registry, functionName: 'isValidator', args: [stake.blsPubkey] }),
-      client.readContract({ ...registry, functionName: 'getCurrentEpoch' }),
-      client.getCode({ address: target.registry }),
-    ]),
+  checkDelegationInputs(params)
+  const { chain, adapter, stakeVersion, record, retired, keyRegistered, epoch, code } = await readDelegationState(
+    ctx,
+    params,
   )
-  const [stakeVersion, record, retired, keyRegistered, epoch, code] = first.values
-  const { chain, adapter } = first
   assertDelegatable({ validator, record, retired, keyRegistered })
   const status = statusOf(record)
   const deadline = checkDeadline(adapter, params.deadline, nowSeconds)
@@ -78,18 +64,14 @@ export async function prepareDelegationSignature(
     message: `registry ${adapter.generation}: digest ${digest} reproduced locally (stake version ${stakeVersion}, nonce ${inputs.nonce})`,
   })
   const proof = await resolveStakeProof({ ...stake, adapter, validator })
-  const expires = Math.min(
-    now.getTime() + params.expiresInSeconds * 1000,
-    deadline === null ? Number.POSITIVE_INFINITY : Number(deadline) * 1000,
-  )
   return sealed<DelegationBundle>({
     format: BUNDLE_FORMAT,
     version: BUNDLE_VERSION,
     step: DELEGATION_SIGNATURE_STEP,
     createdAt: now.toISOString(),
-    expiresAt: new Date(expires).toISOString(),
+    expiresAt: expiresAtOf(now, params.expiresInSeconds, deadline),
     chain: { chainId: chain.chainId, name: chain.name },
-    registry: { address: target.registry, codeHash: keccak256(code as Hex), generation: adapter.generation },
+    registry: { address: ctx.target.registry, codeHash: keccak256(code as Hex), generation: adapter.generation },
     delegation: {
       validator,
       delegator,
@@ -110,13 +92,57 @@ export async function prepareDelegationSignature(
       deadline,
       revocable: adapter.features.increaseNonce,
     }),
-    keyBinding: {
-      blsPubkey: stake.blsPubkey,
-      proofOfPossession: stake.proofOfPossession ?? null,
-      executionAddress: stake.executionAddress ?? null,
-      nodeInfo: stake.nodeInfo,
-      keyOnDisk: stake.keyOnDisk,
-    },
+    keyBinding: keyBindingOf(stake),
     prepareCommand: params.prepareCommand,
   })
+}
+
+/** `expiresInSeconds` from now; a bundle never outlives the signature's deadline. */
+function expiresAtOf(now: Date, expiresInSeconds: number, deadline: bigint | null): string {
+  const expires = Math.min(
+    now.getTime() + expiresInSeconds * 1000,
+    deadline === null ? Number.POSITIVE_INFINITY : Number(deadline) * 1000,
+  )
+  return new Date(expires).toISOString()
+}
+
+/** Before any read: the key material is well-formed and the delegator is not the validator itself. */
+function checkDelegationInputs({ validator, delegator, stake }: PrepareDelegationSignatureParameters): void {
+  checkStakeKeyMaterial({ ...stake, validator })
+  if (delegator.toLowerCase() === validator.toLowerCase())
+    throw new BadInputError(`The delegator ${delegator} is the validator itself.`, {
+      fix: 'A validator stakes for itself with `tnv offline prepare stake`; pass --delegator with the address that will pay the stake.',
+    })
+}
+
+/** The first batch: chain, generation, stake version, the validator's and the key's state, the epoch, the registry code. */
+async function readDelegationState(
+  ctx: RegistryContext,
+  { validator, stake, report }: PrepareDelegationSignatureParameters,
+) {
+  const { client, target } = ctx
+  const registry = { address: target.registry, abi: sharedRegistryAbi } as const
+  const first = await readFirstBatch(ctx, { purpose: 'write', action: 'a delegation signature', report }, () =>
+    Promise.all([
+      client.readContract({ ...registry, functionName: 'getCurrentStakeVersion' }),
+      orNullOnRevert(client.readContract({ ...registry, functionName: 'getValidator', args: [validator] })),
+      client.readContract({ ...registry, functionName: 'isRetired', args: [validator] }),
+      client.readContract({ ...registry, functionName: 'isValidator', args: [stake.blsPubkey] }),
+      client.readContract({ ...registry, functionName: 'getCurrentEpoch' }),
+      client.getCode({ address: target.registry }),
+    ]),
+  )
+  const [stakeVersion, record, retired, keyRegistered, epoch, code] = first.values
+  return { chain: first.chain, adapter: first.adapter, stakeVersion, record, retired, keyRegistered, epoch, code }
+}
+
+/** The key material the delegation binds, recorded for the offline machine's check. */
+function keyBindingOf(stake: StakeBundleMaterial): DelegationBundle['keyBinding'] {
+  return {
+    blsPubkey: stake.blsPubkey,
+    proofOfPossession: stake.proofOfPossession ?? null,
+    executionAddress: stake.executionAddress ?? null,
+    nodeInfo: stake.nodeInfo,
+    keyOnDisk: stake.keyOnDisk,
+  }
 }

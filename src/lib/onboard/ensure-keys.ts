@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import type { Address } from 'viem'
 import { AbortedError, MissingInputError } from '../errors.js'
 import { pathExists } from '../fs/atomic.js'
+import type { GenerateNodeKeysReturnType } from '../keys/generate-node-keys.js'
 import { readNodeInfo } from '../nodeinfo/read.js'
 import { NODE_INFO_FILE, type NodeInfo } from '../nodeinfo/types.js'
 import type { PassphraseSource } from '../options.js'
@@ -51,90 +52,127 @@ export type CreateKeysParameters = {
   terminal?: ((text: string) => void) | undefined
 }
 
-export async function createKeys(
-  io: WizardIo,
-  {
-    datadir,
-    address,
-    create,
-    passphraseSource,
-    externalPrimaryAddr,
-    externalWorkerAddrs,
-    env,
-    offerPhrase = false,
-    terminal,
-  }: CreateKeysParameters,
-): Promise<{ path: string; info: NodeInfo; passphrase: string | null }> {
-  let withPhrase = false
-  let primary = externalPrimaryAddr
-  let workers = externalWorkerAddrs
-    ?.split(',')
-    .map((a) => a.trim())
-    .filter((a) => a.length > 0)
-  let source = passphraseSource
-  if (io.interactive) {
-    if (
-      !create &&
-      !(await io.confirm(`No ${NODE_INFO_FILE} in ${datadir}. Generate validator keys there for ${address}?`, true))
-    )
-      throw new AbortedError(
-        `Stopped: no validator keys. Point --datadir at the data directory that holds them, or run \`tnv keytool generate validator --address ${address} --datadir DIR\`.`,
-      )
-    if (primary === undefined) {
-      const host = (
-        await io.input(
-          `Public IP address or DNS name of this host (the p2p addresses use UDP ${PRIMARY_UDP_PORT} and ${WORKER_UDP_PORT}; empty: local-only 127.0.0.1 on free ports, for a devnet)`,
-          { default: '' },
-        )
-      ).trim()
-      if (host !== '') {
-        const proto = /^\d+\.\d+\.\d+\.\d+$/.test(host) ? 'ip4' : host.includes(':') ? 'ip6' : 'dns4'
-        primary = `/${proto}/${host}/udp/${PRIMARY_UDP_PORT}/quic-v1`
-        workers = [`/${proto}/${host}/udp/${WORKER_UDP_PORT}/quic-v1`]
-      }
-    }
-    // a passphrase already in the environment is used; otherwise it is asked (twice, hidden)
-    if (source === 'env' && env.TN_BLS_PASSPHRASE === undefined) source = 'ask'
-    if (offerPhrase && terminal)
-      withPhrase =
-        (await io.select(
-          'How should the BLS key be made?',
-          [
-            {
-              value: 'phrase',
-              name: 'From a new 24-word recovery phrase (recommended): shown once, you write it on paper, and the key can be rebuilt from it',
-            },
-            {
-              value: 'random',
-              name: 'From random bytes only: the data directory and its passphrase are the only copy (back them up)',
-            },
-          ],
-          'phrase',
-        )) === 'phrase'
-  } else if (!create) {
+export type CreateKeysReturnType = { path: string; info: NodeInfo; passphrase: string | null }
+
+export async function createKeys(io: WizardIo, params: CreateKeysParameters): Promise<CreateKeysReturnType> {
+  const inputs = io.interactive ? await askKeyInputs(io, params) : keyInputsWithoutTerminal(params)
+  const { r, passphrase } = await generateKeys(io, params, inputs)
+  if (inputs.withPhrase) await recordPhraseBackup(r)
+  reportKeysCreated(io, r, inputs.withPhrase)
+  return { path: r.paths.nodeInfo, info: r.info, passphrase: r.encrypted ? (passphrase ?? null) : null }
+}
+
+/** What the keys are made with, settled before anything is made. */
+type KeyInputs = {
+  primary: string | undefined
+  workers: string[] | undefined
+  source: PassphraseSource
+  /** The BLS key from a new recovery phrase (shown once) rather than random bytes. */
+  withPhrase: boolean
+}
+
+/** Without a terminal: only with --create-keys, from the flags as given. */
+function keyInputsWithoutTerminal({
+  datadir,
+  create,
+  passphraseSource,
+  externalPrimaryAddr,
+  externalWorkerAddrs,
+}: CreateKeysParameters): KeyInputs {
+  if (!create)
     throw new MissingInputError(
       `Validator keys (there is no ${NODE_INFO_FILE} in ${datadir})`,
       '--create-keys to generate them there (passphrase from TN_BLS_PASSPHRASE), or --datadir/--node-info naming existing keys',
     )
+  return {
+    primary: externalPrimaryAddr,
+    workers: workerAddrsOf(externalWorkerAddrs),
+    source: passphraseSource,
+    withPhrase: false,
   }
+}
+
+/**
+ * On a terminal: consent (unless --create-keys), the host's p2p address when none was given, the
+ * passphrase source, and, when offered, a key from a recovery phrase or random bytes.
+ */
+async function askKeyInputs(io: WizardIo, params: CreateKeysParameters): Promise<KeyInputs> {
+  const { datadir, address, create, env, offerPhrase = false, terminal } = params
+  if (
+    !create &&
+    !(await io.confirm(`No ${NODE_INFO_FILE} in ${datadir}. Generate validator keys there for ${address}?`, true))
+  )
+    throw new AbortedError(
+      `Stopped: no validator keys. Point --datadir at the data directory that holds them, or run \`tnv keytool generate validator --address ${address} --datadir DIR\`.`,
+    )
+  const given = { primary: params.externalPrimaryAddr, workers: workerAddrsOf(params.externalWorkerAddrs) }
+  const addresses = given.primary === undefined ? ((await askP2pAddresses(io)) ?? given) : given
+  // a passphrase already in the environment is used; otherwise it is asked (twice, hidden)
+  let source = params.passphraseSource
+  if (source === 'env' && env.TN_BLS_PASSPHRASE === undefined) source = 'ask'
+  const withPhrase = offerPhrase && terminal ? await askWithPhrase(io) : false
+  return { ...addresses, source, withPhrase }
+}
+
+function workerAddrsOf(externalWorkerAddrs: string | undefined): string[] | undefined {
+  return externalWorkerAddrs
+    ?.split(',')
+    .map((a) => a.trim())
+    .filter((a) => a.length > 0)
+}
+
+/** The p2p addresses on the conventional UDP ports of the host asked for; null (local-only) when empty. */
+async function askP2pAddresses(io: WizardIo): Promise<{ primary: string; workers: string[] } | null> {
+  const host = (
+    await io.input(
+      `Public IP address or DNS name of this host (the p2p addresses use UDP ${PRIMARY_UDP_PORT} and ${WORKER_UDP_PORT}; empty: local-only 127.0.0.1 on free ports, for a devnet)`,
+      { default: '' },
+    )
+  ).trim()
+  if (host === '') return null
+  const proto = /^\d+\.\d+\.\d+\.\d+$/.test(host) ? 'ip4' : host.includes(':') ? 'ip6' : 'dns4'
+  return {
+    primary: `/${proto}/${host}/udp/${PRIMARY_UDP_PORT}/quic-v1`,
+    workers: [`/${proto}/${host}/udp/${WORKER_UDP_PORT}/quic-v1`],
+  }
+}
+
+async function askWithPhrase(io: WizardIo): Promise<boolean> {
+  return (
+    (await io.select(
+      'How should the BLS key be made?',
+      [
+        {
+          value: 'phrase',
+          name: 'From a new 24-word recovery phrase (recommended): shown once, you write it on paper, and the key can be rebuilt from it',
+        },
+        {
+          value: 'random',
+          name: 'From random bytes only: the data directory and its passphrase are the only copy (back them up)',
+        },
+      ],
+      'phrase',
+    )) === 'phrase'
+  )
+}
+
+/**
+ * The keys written by the keytool library. A recovery phrase is made now and shown and confirmed
+ * once every check of generate passed, just before the passphrase is read; the secret is zeroed after.
+ * The passphrase is given back: the node tnv may start next reads TN_BLS_PASSPHRASE, which tnv
+ * removed from its own environment once read.
+ */
+async function generateKeys(
+  io: WizardIo,
+  { datadir, address, env, terminal }: CreateKeysParameters,
+  { primary, workers, source, withPhrase }: KeyInputs,
+): Promise<{ r: GenerateNodeKeysReturnType; passphrase: string | undefined }> {
   const [{ generateNodeKeys }, { readPassphrase }] = await Promise.all([
     import('../keys/generate-node-keys.js'),
     import('../passphrase/read-passphrase.js'),
   ])
   const stdin = source === 'stdin' ? io.stdin() : undefined
-  // a recovery phrase: made now, shown and confirmed once every check of generate passed
-  let phrase: string | undefined
-  let secret: Uint8Array | undefined
-  if (withPhrase) {
-    const [{ generateMnemonic }, { blsSecretFromMnemonic }] = await Promise.all([
-      import('../keys/mnemonic.js'),
-      import('../keys/mnemonic-key.js'),
-    ])
-    phrase = generateMnemonic()
-    secret = blsSecretFromMnemonic(phrase, 0)
-  }
-  // Kept in memory for the node tnv may start next: the node reads TN_BLS_PASSPHRASE, which
-  // tnv removed from its own environment once read.
+  let { phrase, secret } = withPhrase ? await newRecoveryPhrase() : { phrase: undefined, secret: undefined }
   let passphrase: string | undefined
   const r = await generateNodeKeys({
     datadir,
@@ -168,18 +206,35 @@ export async function createKeys(
       return value
     },
   }).finally(() => secret?.fill(0))
-  if (withPhrase) {
-    const [{ recordBackupProof }, { validatorKeyPath }] = await Promise.all([
-      import('../keys/backup-record.js'),
-      import('../keys/mnemonic-key.js'),
-    ])
-    await recordBackupProof(r.paths.datadir, {
-      how: 'phrase-confirmed',
-      blsPublicKey: `0x${Buffer.from(r.info.blsPublicKey).toString('hex')}`,
-      keyPath: validatorKeyPath(0),
-      at: new Date().toISOString(),
-    })
-  }
+  return { r, passphrase }
+}
+
+/** A new 24-word phrase and the BLS secret of its key 0. */
+async function newRecoveryPhrase(): Promise<{ phrase: string | undefined; secret: Uint8Array | undefined }> {
+  const [{ generateMnemonic }, { blsSecretFromMnemonic }] = await Promise.all([
+    import('../keys/mnemonic.js'),
+    import('../keys/mnemonic-key.js'),
+  ])
+  const phrase = generateMnemonic()
+  return { phrase, secret: blsSecretFromMnemonic(phrase, 0) }
+}
+
+/** The phrase was confirmed on the terminal: recorded as the key's backup. */
+async function recordPhraseBackup(r: GenerateNodeKeysReturnType): Promise<void> {
+  const [{ recordBackupProof }, { validatorKeyPath }] = await Promise.all([
+    import('../keys/backup-record.js'),
+    import('../keys/mnemonic-key.js'),
+  ])
+  await recordBackupProof(r.paths.datadir, {
+    how: 'phrase-confirmed',
+    blsPublicKey: `0x${Buffer.from(r.info.blsPublicKey).toString('hex')}`,
+    keyPath: validatorKeyPath(0),
+    at: new Date().toISOString(),
+  })
+}
+
+/** Where the keys are, how they are backed up, and a warning for local-only p2p addresses. */
+function reportKeysCreated(io: WizardIo, r: GenerateNodeKeysReturnType, withPhrase: boolean): void {
   io.emit(
     {
       event: 'keys-created',
@@ -200,5 +255,4 @@ export async function createKeys(
       { event: 'warning', message: 'node-info.yaml holds local-only 127.0.0.1 p2p addresses' },
       'Warning: node-info.yaml holds local-only 127.0.0.1 p2p addresses: fine for the devnet, unreachable for other validators.',
     )
-  return { path: r.paths.nodeInfo, info: r.info, passphrase: r.encrypted ? (passphrase ?? null) : null }
 }

@@ -46,59 +46,79 @@ export async function pickSigner(
   params: PickSignerParameters & { offline: { bundle?: string | undefined } },
 ): Promise<Signer | OfflineSigner>
 export async function pickSigner(io: WizardIo, params: PickSignerParameters): Promise<Signer>
-export async function pickSigner(
-  io: WizardIo,
-  { action, flags, defaultFrom, datadir, onChosen, env, offline }: PickSignerParameters,
-): Promise<Signer | OfflineSigner> {
-  const named =
+export async function pickSigner(io: WizardIo, params: PickSignerParameters): Promise<Signer | OfflineSigner> {
+  const { flags, datadir, env, offline } = params
+  const named = signerNamed(flags, env)
+  if (offline?.bundle !== undefined) return offlineFromBundle(io, params, offline.bundle, named)
+  if (!io.interactive || named) return signerFromFlags(io, params)
+  const remembered = datadir === undefined ? null : await readSignerChoice(datadir)
+  const kind = await askSignerKind(io, remembered, offline !== undefined)
+  const { signer, choice } =
+    kind === 'offline'
+      ? await askOffline(io, params, remembered)
+      : kind === 'ledger' || kind === 'trezor'
+        ? await askHardware(io, params, kind, remembered)
+        : kind === 'key' || kind === 'keystore'
+          ? await askKeyOrKeystore(io, params, kind, remembered)
+          : await askUnsigned(io, params)
+  await rememberChoice(io, params, choice)
+  return signer
+}
+
+/** A signer the flags or the environment name: a key, a keystore, unsigned, a hardware wallet. */
+function signerNamed(flags: SignerFlagValues, env: NodeJS.ProcessEnv): boolean {
+  return (
     flags['private-key'] !== undefined ||
     flags.keystore !== undefined ||
     flags.unsigned === true ||
     flags.ledger === true ||
     flags.trezor === true ||
     (env.TN_PRIVATE_KEY !== undefined && env.TN_PRIVATE_KEY !== '')
-  const warn = (lines: string[]) => {
-    for (const w of lines) io.emit({ event: 'warning', message: w }, w)
-  }
-  if (offline?.bundle !== undefined) {
-    if (named)
-      throw new UsageError(
-        '--offline-bundle says the funding key is on an offline machine, and a signer here is named too.',
-        {
-          fix: 'Drop --offline-bundle to sign here, or drop --private-key, --keystore, --unsigned, --ledger, --trezor and TN_PRIVATE_KEY to sign offline.',
-        },
-      )
-    const address = await offlineAddress(io, flags, defaultFrom)
-    const bundle = resolve(offline.bundle)
-    await chosenOffline(datadir, bundle, io)
-    return { type: 'offline', address, bundle }
-  }
-  if (!io.interactive || named) {
-    // the wizard's prompts and the session's one stdin reader (--keystore-password-source stdin)
-    const { signer, warnings } = await resolveSigner({
-      action,
-      ...signerOptionsOf(flags),
-      defaultFrom,
-      prompter: io,
-      env,
-    }).catch((err: unknown) => {
-      throw offline ? withOfflineBundleFix(err) : err
-    })
-    warn(warnings)
-    return signer
-  }
-  const remembered = datadir === undefined ? null : await readSignerChoice(datadir)
-  const chosen = async (choice: SignerChoice) => {
-    onChosen?.(choice)
-    if (datadir === undefined) return
-    try {
-      await rememberSignerChoice(datadir, choice)
-    } catch (err) {
-      const w = `Warning: could not remember the signer choice in ${datadir} (${err instanceof Error ? err.message : String(err)}); it will be asked again next time.`
-      io.emit({ event: 'warning', message: w }, w)
-    }
-  }
-  const kind = await io.select<SignerKind>(
+  )
+}
+
+/** --offline-bundle: the key is offline (no other signer may be named); the bundle's path is remembered. */
+async function offlineFromBundle(
+  io: WizardIo,
+  { flags, defaultFrom, datadir }: PickSignerParameters,
+  bundlePath: string,
+  named: boolean,
+): Promise<OfflineSigner> {
+  if (named)
+    throw new UsageError(
+      '--offline-bundle says the funding key is on an offline machine, and a signer here is named too.',
+      {
+        fix: 'Drop --offline-bundle to sign here, or drop --private-key, --keystore, --unsigned, --ledger, --trezor and TN_PRIVATE_KEY to sign offline.',
+      },
+    )
+  const address = await offlineAddress(io, flags, defaultFrom)
+  const bundle = resolve(bundlePath)
+  await chosenOffline(datadir, bundle, io)
+  return { type: 'offline', address, bundle }
+}
+
+/** Without a terminal, or with a signer named: the flags and the environment are the answer. */
+async function signerFromFlags(
+  io: WizardIo,
+  { action, flags, defaultFrom, env, offline }: PickSignerParameters,
+): Promise<Signer> {
+  // the wizard's prompts and the session's one stdin reader (--keystore-password-source stdin)
+  const { signer, warnings } = await resolveSigner({
+    action,
+    ...signerOptionsOf(flags),
+    defaultFrom,
+    prompter: io,
+    env,
+  }).catch((err: unknown) => {
+    throw offline ? withOfflineBundleFix(err) : err
+  })
+  for (const w of warnings) io.emit({ event: 'warning', message: w }, w)
+  return signer
+}
+
+/** The question, with the remembered kind as the default (offline only where it is offered). */
+async function askSignerKind(io: WizardIo, remembered: SignerChoice | null, offline: boolean): Promise<SignerKind> {
+  return io.select<SignerKind>(
     'Who signs the transactions?',
     [
       { value: 'key', name: 'a private key (typed at a hidden prompt)' },
@@ -117,59 +137,103 @@ export async function pickSigner(
     ],
     remembered !== null && (remembered.kind !== 'offline' || offline) ? remembered.kind : 'key',
   )
-  if (kind === 'offline') {
-    const address = await offlineAddress(io, flags, defaultFrom)
-    const bundle = remembered?.kind === 'offline' ? remembered.bundle : undefined
-    await chosen({ kind, ...(bundle !== undefined ? { bundle } : {}) })
-    return { type: 'offline', address, bundle }
+}
+
+/** The signer answered at the prompts and the choice to remember (never a secret). */
+type Answered<S> = { signer: S; choice: SignerChoice }
+
+async function askOffline(
+  io: WizardIo,
+  { flags, defaultFrom }: PickSignerParameters,
+  remembered: SignerChoice | null,
+): Promise<Answered<OfflineSigner>> {
+  const address = await offlineAddress(io, flags, defaultFrom)
+  const bundle = remembered?.kind === 'offline' ? remembered.bundle : undefined
+  return {
+    signer: { type: 'offline', address, bundle },
+    choice: { kind: 'offline', ...(bundle !== undefined ? { bundle } : {}) },
   }
-  if (kind === 'ledger' || kind === 'trezor') {
-    const index = await io.input(
-      `Account index on the ${kind === 'ledger' ? 'Ledger' : 'Trezor'} (m/44'/60'/0'/0/<index>)`,
-      {
-        default: remembered?.kind === kind ? String(remembered.index) : '0',
-        validate: (v) => (/^[0-9]{1,9}$/.test(v.trim()) ? true : 'A whole number, 0 for the first account'),
-      },
-    )
-    const signer = (
-      await resolveSigner({ action, defaultFrom, hardware: { device: kind, index: Number(index.trim()) }, env })
+}
+
+/** The account index on the device (the remembered one by default). */
+async function askHardware(
+  io: WizardIo,
+  { action, defaultFrom, env }: PickSignerParameters,
+  kind: 'ledger' | 'trezor',
+  remembered: SignerChoice | null,
+): Promise<Answered<Signer>> {
+  const index = await io.input(
+    `Account index on the ${kind === 'ledger' ? 'Ledger' : 'Trezor'} (m/44'/60'/0'/0/<index>)`,
+    {
+      default: remembered?.kind === kind ? String(remembered.index) : '0',
+      validate: (v) => (/^[0-9]{1,9}$/.test(v.trim()) ? true : 'A whole number, 0 for the first account'),
+    },
+  )
+  const signer = (
+    await resolveSigner({ action, defaultFrom, hardware: { device: kind, index: Number(index.trim()) }, env })
+  ).signer
+  return { signer, choice: { kind, index: Number(index.trim()) } }
+}
+
+/** A private key at a hidden prompt, or a keystore file and its password; a mistyped answer is asked again. */
+async function askKeyOrKeystore(
+  io: WizardIo,
+  { action, flags, defaultFrom, env }: PickSignerParameters,
+  kind: 'key' | 'keystore',
+  remembered: SignerChoice | null,
+): Promise<Answered<Signer>> {
+  let keystorePath = ''
+  const signer = await askAgainOnMistake(io, defaultFrom, async () => {
+    if (kind === 'key') {
+      const key = await io.secret('Private key of the validator address (hidden)')
+      return (await resolveSigner({ action, defaultFrom, env: { TN_PRIVATE_KEY: key } })).signer
+    }
+    const keystoreDefault = flags.keystore ?? (remembered?.kind === 'keystore' ? remembered.keystore : undefined)
+    keystorePath = (
+      await io.input('Keystore file', { ...(keystoreDefault !== undefined ? { default: keystoreDefault } : {}) })
+    ).trim()
+    return (
+      await resolveSigner({
+        action,
+        keystore: keystorePath,
+        keystorePasswordSource: 'ask',
+        prompter: io,
+        defaultFrom,
+        env,
+      })
     ).signer
-    await chosen({ kind, index: Number(index.trim()) })
-    return signer
-  }
-  if (kind === 'key' || kind === 'keystore') {
-    let keystorePath = ''
-    const signer = await askAgainOnMistake(io, defaultFrom, async () => {
-      if (kind === 'key') {
-        const key = await io.secret('Private key of the validator address (hidden)')
-        return (await resolveSigner({ action, defaultFrom, env: { TN_PRIVATE_KEY: key } })).signer
-      }
-      const keystoreDefault = flags.keystore ?? (remembered?.kind === 'keystore' ? remembered.keystore : undefined)
-      keystorePath = (
-        await io.input('Keystore file', { ...(keystoreDefault !== undefined ? { default: keystoreDefault } : {}) })
-      ).trim()
-      return (
-        await resolveSigner({
-          action,
-          keystore: keystorePath,
-          keystorePasswordSource: 'ask',
-          prompter: io,
-          defaultFrom,
-          env,
-        })
-      ).signer
-    })
-    await chosen(kind === 'key' ? { kind } : { kind, keystore: resolve(keystorePath) })
-    return signer
-  }
+  })
+  return { signer, choice: kind === 'key' ? { kind } : { kind, keystore: resolve(keystorePath) } }
+}
+
+/** Unsigned transactions from node-info's execution address, or the address asked. */
+async function askUnsigned(
+  io: WizardIo,
+  { action, defaultFrom, env }: PickSignerParameters,
+): Promise<Answered<Signer>> {
   const from =
     defaultFrom ??
     (await io.input('Address that will sign (the validator address)', {
       validate: (v) => (/^0x[0-9a-fA-F]{40}$/.test(v.trim()) ? true : 'A 0x-prefixed 20-byte address'),
     }))
   const signer = (await resolveSigner({ action, unsigned: true, from, defaultFrom, env })).signer
-  await chosen({ kind: 'unsigned' })
-  return signer
+  return { signer, choice: { kind: 'unsigned' } }
+}
+
+/** Told to onChosen and kept in the data directory; a failure to keep it is a warning, not an error. */
+async function rememberChoice(
+  io: WizardIo,
+  { datadir, onChosen }: PickSignerParameters,
+  choice: SignerChoice,
+): Promise<void> {
+  onChosen?.(choice)
+  if (datadir === undefined) return
+  try {
+    await rememberSignerChoice(datadir, choice)
+  } catch (err) {
+    const w = `Warning: could not remember the signer choice in ${datadir} (${err instanceof Error ? err.message : String(err)}); it will be asked again next time.`
+    io.emit({ event: 'warning', message: w }, w)
+  }
 }
 
 /** The address whose key is offline: --from, node-info.yaml's execution address, or asked. */

@@ -17,6 +17,9 @@ import type { Signer } from '../chain/signer.js'
 import type { UnsignedTransaction } from '../chain/transaction.js'
 import { formatTelAndWei } from '../chain/units.js'
 import { errorMessage } from '../errors.js'
+import type { IdentityView } from '../keys/identity.js'
+import type { KeyCheck } from '../keys/key-binding.js'
+import type { resolveNodeBinary as resolveNodeBinaryType } from '../node/binary.js'
 import type { NodeInfo } from '../nodeinfo/types.js'
 import type { ChainFlagValues, PassphraseSource, SignerFlagValues } from '../options.js'
 import {
@@ -27,6 +30,7 @@ import {
   WrongStatusError,
 } from '../registry/errors.js'
 import type { ValidatorStatus } from '../registry/read-validator-status.js'
+import type { SignAdiriProof } from '../registry/stake-checks.js'
 import type { RegistryContext } from '../registry/types.js'
 import type { StepJournal } from '../tx/journal.js'
 import { journalsFor } from '../tx/journal.js'
@@ -247,62 +251,20 @@ async function prepareRun(
   found: FoundKeys | null,
   timeoutMs: number,
 ): Promise<FlowRun> {
-  let signerChoice: SignerChoice | undefined
-  const picked = await pickSigner(io, {
-    action: 'stake',
-    flags: p.signer,
-    defaultFrom: found?.info.executionAddress,
-    datadir: p.datadir,
-    onChosen: (c) => {
-      signerChoice = c
-    },
-    env: p.env,
-    offline: { bundle: p.offlineBundle },
-  })
-  // the offline path prepares with an unsigned signer (every check and the simulation, nothing signed)
-  const signer: Signer = picked.type === 'offline' ? { type: 'unsigned', address: picked.address } : picked
-  const offline = picked.type === 'offline' ? { bundle: picked.bundle } : null
+  const { signer, offline, signerChoice } = await pickFlowSigner(io, p, ctx, found)
   const validator = signer.address
-  io.emit(
-    { event: 'signer', address: validator, type: picked.type, network: ctx.target.name, rpcUrl: ctx.target.rpcUrl },
-    `Network ${ctx.target.name} (${ctx.target.rpcUrl}); validator address ${validator}${offline ? ' (its key is on an offline machine: each transaction is prepared here as a bundle, signed there, broadcast here)' : signer.type === 'unsigned' ? ' (unsigned: transactions are printed, not sent)' : ''}.`,
-  )
   const steps: StepRecord[] = []
   let keys = found
   let nodePassphrase: string | null = p.passphraseSource === 'env' ? (p.envPassphrase ?? null) : null
   if (!keys) {
-    const created = await createKeys(io, {
-      datadir: p.datadir,
-      address: validator,
-      create: p.createKeys,
-      passphraseSource: p.passphraseSource,
-      externalPrimaryAddr: p.externalPrimaryAddr,
-      externalWorkerAddrs: p.externalWorkerAddrs,
-      env: { TN_BLS_PASSPHRASE: p.envPassphrase },
-      // a recovery phrase is offered (and recommended) on every network, the devnet included,
-      // unless --devnet-relaxed says otherwise on the rehearsal chain
-      offerPhrase: !(p.devnetRelaxed === true && ctx.target.expectedChainId === DEVNET_CHAIN_ID),
-      terminal: p.terminal,
-    })
+    const created = await createKeysFor(io, p, ctx, validator)
     keys = created
     nodePassphrase = created.passphrase
     // the data directory exists only now: remember the signer chosen at the prompts
     if (signerChoice) await rememberSignerChoice(p.datadir, signerChoice).catch(() => {})
     steps.push({ step: 'keys', outcome: 'done' })
   }
-  if (keys.info.executionAddress.toLowerCase() !== validator.toLowerCase())
-    throw new SignerMismatchError({ signer: validator, executionAddress: keys.info.executionAddress })
-  // the key on disk must be the key node-info.yaml records (a kill in an older key commit, or
-  // files copied by hand, could leave them apart): refused with how to repair
-  const { assertKeyOnDisk } = await import('../keys/key-binding.js')
-  const keyOnDisk = await assertKeyOnDisk({
-    datadir: dirname(keys.path),
-    nodeInfoKey: keys.info.blsPublicKey,
-    source: nodePassphrase !== null ? 'env' : p.passphraseSource,
-    stdin: io.stdin(),
-    io: { isTTY: io.interactive, ask: (m) => io.secret(m) },
-    env: { TN_BLS_PASSPHRASE: nodePassphrase ?? undefined },
-  })
+  const keyOnDisk = await checkKeysBelongTo(io, p, { keys, validator, nodePassphrase })
   const journal: StepJournal = {
     journals: journalsFor({ datadir: p.datadir, from: validator, env: p.env }),
     command: 'tnv stake',
@@ -323,6 +285,83 @@ async function prepareRun(
     steps,
     timeoutMs,
   }
+}
+
+/**
+ * The signer picked (node-info's execution address as the default), announced with the network.
+ * The offline path prepares with an unsigned signer (every check and the simulation, nothing signed).
+ */
+async function pickFlowSigner(
+  io: WizardIo,
+  p: StakeFlowParameters,
+  ctx: RegistryContext,
+  found: FoundKeys | null,
+): Promise<{ signer: Signer; offline: FlowRun['offline']; signerChoice: SignerChoice | undefined }> {
+  let signerChoice: SignerChoice | undefined
+  const picked = await pickSigner(io, {
+    action: 'stake',
+    flags: p.signer,
+    defaultFrom: found?.info.executionAddress,
+    datadir: p.datadir,
+    onChosen: (c) => {
+      signerChoice = c
+    },
+    env: p.env,
+    offline: { bundle: p.offlineBundle },
+  })
+  const signer: Signer = picked.type === 'offline' ? { type: 'unsigned', address: picked.address } : picked
+  const offline = picked.type === 'offline' ? { bundle: picked.bundle } : null
+  const validator = signer.address
+  io.emit(
+    { event: 'signer', address: validator, type: picked.type, network: ctx.target.name, rpcUrl: ctx.target.rpcUrl },
+    `Network ${ctx.target.name} (${ctx.target.rpcUrl}); validator address ${validator}${offline ? ' (its key is on an offline machine: each transaction is prepared here as a bundle, signed there, broadcast here)' : signer.type === 'unsigned' ? ' (unsigned: transactions are printed, not sent)' : ''}.`,
+  )
+  return { signer, offline, signerChoice }
+}
+
+/** New validator keys in the data directory, for the signer's address. */
+function createKeysFor(
+  io: WizardIo,
+  p: StakeFlowParameters,
+  ctx: RegistryContext,
+  validator: Address,
+): ReturnType<typeof createKeys> {
+  return createKeys(io, {
+    datadir: p.datadir,
+    address: validator,
+    create: p.createKeys,
+    passphraseSource: p.passphraseSource,
+    externalPrimaryAddr: p.externalPrimaryAddr,
+    externalWorkerAddrs: p.externalWorkerAddrs,
+    env: { TN_BLS_PASSPHRASE: p.envPassphrase },
+    // a recovery phrase is offered (and recommended) on every network, the devnet included,
+    // unless --devnet-relaxed says otherwise on the rehearsal chain
+    offerPhrase: !(p.devnetRelaxed === true && ctx.target.expectedChainId === DEVNET_CHAIN_ID),
+    terminal: p.terminal,
+  })
+}
+
+/**
+ * node-info.yaml's execution address is the signer, and the key on disk is the key node-info.yaml
+ * records (a kill in an older key commit, or files copied by hand, could leave them apart):
+ * refused with how to repair.
+ */
+async function checkKeysBelongTo(
+  io: WizardIo,
+  p: StakeFlowParameters,
+  { keys, validator, nodePassphrase }: { keys: FoundKeys; validator: Address; nodePassphrase: string | null },
+): Promise<KeyCheck['status']> {
+  if (keys.info.executionAddress.toLowerCase() !== validator.toLowerCase())
+    throw new SignerMismatchError({ signer: validator, executionAddress: keys.info.executionAddress })
+  const { assertKeyOnDisk } = await import('../keys/key-binding.js')
+  return assertKeyOnDisk({
+    datadir: dirname(keys.path),
+    nodeInfoKey: keys.info.blsPublicKey,
+    source: nodePassphrase !== null ? 'env' : p.passphraseSource,
+    stdin: io.stdin(),
+    io: { isTTY: io.interactive, ask: (m) => io.secret(m) },
+    env: { TN_BLS_PASSPHRASE: nodePassphrase ?? undefined },
+  })
 }
 
 /**
@@ -348,15 +387,9 @@ async function readState(run: FlowRun): Promise<ValidatorStatus> {
   const { chain } = status
   const balance = await ctx.client.getBalance({ address: validator })
   const view = identityView(keys.info)
-  let nodeBinary: { path: string } | { error: string }
-  try {
-    nodeBinary = { path: resolveNodeBinary({ flag: p.nodeBinary, env: p.env }).path }
-  } catch (err) {
-    nodeBinary = { error: errorMessage(err) }
-  }
   const prereqs = checkPrerequisites({
     info: keys.info,
-    nodeBinary,
+    nodeBinary: nodeBinaryFound(resolveNodeBinary, p),
     balance,
     stakeAmount: BigInt(status.stakeAmount),
     staked: status.status !== 'Undefined',
@@ -389,6 +422,18 @@ async function readState(run: FlowRun): Promise<ValidatorStatus> {
   )
   refuseLeaving(status, validator)
   return status
+}
+
+/** The node binary tnv would run (--node-binary, the environment, the default), or why there is none. */
+function nodeBinaryFound(
+  resolveNodeBinary: typeof resolveNodeBinaryType,
+  p: StakeFlowParameters,
+): { path: string } | { error: string } {
+  try {
+    return { path: resolveNodeBinary({ flag: p.nodeBinary, env: p.env }).path }
+  } catch (err) {
+    return { error: errorMessage(err) }
+  }
 }
 
 function refuseLeaving(status: ValidatorStatus, validator: Address): void {
@@ -425,19 +470,14 @@ async function chooseThrough(io: WizardIo, through: StakeThrough | undefined): P
  * Backup (issue 18), whitelist, stake: the state after it, the stake transaction for another
  * wallet (--unsigned), or the offline bundle waiting for its signature (the flow stops there).
  */
-async function stakeStep(
-  run: FlowRun,
-  status: ValidatorStatus,
-): Promise<{ status: ValidatorStatus } | { unsigned: UnsignedTransaction } | { offline: OfflineWaiting }> {
+async function stakeStep(run: FlowRun, status: ValidatorStatus): Promise<StakeStepReturnType> {
   const { io, p, ctx, signer, validator, keys, nodePassphrase } = run
   // the stake needs a confirmation: without a terminal and without --yes it would be refused at
   // the stake, so refuse now, before a backup is asked for or a devnet mint is sent
   if (!io.interactive && !p.yes && signer.type !== 'unsigned') throw new ConfirmationRequiredError('stake', 'money')
-  const [{ stake }, { identityView }, { adiriProofSigner }, { readValidatorStatus }] = await Promise.all([
-    import('../registry/stake.js'),
+  const [{ identityView }, { adiriProofSigner }] = await Promise.all([
     import('../keys/identity.js'),
     import('../registry/adiri-proof-signer.js'),
-    import('../registry/read-validator-status.js'),
   ])
   const view = identityView(keys.info)
   // before the key is bound for good: a verified backup or a confirmed phrase
@@ -465,23 +505,47 @@ async function stakeStep(
     io: { isTTY: io.interactive, ask: (m) => io.secret(m) },
     note: (line) => io.emit({ event: 'note', message: line }, line),
   })
-  if (run.offline) {
-    const r = await offlineStep(io, ctx, {
-      ...offlineParams(run, 'stake'),
-      stake: {
-        blsPubkey: view.blsPublicKey,
-        proofOfPossession: view.proofOfPossession,
-        executionAddress: keys.info.executionAddress,
-        signAdiriProof,
-        nodeInfo: keys.path,
-        keyOnDisk: run.keyOnDisk,
-      },
-    })
-    if (r.outcome === 'waiting') return { offline: r }
-    run.steps.push(offlineRecord('stake', r))
-    io.emit({ event: 'staked', validator }, `${validator} is Staked.`)
-    return { status: await readValidatorStatus(ctx, { address: validator }) }
-  }
+  return run.offline ? stakeOffline(run, view, signAdiriProof) : stakeHere(run, view, signAdiriProof)
+}
+
+type StakeStepReturnType = { status: ValidatorStatus } | { unsigned: UnsignedTransaction } | { offline: OfflineWaiting }
+
+/** The stake as an offline bundle: waiting for its signature, or broadcast and Staked. */
+async function stakeOffline(
+  run: FlowRun,
+  view: IdentityView,
+  signAdiriProof: SignAdiriProof,
+): Promise<StakeStepReturnType> {
+  const { io, ctx, validator, keys } = run
+  const r = await offlineStep(io, ctx, {
+    ...offlineParams(run, 'stake'),
+    stake: {
+      blsPubkey: view.blsPublicKey,
+      proofOfPossession: view.proofOfPossession,
+      executionAddress: keys.info.executionAddress,
+      signAdiriProof,
+      nodeInfo: keys.path,
+      keyOnDisk: run.keyOnDisk,
+    },
+  })
+  if (r.outcome === 'waiting') return { offline: r }
+  run.steps.push(offlineRecord('stake', r))
+  io.emit({ event: 'staked', validator }, `${validator} is Staked.`)
+  const { readValidatorStatus } = await import('../registry/read-validator-status.js')
+  return { status: await readValidatorStatus(ctx, { address: validator }) }
+}
+
+/** The stake sent by the signer here (Staked), or printed unsigned for another wallet. */
+async function stakeHere(
+  run: FlowRun,
+  view: IdentityView,
+  signAdiriProof: SignAdiriProof,
+): Promise<StakeStepReturnType> {
+  const { io, p, ctx, signer, validator, keys } = run
+  const [{ stake }, { readValidatorStatus }] = await Promise.all([
+    import('../registry/stake.js'),
+    import('../registry/read-validator-status.js'),
+  ])
   const result = await stake(ctx, {
     signer,
     blsPubkey: view.blsPublicKey,

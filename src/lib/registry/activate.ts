@@ -48,28 +48,11 @@ async function activateStep(
   if (status === 'PendingActivation' || status === 'Active')
     return {
       ...base,
-      activeFromEpoch:
-        status === 'Active'
-          ? Number(record?.activationEpoch ?? epoch) // 0 for a genesis validator
-          : record?.activationEpoch
-            ? Number(record.activationEpoch)
-            : epoch + 1,
+      activeFromEpoch: recordedActivationEpoch(status, record, epoch),
       outcome: 'already-done',
       message: `${validator} is already ${status}; nothing was sent.`,
     }
-  if (status === 'Retired') throw new AddressRetiredError(validator)
-  if (status === 'Undefined') {
-    if (nft === 0n) throw new NotWhitelistedError(validator)
-    throw new WrongStatusError(
-      `${validator} has not staked yet (status Undefined): there is nothing to activate.`,
-      'Stake first with `tnv stake`, then activate once the node is synced.',
-    )
-  }
-  if (status !== 'Staked')
-    throw new WrongStatusError(
-      `${validator} is ${status}: activate applies only to a Staked validator.`,
-      'Check the state with `tnv validator status`; an exiting or exited validator cannot be activated again.',
-    )
+  checkStaked(validator, status, nft)
   report?.({
     type: 'step',
     message: `${validator} is Staked; activation takes effect at the next epoch boundary after the transaction is mined (epoch ${epoch + 1} if it is mined in epoch ${epoch})`,
@@ -97,4 +80,33 @@ async function activateStep(
   const after = await readOwnValidator(ctx, validator, 'activate', undefined)
   const recorded = after.record?.activationEpoch ? Number(after.record.activationEpoch) : null
   return { ...base, activeFromEpoch: recorded ?? base.activeFromEpoch, ...outcome }
+}
+
+type OwnValidator = Awaited<ReturnType<typeof readOwnValidator>>
+
+/** PendingActivation or Active: the epoch the registry records activation in (0 for a genesis validator). */
+function recordedActivationEpoch(
+  status: 'PendingActivation' | 'Active',
+  record: OwnValidator['record'],
+  epoch: number,
+): number {
+  if (status === 'Active') return Number(record?.activationEpoch ?? epoch) // 0 for a genesis validator
+  return record?.activationEpoch ? Number(record.activationEpoch) : epoch + 1
+}
+
+/** activate applies only to a Staked validator: each other status is refused with what to do. */
+function checkStaked(validator: Address, status: OwnValidator['status'], nft: bigint): void {
+  if (status === 'Retired') throw new AddressRetiredError(validator)
+  if (status === 'Undefined') {
+    if (nft === 0n) throw new NotWhitelistedError(validator)
+    throw new WrongStatusError(
+      `${validator} has not staked yet (status Undefined): there is nothing to activate.`,
+      'Stake first with `tnv stake`, then activate once the node is synced.',
+    )
+  }
+  if (status !== 'Staked')
+    throw new WrongStatusError(
+      `${validator} is ${status}: activate applies only to a Staked validator.`,
+      'Check the state with `tnv validator status`; an exiting or exited validator cannot be activated again.',
+    )
 }

@@ -6,7 +6,7 @@
  * them (an empty pool reverts with Issuance's InsufficientBalance; at genesis it is empty).
  * No rewards: success, nothing sent.
  */
-import { type Address, encodeFunctionData, parseEventLogs } from 'viem'
+import { type Address, encodeFunctionData, parseEventLogs, type TransactionReceipt } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
 import { readAccountState } from '../chain/read-account-state.js'
 import type { Signer } from '../chain/signer.js'
@@ -19,7 +19,7 @@ import { sharedRegistryAbi } from './generations/shared-abi.js'
 import { withRpcErrors } from './reads.js'
 import type { RegistryInfo } from './registry-guard.js'
 import { registryStep, submit } from './submit.js'
-import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
+import type { OperationOptions, RegistryContext, Reporter, TxOutcome } from './types.js'
 
 export type ClaimStakeRewardsParameters = OperationOptions & {
   signer: Signer
@@ -58,38 +58,17 @@ async function claimStakeRewardsStep(
   { signer, validator: validatorParam, report, confirm }: ClaimStakeRewardsParameters,
   run: StepRun,
 ): Promise<ClaimStakeRewardsReturnType> {
-  const { client, target } = ctx
   const validator = validatorParam ?? signer.address
-  const registry = { address: target.registry, abi: sharedRegistryAbi } as const
-  const {
-    chain,
-    adapter,
-    registry: info,
-    values: [rewards, delegated, version, pool, account],
-  } = await readFirstBatch(ctx, { purpose: 'write', action: 'claimStakeRewards', report }, () =>
-    Promise.all([
-      client.readContract({ ...registry, functionName: 'getRewards', args: [validator] }),
-      client.readContract({ ...registry, functionName: 'isDelegated', args: [validator] }),
-      client.readContract({ ...registry, functionName: 'getCurrentStakeVersion' }),
-      client.getBalance({ address: target.issuance }),
-      readAccountState(client, signer.address),
-    ]),
-  )
+  const state = await readClaimState(ctx, { validator, signer: signer.address, report })
+  const { chain, adapter, rewards, delegated, pool, account } = state
   const isSigner = (a: Address) => a.toLowerCase() === signer.address.toLowerCase()
   const recipient = !delegated ? validator : isSigner(validator) ? null : signer.address
-  const base = { chain, registry: info, validator, rewards: rewards.toString(), pool: pool.toString(), recipient }
+  const base = { chain, registry: state.info, validator, rewards: rewards.toString(), pool: pool.toString(), recipient }
   if (rewards === 0n)
     return { ...base, outcome: 'nothing-to-do', message: `${validator} has no rewards to claim; nothing was sent.` }
   if (signer.address.toLowerCase() !== validator.toLowerCase() && !delegated)
     throw new NotRecipientError({ caller: signer.address, validator })
-  const config = await withRpcErrors(
-    target,
-    () => client.readContract({ ...registry, functionName: 'stakeConfig', args: [version] }),
-    adapter.errorAbi,
-  )
-  if (rewards < config.minWithdrawAmount)
-    throw new RewardsBelowMinimumError({ rewards, minimum: config.minWithdrawAmount })
-  if (rewards > pool) throw new RewardPoolShortError({ rewards, pool }, {}, { devnet: chain.name === 'devnet' })
+  await checkClaimable(ctx, state)
   report?.({
     type: 'step',
     message: `${validator} has ${formatTelAndWei(rewards)} of rewards to claim; the Issuance pool holds ${formatTelAndWei(pool)}`,
@@ -113,15 +92,64 @@ async function claimStakeRewardsStep(
     confirm,
     run,
   })
-  let claimed = rewards
-  if (receipt) {
-    const events = parseEventLogs({
-      // RewardsClaimed(address indexed, uint256) is the same event in both generations (shared-abi.ts)
-      abi: nextRegistryAbi,
-      logs: receipt.logs.filter((l) => l.address.toLowerCase() === target.registry.toLowerCase()),
-      eventName: 'RewardsClaimed',
-    })
-    if (events.length > 0) claimed = events.reduce((sum, e) => sum + e.args.rewards, 0n)
-  }
+  const claimed = receipt ? claimedInReceipt(ctx, receipt, rewards) : rewards
   return { ...base, rewards: claimed.toString(), ...outcome }
+}
+
+type ClaimState = Awaited<ReturnType<typeof readClaimState>>
+
+/** The first batch: chain, generation, the validator's rewards and delegation, the stake version, the pool, the signer. */
+async function readClaimState(
+  ctx: RegistryContext,
+  { validator, signer, report }: { validator: Address; signer: Address; report: Reporter | undefined },
+) {
+  const { client, target } = ctx
+  const registry = { address: target.registry, abi: sharedRegistryAbi } as const
+  const {
+    chain,
+    adapter,
+    registry: info,
+    values: [rewards, delegated, version, pool, account],
+  } = await readFirstBatch(ctx, { purpose: 'write', action: 'claimStakeRewards', report }, () =>
+    Promise.all([
+      client.readContract({ ...registry, functionName: 'getRewards', args: [validator] }),
+      client.readContract({ ...registry, functionName: 'isDelegated', args: [validator] }),
+      client.readContract({ ...registry, functionName: 'getCurrentStakeVersion' }),
+      client.getBalance({ address: target.issuance }),
+      readAccountState(client, signer),
+    ]),
+  )
+  return { chain, adapter, info, rewards, delegated, version, pool, account }
+}
+
+/** The rewards reach the stake version's minimum withdrawal, and the Issuance pool covers them. */
+async function checkClaimable(
+  { client, target }: RegistryContext,
+  { adapter, chain, version, rewards, pool }: ClaimState,
+): Promise<void> {
+  const config = await withRpcErrors(
+    target,
+    () =>
+      client.readContract({
+        address: target.registry,
+        abi: sharedRegistryAbi,
+        functionName: 'stakeConfig',
+        args: [version],
+      }),
+    adapter.errorAbi,
+  )
+  if (rewards < config.minWithdrawAmount)
+    throw new RewardsBelowMinimumError({ rewards, minimum: config.minWithdrawAmount })
+  if (rewards > pool) throw new RewardPoolShortError({ rewards, pool }, {}, { devnet: chain.name === 'devnet' })
+}
+
+/** The sum of the receipt's RewardsClaimed events; the rewards read before when there is none. */
+function claimedInReceipt({ target }: RegistryContext, receipt: TransactionReceipt, rewards: bigint): bigint {
+  const events = parseEventLogs({
+    // RewardsClaimed(address indexed, uint256) is the same event in both generations (shared-abi.ts)
+    abi: nextRegistryAbi,
+    logs: receipt.logs.filter((l) => l.address.toLowerCase() === target.registry.toLowerCase()),
+    eventName: 'RewardsClaimed',
+  })
+  return events.length > 0 ? events.reduce((sum, e) => sum + e.args.rewards, 0n) : rewards
 }

@@ -139,63 +139,17 @@ export async function readDelegationFile(path: string): Promise<DelegationSignat
 }
 
 export function parseDelegationFile(json: unknown, path: string): DelegationSignatureFile {
-  const bad = (field: string, problem: string) =>
+  const bad: Bad = (field, problem) =>
     new BadInputError(`${path}: ${field} ${problem}.`, {
       fix: 'Ask the validator for a fresh file from `tnv delegation sign`; do not edit it by hand.',
     })
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw bad('the file', 'is not a JSON object')
   const o = json as Record<string, unknown>
-  if (o.type !== DELEGATION_FILE_TYPE) throw bad('type', `is not "${DELEGATION_FILE_TYPE}"`)
-  if (o.version === 1)
-    throw new BadInputError(
-      `${path} is a version 1 delegation file: an older tnv signed it over a digest that no deployed registry accepts (its EIP-712 domain and type were not the registry's).`,
-      { fix: 'Ask the validator to sign again with this tnv (`tnv delegation sign`).' },
-    )
-  if (o.version !== DELEGATION_FILE_VERSION) throw bad('version', `is not ${DELEGATION_FILE_VERSION}`)
-  const address = (field: string): Address => {
-    const v = o[field]
-    if (typeof v !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(v)) throw bad(field, 'is not a 20-byte 0x address')
-    return getAddress(v.toLowerCase())
-  }
-  const hexOf = (v: unknown, field: string, bytes: number): Hex => {
-    if (typeof v !== 'string' || !/^0x[0-9a-fA-F]*$/.test(v) || v.length !== 2 + bytes * 2)
-      throw bad(field, `is not ${bytes} bytes of 0x hex`)
-    return v.toLowerCase() as Hex
-  }
-  const hex = (field: string, bytes: number): Hex => hexOf(o[field], field, bytes)
-  const decimal = (field: string): string => {
-    const v = o[field]
-    if (typeof v !== 'string' || !/^\d+$/.test(v)) throw bad(field, 'is not a decimal string')
-    return v
-  }
-  const int = (field: string, max: number): number => {
-    const v = o[field]
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max)
-      throw bad(field, `is not an integer in [0, ${max}]`)
-    return v
-  }
+  checkTypeAndVersion(o, path, bad)
+  const { address, hex, decimal, int } = fieldReaders(o, bad)
   const generation = o.generation
   if (generation !== 'adiri' && generation !== 'next') throw bad('generation', 'is not "adiri" or "next"')
-  const p = o.proof
-  if (typeof p !== 'object' || p === null) throw bad('proof', 'is not an object')
-  const proofObj = p as Record<string, unknown>
-  let proof: StakeProof
-  if (generation === 'next') {
-    if (proofObj.format !== 'compressed') throw bad('proof.format', 'is not "compressed" (the next registry’s proof)')
-    proof = { format: 'compressed', signature: hexOf(proofObj.signature, 'proof.signature', POP_BYTES) }
-  } else {
-    if (proofObj.format !== 'uncompressed')
-      throw bad('proof.format', 'is not "uncompressed" (the adiri registry’s proof)')
-    proof = {
-      format: 'uncompressed',
-      uncompressedPubkey: hexOf(proofObj.uncompressedPubkey, 'proof.uncompressedPubkey', UNCOMPRESSED_PUBKEY_BYTES),
-      uncompressedSignature: hexOf(
-        proofObj.uncompressedSignature,
-        'proof.uncompressedSignature',
-        UNCOMPRESSED_SIGNATURE_BYTES,
-      ),
-    }
-  }
+  const proof = proofOf(generation, o.proof, bad)
   let deadline: string | null = null
   if (generation === 'next') deadline = decimal('deadline')
   else if (o.deadline !== null && o.deadline !== undefined) throw bad('deadline', 'must be null for adiri')
@@ -215,5 +169,71 @@ export function parseDelegationFile(json: unknown, path: string): DelegationSign
     deadlineIso: deadline === null ? null : deadlineIso(BigInt(deadline)),
     digest: hex('digest', 32),
     signature: hex('signature', 65),
+  }
+}
+
+/** A field's problem, as the error that asks for a fresh file. */
+type Bad = (field: string, problem: string) => BadInputError
+
+/** This file type, in this version; a version 1 file is refused with why. */
+function checkTypeAndVersion(o: Record<string, unknown>, path: string, bad: Bad): void {
+  if (o.type !== DELEGATION_FILE_TYPE) throw bad('type', `is not "${DELEGATION_FILE_TYPE}"`)
+  if (o.version === 1)
+    throw new BadInputError(
+      `${path} is a version 1 delegation file: an older tnv signed it over a digest that no deployed registry accepts (its EIP-712 domain and type were not the registry's).`,
+      { fix: 'Ask the validator to sign again with this tnv (`tnv delegation sign`).' },
+    )
+  if (o.version !== DELEGATION_FILE_VERSION) throw bad('version', `is not ${DELEGATION_FILE_VERSION}`)
+}
+
+/** 0x hex of exactly `bytes` bytes, lower-cased. */
+function hexOf(v: unknown, field: string, bytes: number, bad: Bad): Hex {
+  if (typeof v !== 'string' || !/^0x[0-9a-fA-F]*$/.test(v) || v.length !== 2 + bytes * 2)
+    throw bad(field, `is not ${bytes} bytes of 0x hex`)
+  return v.toLowerCase() as Hex
+}
+
+/** Readers of the object's top-level fields, each checking the field's form. */
+function fieldReaders(o: Record<string, unknown>, bad: Bad) {
+  return {
+    address: (field: string): Address => {
+      const v = o[field]
+      if (typeof v !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(v)) throw bad(field, 'is not a 20-byte 0x address')
+      return getAddress(v.toLowerCase())
+    },
+    hex: (field: string, bytes: number): Hex => hexOf(o[field], field, bytes, bad),
+    decimal: (field: string): string => {
+      const v = o[field]
+      if (typeof v !== 'string' || !/^\d+$/.test(v)) throw bad(field, 'is not a decimal string')
+      return v
+    },
+    int: (field: string, max: number): number => {
+      const v = o[field]
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max)
+        throw bad(field, `is not an integer in [0, ${max}]`)
+      return v
+    },
+  }
+}
+
+/** The generation's proof of possession: next compressed, adiri uncompressed key and signature. */
+function proofOf(generation: 'adiri' | 'next', p: unknown, bad: Bad): StakeProof {
+  if (typeof p !== 'object' || p === null) throw bad('proof', 'is not an object')
+  const proofObj = p as Record<string, unknown>
+  if (generation === 'next') {
+    if (proofObj.format !== 'compressed') throw bad('proof.format', 'is not "compressed" (the next registry’s proof)')
+    return { format: 'compressed', signature: hexOf(proofObj.signature, 'proof.signature', POP_BYTES, bad) }
+  }
+  if (proofObj.format !== 'uncompressed')
+    throw bad('proof.format', 'is not "uncompressed" (the adiri registry’s proof)')
+  return {
+    format: 'uncompressed',
+    uncompressedPubkey: hexOf(proofObj.uncompressedPubkey, 'proof.uncompressedPubkey', UNCOMPRESSED_PUBKEY_BYTES, bad),
+    uncompressedSignature: hexOf(
+      proofObj.uncompressedSignature,
+      'proof.uncompressedSignature',
+      UNCOMPRESSED_SIGNATURE_BYTES,
+      bad,
+    ),
   }
 }

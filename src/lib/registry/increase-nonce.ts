@@ -5,7 +5,7 @@
  * from the DelegationNonceIncreased event. The adiri registry has no increaseNonce and no
  * deadline: the error says what can and cannot invalidate a signature there.
  */
-import { type Address, parseEventLogs } from 'viem'
+import { type Address, parseEventLogs, type TransactionReceipt } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
 import { readAccountState } from '../chain/read-account-state.js'
 import type { Signer } from '../chain/signer.js'
@@ -17,7 +17,7 @@ import { sharedRegistryAbi } from './generations/shared-abi.js'
 import { readDelegationNonce } from './read-delegation-nonce.js'
 import type { RegistryInfo } from './registry-guard.js'
 import { registryStep, submit } from './submit.js'
-import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
+import type { OperationOptions, RegistryContext, Reporter, TxOutcome } from './types.js'
 
 export type IncreaseNonceParameters = OperationOptions & { signer: Signer }
 
@@ -50,27 +50,8 @@ async function increaseNonceStep(
   { signer, report, confirm }: IncreaseNonceParameters,
   run: StepRun,
 ): Promise<IncreaseNonceReturnType> {
-  const { client, target } = ctx
   const validator = signer.address
-  const registry = { address: target.registry, abi: sharedRegistryAbi } as const
-  const {
-    chain,
-    adapter,
-    registry: info,
-    values: [version, account],
-  } = await readFirstBatch(ctx, { purpose: 'write', action: 'increaseNonce', report }, () =>
-    Promise.all([
-      client.readContract({ ...registry, functionName: 'getCurrentStakeVersion' }),
-      readAccountState(client, validator),
-    ]),
-  )
-  if (!adapter.features.increaseNonce)
-    throw new NotInThisGenerationError(
-      `Revoking delegation signatures is not possible on the ${adapter.generation} registry. ${ADIRI_REVOKE_EXPLANATION}`,
-      'To make sure no signature of yours can be used, stake yourself (`tnv stake`) before any delegator does; otherwise give signatures only to delegators you trust. Nothing was sent.',
-    )
-  const nonce = await readDelegationNonce(ctx, { adapter, chain, validator, stakeVersion: version })
-  if (nonce === null) throw new NotWhitelistedError(validator)
+  const { chain, adapter, info, account, nonce } = await readRevocableNonce(ctx, validator, report)
   // each call revokes once more: a revoke an earlier run sent (killed before it saw the
   // receipt) that has now succeeded IS this command's revoke; never send a second one for it
   const earlier = run.resumed.find((r) => r.step === 'increaseNonce' && r.outcome === 'success')
@@ -103,22 +84,50 @@ async function increaseNonceStep(
     confirm,
     run,
   })
-  let newNonce = nonce + 1n
-  if (receipt) {
-    const events = parseEventLogs({
-      abi: nextRegistryAbi,
-      logs: receipt.logs.filter((l) => l.address.toLowerCase() === target.registry.toLowerCase()),
-      eventName: 'DelegationNonceIncreased',
-    })
-    const last = events.at(-1)
-    if (last) newNonce = last.args.nonce
-  }
   return {
     chain,
     registry: info,
     validator,
     previousNonce: nonce.toString(),
-    newNonce: newNonce.toString(),
+    newNonce: (receipt ? nonceInReceipt(ctx, receipt, nonce) : nonce + 1n).toString(),
     ...outcome,
   }
+}
+
+/**
+ * The first batch, then the validator's delegation nonce (read through the registry's digest).
+ * Refused on a generation that cannot revoke, and for an address that is not whitelisted.
+ */
+async function readRevocableNonce(ctx: RegistryContext, validator: Address, report: Reporter | undefined) {
+  const { client, target } = ctx
+  const registry = { address: target.registry, abi: sharedRegistryAbi } as const
+  const {
+    chain,
+    adapter,
+    registry: info,
+    values: [version, account],
+  } = await readFirstBatch(ctx, { purpose: 'write', action: 'increaseNonce', report }, () =>
+    Promise.all([
+      client.readContract({ ...registry, functionName: 'getCurrentStakeVersion' }),
+      readAccountState(client, validator),
+    ]),
+  )
+  if (!adapter.features.increaseNonce)
+    throw new NotInThisGenerationError(
+      `Revoking delegation signatures is not possible on the ${adapter.generation} registry. ${ADIRI_REVOKE_EXPLANATION}`,
+      'To make sure no signature of yours can be used, stake yourself (`tnv stake`) before any delegator does; otherwise give signatures only to delegators you trust. Nothing was sent.',
+    )
+  const nonce = await readDelegationNonce(ctx, { adapter, chain, validator, stakeVersion: version })
+  if (nonce === null) throw new NotWhitelistedError(validator)
+  return { chain, adapter, info, account, nonce }
+}
+
+/** The nonce the receipt's last DelegationNonceIncreased event names; else one more than before. */
+function nonceInReceipt({ target }: RegistryContext, receipt: TransactionReceipt, nonce: bigint): bigint {
+  const events = parseEventLogs({
+    abi: nextRegistryAbi,
+    logs: receipt.logs.filter((l) => l.address.toLowerCase() === target.registry.toLowerCase()),
+    eventName: 'DelegationNonceIncreased',
+  })
+  return events.at(-1)?.args.nonce ?? nonce + 1n
 }

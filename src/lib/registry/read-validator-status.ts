@@ -104,6 +104,70 @@ export async function readValidatorStatus(
   ctx: RegistryContext,
   { address }: ReadValidatorStatusParameters,
 ): Promise<ValidatorStatus> {
+  const first = await readFirstStatusBatch(ctx, address)
+  const { chain, adapter, latest, nft, validator, retired, delegated, rewards, breakdown, epoch, bls, pool } = first
+  const status = retired ? 'Retired' : statusOf(validator)
+  const staked = status !== 'Undefined'
+  const stakeVersion = staked && validator ? validator.stakeVersion : epoch.stakeVersion
+  const whitelisted = nft > 0n
+  const { config, refund, claimable, digest, epochStart } = await readSecondStatusBatch(ctx, address, first, {
+    stakeVersion,
+    whitelisted,
+  })
+  const delegationNonce =
+    adapter && digest
+      ? nonceFromDigest({
+          adapter,
+          chain,
+          registry: ctx.target.registry,
+          validator: address,
+          stakeVersion: epoch.stakeVersion,
+          onChain: digest,
+        })
+      : null
+  const { currentEpoch, activationEpoch, exitEpoch, unstakeEpoch, canUnstake } = epochsOf(status, validator, epoch)
+  const rehearsal = ctx.target.devnet?.epochSeconds ?? null
+  const epochSeconds = rehearsal ?? epoch.epochDuration
+  const nextEpochTime = epochStart ? Number(epochStart.timestamp) + epochSeconds : null
+  return {
+    chain,
+    registry: first.info,
+    address,
+    whitelisted,
+    status,
+    activationEpoch: staked && status !== 'Staked' ? activationEpoch : null,
+    exitEpoch,
+    currentEpoch,
+    unstakeEpoch,
+    canUnstake,
+    retired: status === 'Retired',
+    delegated,
+    rewards: rewards.toString(),
+    claimableRewards: claimable === null ? null : claimable.toString(),
+    balance: breakdown[0].toString(),
+    rewardPool: pool.toString(),
+    stakeVersion,
+    stakeAmount: config.stakeAmount.toString(),
+    currentStakeVersion: epoch.stakeVersion,
+    blsPubkey: bls && bls !== '0x' ? bls : null,
+    delegationNonce: delegationNonce === null ? null : delegationNonce.toString(),
+    refund: refund === null ? null : refund.toString(),
+    inCommittee: epoch.committee.some((a) => a.toLowerCase() === address.toLowerCase()),
+    blockNumber: latest.number.toString(),
+    blockTime: Number(latest.timestamp),
+    epochStartBlock: epoch.blockHeight.toString(),
+    epochDuration: epoch.epochDuration,
+    epochSeconds,
+    epochSecondsSource: rehearsal === null ? 'registry' : 'rehearsal',
+    nextEpochTime,
+    secondsToNextEpoch: nextEpochTime === null ? null : Math.max(0, nextEpochTime - Number(latest.timestamp)),
+  }
+}
+
+type FirstStatusBatch = Awaited<ReturnType<typeof readFirstStatusBatch>>
+
+/** The first round trip: chain id, registry code, the latest block and every view both generations share. */
+async function readFirstStatusBatch(ctx: RegistryContext, address: Address) {
   const { client, target } = ctx
   const registry = { address: target.registry, abi: sharedRegistryAbi } as const
   const {
@@ -126,18 +190,30 @@ export async function readValidatorStatus(
       client.getBalance({ address: target.issuance }),
     ]),
   )
-  const status = retired ? 'Retired' : statusOf(validator)
-  const staked = status !== 'Undefined'
-  const stakeVersion = staked && validator ? validator.stakeVersion : epoch.stakeVersion
-  const whitelisted = nft > 0n
-  const nonRevert = <T>(p: Promise<T>) => orNullOnRevert(p)
+  return { chain, adapter, info, latest, nft, validator, retired, delegated, rewards, breakdown, epoch, bls, pool }
+}
 
-  // second batch: what depends on the first, or exists in one generation only
+/**
+ * The second round trip, what depends on the first or exists in one generation only: the stake
+ * config of the version that applies, refunds and claimable rewards (next), the delegation digest
+ * (for the nonce) and the epoch's first block.
+ */
+async function readSecondStatusBatch(
+  { client, target }: RegistryContext,
+  address: Address,
+  { adapter, retired, epoch }: FirstStatusBatch,
+  { stakeVersion, whitelisted }: { stakeVersion: number; whitelisted: boolean },
+) {
   const [config, refund, claimable, digest, epochStart] = await withRpcErrors(
     target,
     () =>
       Promise.all([
-        client.readContract({ ...registry, functionName: 'stakeConfig', args: [stakeVersion] }),
+        client.readContract({
+          address: target.registry,
+          abi: sharedRegistryAbi,
+          functionName: 'stakeConfig',
+          args: [stakeVersion],
+        }),
         adapter?.features.refunds
           ? client.readContract({
               address: target.registry,
@@ -155,7 +231,7 @@ export async function readValidatorStatus(
             })
           : null,
         adapter && whitelisted && !retired
-          ? nonRevert(
+          ? orNullOnRevert(
               adapter.readDelegationDigest(client, target.registry, {
                 blsPubkey: `0x${'00'.repeat(96)}`,
                 validator: address,
@@ -169,61 +245,22 @@ export async function readValidatorStatus(
       ]),
     adapter?.errorAbi,
   )
-  const delegationNonce =
-    adapter && digest
-      ? nonceFromDigest({
-          adapter,
-          chain,
-          registry: target.registry,
-          validator: address,
-          stakeVersion: epoch.stakeVersion,
-          onChain: digest,
-        })
-      : null
+  return { config, refund, claimable, digest, epochStart }
+}
 
+/** The current, activation and exit epochs, and from which epoch unstake is accepted (Staked: now; Exited: exit + 1). */
+function epochsOf(
+  status: ValidatorStatus['status'],
+  validator: FirstStatusBatch['validator'],
+  epoch: FirstStatusBatch['epoch'],
+) {
   const currentEpoch = epoch.epochId
   const activationEpoch = epochOrNull(validator?.activationEpoch, { zeroIsSet: true })
   const exitEpoch = epochOrNull(validator?.exitEpoch, { zeroIsSet: false })
   const unstakeEpoch =
     status === 'Staked' ? currentEpoch : status === 'Exited' && exitEpoch !== null ? exitEpoch + 1 : null
   const canUnstake = unstakeEpoch !== null && currentEpoch >= unstakeEpoch
-  const blockNumber = latest.number
-  const rehearsal = target.devnet?.epochSeconds ?? null
-  const epochSeconds = rehearsal ?? epoch.epochDuration
-  const nextEpochTime = epochStart ? Number(epochStart.timestamp) + epochSeconds : null
-  return {
-    chain,
-    registry: info,
-    address,
-    whitelisted,
-    status,
-    activationEpoch: staked && status !== 'Staked' ? activationEpoch : null,
-    exitEpoch,
-    currentEpoch,
-    unstakeEpoch,
-    canUnstake,
-    retired: status === 'Retired',
-    delegated,
-    rewards: rewards.toString(),
-    claimableRewards: claimable === null ? null : claimable.toString(),
-    balance: breakdown[0].toString(),
-    rewardPool: pool.toString(),
-    stakeVersion,
-    stakeAmount: config.stakeAmount.toString(),
-    currentStakeVersion: epoch.stakeVersion,
-    blsPubkey: bls && bls !== '0x' ? bls : null,
-    delegationNonce: delegationNonce === null ? null : delegationNonce.toString(),
-    refund: refund === null ? null : refund.toString(),
-    inCommittee: epoch.committee.some((a) => a.toLowerCase() === address.toLowerCase()),
-    blockNumber: blockNumber.toString(),
-    blockTime: Number(latest.timestamp),
-    epochStartBlock: epoch.blockHeight.toString(),
-    epochDuration: epoch.epochDuration,
-    epochSeconds,
-    epochSecondsSource: rehearsal === null ? 'registry' : 'rehearsal',
-    nextEpochTime,
-    secondsToNextEpoch: nextEpochTime === null ? null : Math.max(0, nextEpochTime - Number(latest.timestamp)),
-  }
+  return { currentEpoch, activationEpoch, exitEpoch, unstakeEpoch, canUnstake }
 }
 
 /** uint32 max is the registry's "not set"; 0 is "not set" for the exit epoch (it starts there). */

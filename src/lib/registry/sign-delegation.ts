@@ -78,9 +78,28 @@ export type SignDelegationReturnType = {
  * @example const { file } = await signDelegation({ source: { mode: 'online', ctx }, signer: { kind: 'key', account }, delegator, deadline, blsPubkey, proofOfPossession })
  */
 export async function signDelegation(params: SignDelegationParameters): Promise<SignDelegationReturnType> {
-  const { source, signer, delegator, blsPubkey, report } = params
+  const { source, signer } = params
   const nowSeconds = params.nowSeconds ?? BigInt(Math.floor(Date.now() / 1000))
   const validator = signer.kind === 'key' ? signer.account.address : signer.validator
+  const sign = checkSigningInputs(params, validator)
+  const { chain, info, adapter, inputs, digest } =
+    source.mode === 'online'
+      ? await registryDigest(source.ctx, params, validator, nowSeconds)
+      : offlineDigest(source, params, validator, nowSeconds)
+  const proof = await resolveStakeProof({ ...params, adapter, validator })
+  const signature =
+    signer.kind === 'external'
+      ? await checkedExternalSignature(signer, digest, validator)
+      : await (sign as NonNullable<typeof sign>)({ hash: digest })
+  return { chain, registry: info, file: toDelegationFile(adapter.generation, inputs, { proof, digest, signature }) }
+}
+
+/**
+ * Before anything is read: the key material is well-formed, the delegator is not the validator,
+ * and a key here can sign a raw 32-byte digest (its signing function, given back).
+ */
+function checkSigningInputs(params: SignDelegationParameters, validator: Address): LocalAccount['sign'] {
+  const { signer, delegator } = params
   checkStakeKeyMaterial({ ...params, validator })
   if (delegator.toLowerCase() === validator.toLowerCase())
     throw new BadInputError(`The delegator ${delegator} is the validator itself.`, {
@@ -91,65 +110,90 @@ export async function signDelegation(params: SignDelegationParameters): Promise<
     throw new UsageError(`The key of ${validator} cannot sign a raw 32-byte digest.`, {
       fix: 'Use TN_PRIVATE_KEY or --keystore for the validator key, or sign the digest elsewhere and pass --external-signature (docs/staking.md lists which hardware signers can).',
     })
+  return sign
+}
 
-  let chain: ChainInfo | null = null
-  let info: RegistryInfo | null = null
-  let adapter: RegistryAdapter
-  let inputs: DelegationDigestInputs
-  let digest: Hex
-  if (source.mode === 'online') {
-    const { ctx } = source
-    const { client, target } = ctx
-    const registry = { address: target.registry, abi: sharedRegistryAbi } as const
-    const first = await readFirstBatch(ctx, { purpose: 'write', action: 'a delegation signature', report }, () =>
-      Promise.all([
-        client.readContract({ ...registry, functionName: 'getCurrentStakeVersion' }),
-        orNullOnRevert(client.readContract({ ...registry, functionName: 'getValidator', args: [validator] })),
-        client.readContract({ ...registry, functionName: 'isRetired', args: [validator] }),
-        client.readContract({ ...registry, functionName: 'isValidator', args: [blsPubkey] }),
-      ]),
+/** The digest, its inputs and the generation, with the chain and registry read online (null offline). */
+type DigestFound = {
+  chain: ChainInfo | null
+  info: RegistryInfo | null
+  adapter: RegistryAdapter
+  inputs: DelegationDigestInputs
+  digest: Hex
+}
+
+/**
+ * Online: the validator may still be delegated to (assertDelegatable), and
+ * the registry's own digest for the request is reproduced locally.
+ */
+async function registryDigest(
+  ctx: RegistryContext,
+  { blsPubkey, delegator, report, deadline: requested }: SignDelegationParameters,
+  validator: Address,
+  nowSeconds: bigint,
+): Promise<DigestFound> {
+  const { client, target } = ctx
+  const registry = { address: target.registry, abi: sharedRegistryAbi } as const
+  const first = await readFirstBatch(ctx, { purpose: 'write', action: 'a delegation signature', report }, () =>
+    Promise.all([
+      client.readContract({ ...registry, functionName: 'getCurrentStakeVersion' }),
+      orNullOnRevert(client.readContract({ ...registry, functionName: 'getValidator', args: [validator] })),
+      client.readContract({ ...registry, functionName: 'isRetired', args: [validator] }),
+      client.readContract({ ...registry, functionName: 'isValidator', args: [blsPubkey] }),
+    ]),
+  )
+  const [stakeVersion, record, retired, keyRegistered] = first.values
+  const { chain, adapter } = first
+  assertDelegatable({ validator, record, retired, keyRegistered })
+  const deadline = checkDeadline(adapter, requested, nowSeconds)
+  const { inputs, digest } = await matchRegistryDigest(ctx, {
+    adapter,
+    chain,
+    stakeVersion,
+    request: { blsPubkey, validator, delegator, deadline },
+  })
+  report?.({
+    type: 'step',
+    message: `registry ${adapter.generation}: digest ${digest} reproduced locally (stake version ${stakeVersion}, nonce ${inputs.nonce})`,
+  })
+  return { chain, info: first.registry, adapter, inputs, digest }
+}
+
+/** Offline: the digest of the stated generation, chain, registry, stake version and nonce; nothing contacted. */
+function offlineDigest(
+  source: Extract<SignDelegationSource, { mode: 'offline' }>,
+  { blsPubkey, delegator, deadline: requested }: SignDelegationParameters,
+  validator: Address,
+  nowSeconds: bigint,
+): DigestFound {
+  const adapter = registryAdapters[source.generation]
+  const deadline = checkDeadline(adapter, requested, nowSeconds)
+  const { inputs, digest } = computeOfflineDelegationDigest({
+    generation: source.generation,
+    chainId: source.chainId,
+    registry: source.registry,
+    stakeVersion: source.stakeVersion,
+    nonce: source.nonce,
+    blsPubkey,
+    validator,
+    delegator,
+    deadline,
+  })
+  return { chain: null, info: null, adapter, inputs, digest }
+}
+
+/** A signature made elsewhere recovers to the validator over this digest. */
+async function checkedExternalSignature(
+  signer: Extract<DelegationSigner, { kind: 'external' }>,
+  digest: Hex,
+  validator: Address,
+): Promise<Hex> {
+  const recovered = await recoverAddress({ hash: digest, signature: signer.signature }).catch(() => null)
+  if (recovered?.toLowerCase() !== validator.toLowerCase())
+    throw new InvalidDelegationSignatureError(
+      `The signature given ${recovered ? `recovers to ${recovered}` : 'is not a valid signature'} over digest ${digest}, not to the validator ${validator}: it was made by another key, or over another digest (a wallet's typed-data or personal signing hashes differently; sign this digest as a raw hash).`,
     )
-    const [stakeVersion, record, retired, keyRegistered] = first.values
-    ;({ chain, adapter } = first)
-    info = first.registry
-    assertDelegatable({ validator, record, retired, keyRegistered })
-    const deadline = checkDeadline(adapter, params.deadline, nowSeconds)
-    ;({ inputs, digest } = await matchRegistryDigest(ctx, {
-      adapter,
-      chain,
-      stakeVersion,
-      request: { blsPubkey, validator, delegator, deadline },
-    }))
-    report?.({
-      type: 'step',
-      message: `registry ${adapter.generation}: digest ${digest} reproduced locally (stake version ${stakeVersion}, nonce ${inputs.nonce})`,
-    })
-  } else {
-    adapter = registryAdapters[source.generation]
-    const deadline = checkDeadline(adapter, params.deadline, nowSeconds)
-    ;({ inputs, digest } = computeOfflineDelegationDigest({
-      generation: source.generation,
-      chainId: source.chainId,
-      registry: source.registry,
-      stakeVersion: source.stakeVersion,
-      nonce: source.nonce,
-      blsPubkey,
-      validator,
-      delegator,
-      deadline,
-    }))
-  }
-  const proof = await resolveStakeProof({ ...params, adapter, validator })
-  let signature: Hex
-  if (signer.kind === 'external') {
-    const recovered = await recoverAddress({ hash: digest, signature: signer.signature }).catch(() => null)
-    if (recovered?.toLowerCase() !== validator.toLowerCase())
-      throw new InvalidDelegationSignatureError(
-        `The signature given ${recovered ? `recovers to ${recovered}` : 'is not a valid signature'} over digest ${digest}, not to the validator ${validator}: it was made by another key, or over another digest (a wallet's typed-data or personal signing hashes differently; sign this digest as a raw hash).`,
-      )
-    signature = signer.signature
-  } else signature = await (sign as NonNullable<typeof sign>)({ hash: digest })
-  return { chain, registry: info, file: toDelegationFile(adapter.generation, inputs, { proof, digest, signature }) }
+  return signer.signature
 }
 
 /** next: a deadline in the future (required); adiri: none. */

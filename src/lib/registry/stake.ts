@@ -27,8 +27,8 @@ import { statusName } from './generations/status.js'
 import { orNullOnRevert, withRpcErrors } from './reads.js'
 import type { RegistryInfo } from './registry-guard.js'
 import { checkStakeKeyMaterial, resolveStakeProof, type SignAdiriProof, type StakeKeyMaterial } from './stake-checks.js'
-import { registryStep, simulateStep, submit } from './submit.js'
-import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
+import { registryStep, type SimulateStepParameters, simulateStep, submit } from './submit.js'
+import type { OperationOptions, RegistryContext, Reporter, TxOutcome } from './types.js'
 
 export type StakeParameters = OperationOptions &
   StakeKeyMaterial & {
@@ -65,47 +65,14 @@ async function stakeStep(ctx: RegistryContext, params: StakeParameters, run: Ste
   if (params.proofOfPossession !== undefined)
     report?.({ type: 'step', message: `node-info's proof of possession verifies for ${validator}` })
 
-  const { client, target } = ctx
-  const registry = { address: target.registry, abi: sharedRegistryAbi } as const
-  const {
-    chain,
-    adapter,
-    registry: info,
-    values: [nft, record, retired, keyRegistered, registeredKey, version, newestConfig, account],
-  } = await readFirstBatch(ctx, { purpose: 'write', action: 'stake', report }, () =>
-    Promise.all([
-      client.readContract({ ...registry, functionName: 'balanceOf', args: [validator] }),
-      orNullOnRevert(client.readContract({ ...registry, functionName: 'getValidator', args: [validator] })),
-      client.readContract({ ...registry, functionName: 'isRetired', args: [validator] }),
-      client.readContract({ ...registry, functionName: 'isValidator', args: [blsPubkey] }),
-      orNullOnRevert(client.readContract({ ...registry, functionName: 'getBlsPubkey', args: [validator] })),
-      client.readContract({ ...registry, functionName: 'getCurrentStakeVersion' }),
-      client.readContract({ ...registry, functionName: 'getCurrentStakeConfig' }),
-      readAccountState(client, validator),
-    ]),
-  )
+  const state = await readStakeState(ctx, { validator, blsPubkey, report })
+  const { chain, adapter, version, account } = state
   report?.({ type: 'step', message: `registry: ${adapter.label}` })
-  const status = statusName(record?.currentStatus ?? 0)
-  const base = { chain, registry: info, validator, blsPubkey, stakeVersion: version }
-
-  if (status !== 'Undefined' || retired) {
-    if (registeredKey?.toLowerCase() === blsPubkey.toLowerCase())
-      return {
-        ...base,
-        stakeVersion: record?.stakeVersion ?? version,
-        stakeAmount: (await readStakeAmount(ctx, record?.stakeVersion ?? version)).toString(),
-        outcome: 'already-done',
-        message: `${validator} already staked with this BLS key (status ${retired ? 'retired' : status}); nothing was sent.`,
-      }
-    if (retired) throw new AddressRetiredError(validator)
-    throw new WrongStatusError(
-      `${validator} already staked with another BLS key (${registeredKey ?? 'unknown'}); its status is ${status}. A validator address stakes once.`,
-      'Check it with `tnv validator status`; to stake this key, use a new validator address with its own ConsensusNFT.',
-    )
-  }
-  if (nft === 0n) throw new NotWhitelistedError(validator)
+  const base = { chain, registry: state.info, validator, blsPubkey, stakeVersion: version }
+  const alreadyDone = await alreadyStakedOutcome(ctx, state, base)
+  if (alreadyDone) return alreadyDone
   report?.({ type: 'step', message: `${validator} is whitelisted (holds a ConsensusNFT) and has not staked` })
-  if (keyRegistered) throw new BlsKeyAlreadyRegisteredError()
+  if (state.keyRegistered) throw new BlsKeyAlreadyRegisteredError()
 
   const proof = await resolveStakeProof({ ...params, adapter, validator })
   report?.({
@@ -117,28 +84,7 @@ async function stakeStep(ctx: RegistryContext, params: StakeParameters, run: Ste
   })
   const data = adapter.stakeData(blsPubkey, proof)
   const call = { ctx, adapter, signer, account, data, action: 'stake', revert: { validator } }
-  const predicted = newestConfig.stakeAmount
-  // one request: the amount to send (rule 1) and the simulation with its prediction
-  const [stakeAmount, simulation] = await Promise.all([
-    readStakeAmount(ctx, version),
-    simulateStep({ ...call, value: predicted, revert: { validator, stakeAmount: predicted } }).then(
-      (gas) => ({ gas }),
-      (error: unknown) => ({ error }),
-    ),
-  ])
-  report?.({ type: 'step', message: `stake amount of stake version ${version}: ${formatTelAndWei(stakeAmount)}` })
-  if (account.balance < stakeAmount && signer.type !== 'unsigned')
-    throw new InsufficientFundsError(
-      `${validator} holds ${formatTelAndWei(account.balance)}, less than the stake amount ${formatTelAndWei(stakeAmount)}.`,
-      {
-        fix: `Fund ${validator} with at least ${formatTelAndWei(stakeAmount - account.balance)} more plus gas, then run \`tnv stake\` again.`,
-      },
-    )
-  let simulated: bigint | undefined
-  if (stakeAmount === predicted) {
-    if ('error' in simulation) throw simulation.error
-    simulated = simulation.gas
-  }
+  const { stakeAmount, simulated } = await readAmountAndSimulate(call, state, report)
   const { outcome } = await submit({
     ...call,
     chain,
@@ -159,6 +105,99 @@ async function stakeStep(ctx: RegistryContext, params: StakeParameters, run: Ste
     run,
   })
   return { ...base, stakeAmount: stakeAmount.toString(), ...outcome }
+}
+
+type StakeState = Awaited<ReturnType<typeof readStakeState>>
+
+/** The first batch: chain, generation, the validator's and the key's state, the stake version and newest config, the signer. */
+async function readStakeState(
+  ctx: RegistryContext,
+  { validator, blsPubkey, report }: { validator: Address; blsPubkey: Hex; report: Reporter | undefined },
+) {
+  const { client, target } = ctx
+  const registry = { address: target.registry, abi: sharedRegistryAbi } as const
+  const {
+    chain,
+    adapter,
+    registry: info,
+    values: [nft, record, retired, keyRegistered, registeredKey, version, newestConfig, account],
+  } = await readFirstBatch(ctx, { purpose: 'write', action: 'stake', report }, () =>
+    Promise.all([
+      client.readContract({ ...registry, functionName: 'balanceOf', args: [validator] }),
+      orNullOnRevert(client.readContract({ ...registry, functionName: 'getValidator', args: [validator] })),
+      client.readContract({ ...registry, functionName: 'isRetired', args: [validator] }),
+      client.readContract({ ...registry, functionName: 'isValidator', args: [blsPubkey] }),
+      orNullOnRevert(client.readContract({ ...registry, functionName: 'getBlsPubkey', args: [validator] })),
+      client.readContract({ ...registry, functionName: 'getCurrentStakeVersion' }),
+      client.readContract({ ...registry, functionName: 'getCurrentStakeConfig' }),
+      readAccountState(client, validator),
+    ]),
+  )
+  return { chain, adapter, info, nft, record, retired, keyRegistered, registeredKey, version, newestConfig, account }
+}
+
+/**
+ * `already-done` when this address staked with this key; null when it has not staked and is
+ * whitelisted. Throws when it staked another key or retired, or holds no ConsensusNFT.
+ */
+async function alreadyStakedOutcome(
+  ctx: RegistryContext,
+  { record, retired, registeredKey, version, nft }: StakeState,
+  base: Omit<StakeReturnType, keyof TxOutcome | 'stakeAmount'>,
+): Promise<StakeReturnType | null> {
+  const { validator, blsPubkey } = base
+  const status = statusName(record?.currentStatus ?? 0)
+  if (status !== 'Undefined' || retired) {
+    if (registeredKey?.toLowerCase() === blsPubkey.toLowerCase())
+      return {
+        ...base,
+        stakeVersion: record?.stakeVersion ?? version,
+        stakeAmount: (await readStakeAmount(ctx, record?.stakeVersion ?? version)).toString(),
+        outcome: 'already-done',
+        message: `${validator} already staked with this BLS key (status ${retired ? 'retired' : status}); nothing was sent.`,
+      }
+    if (retired) throw new AddressRetiredError(validator)
+    throw new WrongStatusError(
+      `${validator} already staked with another BLS key (${registeredKey ?? 'unknown'}); its status is ${status}. A validator address stakes once.`,
+      'Check it with `tnv validator status`; to stake this key, use a new validator address with its own ConsensusNFT.',
+    )
+  }
+  if (nft === 0n) throw new NotWhitelistedError(validator)
+  return null
+}
+
+/**
+ * Rule 1: the amount of the current stake version, read in one request with the simulation at
+ * the newest config's amount; the signer holds it (unless unsigned). The simulation counts (its
+ * revert thrown, its gas kept) only when the two amounts agree; else submit simulates again.
+ */
+async function readAmountAndSimulate(
+  call: SimulateStepParameters & { revert: { validator: Address } },
+  { version, newestConfig, account }: StakeState,
+  report: Reporter | undefined,
+): Promise<{ stakeAmount: bigint; simulated: bigint | undefined }> {
+  const { ctx, signer } = call
+  const { validator } = call.revert
+  const predicted = newestConfig.stakeAmount
+  // one request: the amount to send (rule 1) and the simulation with its prediction
+  const [stakeAmount, simulation] = await Promise.all([
+    readStakeAmount(ctx, version),
+    simulateStep({ ...call, value: predicted, revert: { validator, stakeAmount: predicted } }).then(
+      (gas) => ({ gas }),
+      (error: unknown) => ({ error }),
+    ),
+  ])
+  report?.({ type: 'step', message: `stake amount of stake version ${version}: ${formatTelAndWei(stakeAmount)}` })
+  if (account.balance < stakeAmount && signer.type !== 'unsigned')
+    throw new InsufficientFundsError(
+      `${validator} holds ${formatTelAndWei(account.balance)}, less than the stake amount ${formatTelAndWei(stakeAmount)}.`,
+      {
+        fix: `Fund ${validator} with at least ${formatTelAndWei(stakeAmount - account.balance)} more plus gas, then run \`tnv stake\` again.`,
+      },
+    )
+  if (stakeAmount !== predicted) return { stakeAmount, simulated: undefined }
+  if ('error' in simulation) throw simulation.error
+  return { stakeAmount, simulated: simulation.gas }
 }
 
 /** stakeAmount of `stakeConfig(version)`: the amount `stake` checks against (spec rule 1). */

@@ -8,7 +8,7 @@
  * validator reports success and sends nothing. The delegator has no view: a delegated
  * validator's payout goes to "the delegator", named only when the delegator is the signer.
  */
-import { type Address, parseEventLogs } from 'viem'
+import { type Address, parseEventLogs, type TransactionReceipt } from 'viem'
 import type { ChainInfo } from '../chain/check-chain-id.js'
 import { readAccountState } from '../chain/read-account-state.js'
 import type { Signer } from '../chain/signer.js'
@@ -30,7 +30,7 @@ import { statusOf } from './read-own-validator.js'
 import { orNullOnRevert, withRpcErrors } from './reads.js'
 import type { RegistryInfo } from './registry-guard.js'
 import { registryStep, submit } from './submit.js'
-import type { OperationOptions, RegistryContext, TxOutcome } from './types.js'
+import type { OperationOptions, RegistryContext, Reporter, TxOutcome } from './types.js'
 
 export type UnstakeParameters = OperationOptions & {
   signer: Signer
@@ -71,27 +71,10 @@ async function unstakeStep(
   { signer, validator: validatorParam, acceptRewardShortfall = false, report, confirm }: UnstakeParameters,
   run: StepRun,
 ): Promise<UnstakeReturnType> {
-  const { client, target } = ctx
   const validator = validatorParam ?? signer.address
-  const registry = { address: target.registry, abi: sharedRegistryAbi } as const
-  const {
-    chain,
-    adapter,
-    registry: info,
-    values: [nft, record, retired, delegated, breakdown, epoch, pool, account],
-  } = await readFirstBatch(ctx, { purpose: 'write', action: 'unstake', report }, () =>
-    Promise.all([
-      client.readContract({ ...registry, functionName: 'balanceOf', args: [validator] }),
-      orNullOnRevert(client.readContract({ ...registry, functionName: 'getValidator', args: [validator] })),
-      client.readContract({ ...registry, functionName: 'isRetired', args: [validator] }),
-      client.readContract({ ...registry, functionName: 'isDelegated', args: [validator] }),
-      client.readContract({ ...registry, functionName: 'getBalanceBreakdown', args: [validator] }),
-      client.readContract({ ...registry, functionName: 'getCurrentEpoch' }),
-      client.getBalance({ address: target.issuance }),
-      readAccountState(client, signer.address),
-    ]),
-  )
-  const [balance, , rewards] = breakdown
+  const state = await readUnstakeState(ctx, { validator, signer: signer.address, report })
+  const { chain, adapter, record, retired, delegated, epoch, pool, account } = state
+  const [balance, , rewards] = state.breakdown
   const status = statusOf(record)
   const isSigner = (a: Address) => a.toLowerCase() === signer.address.toLowerCase()
   // self-staked: the validator; delegated: the delegator, which only the signer can be known to be
@@ -99,7 +82,7 @@ async function unstakeStep(
   const shortfall = rewards > pool ? rewards - pool : 0n
   const base = {
     chain,
-    registry: info,
+    registry: state.info,
     validator,
     status,
     delegated,
@@ -115,24 +98,9 @@ async function unstakeStep(
       outcome: 'already-done',
       message: `${validator} has already unstaked (it is retired); nothing was sent.`,
     }
-  if (record === null && nft === 0n) throw new NotWhitelistedError(validator)
-  if (!isSigner(validator) && !delegated) throw new NotRecipientError({ caller: signer.address, validator })
-  checkEligible({ validator, status, exitEpoch: record?.exitEpoch ?? 0, currentEpoch: epoch })
+  checkUnstakeAllowed(state, { validator, status, signerIsValidator: isSigner(validator), caller: signer.address })
   report?.({ type: 'step', message: `${validator} is ${status} in epoch ${epoch}: unstake is accepted` })
-  if (shortfall > 0n) {
-    const devnet = chain.name === 'devnet'
-    if (!adapter.features.unstakeShortfallChoice)
-      throw new RewardShortfallError({ rewards, pool }, {}, { canForfeit: false, devnet })
-    if (!acceptRewardShortfall) throw new RewardShortfallError({ rewards, pool }, {}, { devnet })
-    report?.({
-      type: 'warning',
-      message: `the issuance pool holds ${formatTelAndWei(pool)} of ${formatTelAndWei(rewards)} accrued rewards: ${formatTelAndWei(shortfall)} of rewards is forfeited (the stake is paid in full)`,
-    })
-  } else if (acceptRewardShortfall && !adapter.features.unstakeShortfallChoice)
-    report?.({
-      type: 'warning',
-      message: `--accept-reward-shortfall has no effect on the ${adapter.generation} registry (unstake(address) has no such choice); the pool covers the rewards`,
-    })
+  checkShortfall(state, { rewards, shortfall, acceptRewardShortfall, report })
   const stakeAmount = balance > rewards ? balance - rewards : 0n
   const refundsBefore =
     adapter.features.refunds && recipient !== null && signer.type === 'local'
@@ -147,53 +115,160 @@ async function unstakeStep(
     data: adapter.unstakeData(validator, acceptRewardShortfall),
     action: 'unstake',
     title: `Unstake validator ${validator} and retire the address for good (irreversible)`,
-    rows: [
-      ['validator', validator],
-      ['status', status],
-      [
-        'exit epoch',
-        `${record?.exitEpoch ?? '-'} (unstake is accepted from epoch ${Number(record?.exitEpoch ?? 0) + 1}; the chain is in epoch ${epoch})`,
-      ],
-      // not 'registry': the plan's own row names the registry's address (one key per row in the JSON plan)
-      ['function', `${adapter.signatures.unstake} (the ${adapter.generation} registry)`],
-      ['stake', formatTelAndWei(stakeAmount)],
-      ['rewards', formatTelAndWei(rewards)],
-      ...(shortfall > 0n ? [['rewards forfeited', formatTelAndWei(shortfall)] as [string, string]] : []),
-      ['paid to', recipient ?? 'the delegator (the registry has no view naming it)'],
-    ],
+    rows: planRows(state, { validator, status, stakeAmount, rewards, shortfall, recipient }),
     irreversible: true,
     revert: { validator, shortfall: { rewards, pool } },
     report,
     confirm,
     run,
   })
-  let forfeited = shortfall > 0n && acceptRewardShortfall ? shortfall : 0n
-  let refundCredited = 0n
-  if (receipt) {
-    const paid = parseEventLogs({
-      abi: nextRegistryAbi,
-      logs: receipt.logs.filter((l) => l.address.toLowerCase() === target.registry.toLowerCase()),
-      eventName: 'RewardsClaimed',
-    }).reduce((sum, e) => sum + e.args.rewards, 0n)
-    if (refundsBefore !== null && recipient !== null) {
-      const after = await readRefunds(ctx, recipient, receipt.blockNumber)
-      refundCredited = after > refundsBefore ? after - refundsBefore : 0n
-    }
-    const owed = stakeAmount + rewards
-    forfeited = owed > paid + refundCredited ? owed - paid - refundCredited : 0n
-    if (refundCredited > 0n)
-      report?.({
-        type: 'warning',
-        message: `the recipient rejected the transfer: ${formatTelAndWei(refundCredited)} is credited as a refund; withdraw it with \`tnv refund claim\``,
-      })
-  }
+  const paid = receipt
+    ? await payoutOf(ctx, receipt, { recipient, refundsBefore, owed: stakeAmount + rewards, report })
+    : { forfeited: shortfall > 0n && acceptRewardShortfall ? shortfall : 0n, refundCredited: 0n }
   return {
     ...base,
     stakeAmount: stakeAmount.toString(),
-    rewardsForfeited: forfeited.toString(),
-    refundCredited: refundCredited.toString(),
+    rewardsForfeited: paid.forfeited.toString(),
+    refundCredited: paid.refundCredited.toString(),
     ...outcome,
   }
+}
+
+type UnstakeState = Awaited<ReturnType<typeof readUnstakeState>>
+
+/** The first batch: chain, generation, the validator's record and balances, the epoch, the issuance pool, the signer. */
+async function readUnstakeState(
+  ctx: RegistryContext,
+  { validator, signer, report }: { validator: Address; signer: Address; report: Reporter | undefined },
+) {
+  const { client, target } = ctx
+  const registry = { address: target.registry, abi: sharedRegistryAbi } as const
+  const {
+    chain,
+    adapter,
+    registry: info,
+    values: [nft, record, retired, delegated, breakdown, epoch, pool, account],
+  } = await readFirstBatch(ctx, { purpose: 'write', action: 'unstake', report }, () =>
+    Promise.all([
+      client.readContract({ ...registry, functionName: 'balanceOf', args: [validator] }),
+      orNullOnRevert(client.readContract({ ...registry, functionName: 'getValidator', args: [validator] })),
+      client.readContract({ ...registry, functionName: 'isRetired', args: [validator] }),
+      client.readContract({ ...registry, functionName: 'isDelegated', args: [validator] }),
+      client.readContract({ ...registry, functionName: 'getBalanceBreakdown', args: [validator] }),
+      client.readContract({ ...registry, functionName: 'getCurrentEpoch' }),
+      client.getBalance({ address: target.issuance }),
+      readAccountState(client, signer),
+    ]),
+  )
+  return { chain, adapter, info, nft, record, retired, delegated, breakdown, epoch, pool, account }
+}
+
+/**
+ * The validator is whitelisted or has a record, the signer is the validator or the validator is
+ * delegated (its delegator may unstake), and the validator is eligible in this epoch.
+ */
+function checkUnstakeAllowed(
+  { nft, record, delegated, epoch }: UnstakeState,
+  {
+    validator,
+    status,
+    signerIsValidator,
+    caller,
+  }: { validator: Address; status: ReturnType<typeof statusOf>; signerIsValidator: boolean; caller: Address },
+): void {
+  if (record === null && nft === 0n) throw new NotWhitelistedError(validator)
+  if (!signerIsValidator && !delegated) throw new NotRecipientError({ caller, validator })
+  checkEligible({ validator, status, exitEpoch: record?.exitEpoch ?? 0, currentEpoch: epoch })
+}
+
+/**
+ * Rewards the pool cannot cover: an error on adiri or without acceptance, else a warning; an
+ * acceptance the generation cannot express is warned about.
+ */
+function checkShortfall(
+  { chain, adapter, pool }: UnstakeState,
+  {
+    rewards,
+    shortfall,
+    acceptRewardShortfall,
+    report,
+  }: { rewards: bigint; shortfall: bigint; acceptRewardShortfall: boolean; report: Reporter | undefined },
+): void {
+  if (shortfall > 0n) {
+    const devnet = chain.name === 'devnet'
+    if (!adapter.features.unstakeShortfallChoice)
+      throw new RewardShortfallError({ rewards, pool }, {}, { canForfeit: false, devnet })
+    if (!acceptRewardShortfall) throw new RewardShortfallError({ rewards, pool }, {}, { devnet })
+    report?.({
+      type: 'warning',
+      message: `the issuance pool holds ${formatTelAndWei(pool)} of ${formatTelAndWei(rewards)} accrued rewards: ${formatTelAndWei(shortfall)} of rewards is forfeited (the stake is paid in full)`,
+    })
+  } else if (acceptRewardShortfall && !adapter.features.unstakeShortfallChoice)
+    report?.({
+      type: 'warning',
+      message: `--accept-reward-shortfall has no effect on the ${adapter.generation} registry (unstake(address) has no such choice); the pool covers the rewards`,
+    })
+}
+
+/** The plan's rows: what is unstaked, when it is accepted, what is paid and to whom. */
+function planRows(
+  { adapter, record, epoch }: UnstakeState,
+  p: {
+    validator: Address
+    status: string
+    stakeAmount: bigint
+    rewards: bigint
+    shortfall: bigint
+    recipient: Address | null
+  },
+): [string, string][] {
+  return [
+    ['validator', p.validator],
+    ['status', p.status],
+    [
+      'exit epoch',
+      `${record?.exitEpoch ?? '-'} (unstake is accepted from epoch ${Number(record?.exitEpoch ?? 0) + 1}; the chain is in epoch ${epoch})`,
+    ],
+    // not 'registry': the plan's own row names the registry's address (one key per row in the JSON plan)
+    ['function', `${adapter.signatures.unstake} (the ${adapter.generation} registry)`],
+    ['stake', formatTelAndWei(p.stakeAmount)],
+    ['rewards', formatTelAndWei(p.rewards)],
+    ...(p.shortfall > 0n ? [['rewards forfeited', formatTelAndWei(p.shortfall)] as [string, string]] : []),
+    ['paid to', p.recipient ?? 'the delegator (the registry has no view naming it)'],
+  ]
+}
+
+/**
+ * From the receipt: the refund credited when the recipient rejected the transfer (warned about),
+ * and what of the stake and rewards owed was neither paid (RewardsClaimed) nor credited.
+ */
+async function payoutOf(
+  ctx: RegistryContext,
+  receipt: TransactionReceipt,
+  {
+    recipient,
+    refundsBefore,
+    owed,
+    report,
+  }: { recipient: Address | null; refundsBefore: bigint | null; owed: bigint; report: Reporter | undefined },
+): Promise<{ forfeited: bigint; refundCredited: bigint }> {
+  let refundCredited = 0n
+  const paid = parseEventLogs({
+    abi: nextRegistryAbi,
+    logs: receipt.logs.filter((l) => l.address.toLowerCase() === ctx.target.registry.toLowerCase()),
+    eventName: 'RewardsClaimed',
+  }).reduce((sum, e) => sum + e.args.rewards, 0n)
+  if (refundsBefore !== null && recipient !== null) {
+    const after = await readRefunds(ctx, recipient, receipt.blockNumber)
+    refundCredited = after > refundsBefore ? after - refundsBefore : 0n
+  }
+  const forfeited = owed > paid + refundCredited ? owed - paid - refundCredited : 0n
+  if (refundCredited > 0n)
+    report?.({
+      type: 'warning',
+      message: `the recipient rejected the transfer: ${formatTelAndWei(refundCredited)} is credited as a refund; withdraw it with \`tnv refund claim\``,
+    })
+  return { forfeited, refundCredited }
 }
 
 /** claimableRefunds(recipient) at a block (next only). */

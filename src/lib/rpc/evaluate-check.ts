@@ -46,11 +46,12 @@ export type EvaluateCheckOptions = {
   jwtSecretKnown: boolean
 }
 
+type Found = { http: TransportCheck | null; ws: TransportCheck | null; ipc: TransportCheck | null }
+
 export function evaluateCheck(
-  found: { http: TransportCheck | null; ws: TransportCheck | null; ipc: TransportCheck | null },
+  found: Found,
   { expect: expected, jwtSecretKnown, behaviour: fallback }: EvaluateCheckOptions,
 ): RpcCheckReport {
-  const mismatches: string[] = []
   const exposures: string[] = []
   const failures: string[] = []
   const notes: string[] = []
@@ -58,14 +59,7 @@ export function evaluateCheck(
     expected === null ? [] : 'differences' in expected ? [expected.released, expected.spec] : [expected]
   const verdict = detectBehaviour(found, candidates, fallback)
   const expect = candidates.find((p) => p.behaviour === verdict.judgedAs) ?? null
-  if (candidates.length === 1 && verdict.detected !== 'undetermined' && verdict.detected !== verdict.judgedAs)
-    mismatches.push(
-      `The node shows ${verdict.detected === 'released' ? "the released node's" : "the specification's"} namespace behaviour (${verdict.evidence[0]}), but the expected plan follows ${verdict.judgedAs === 'released' ? "the released node's" : "the specification's"}.`,
-    )
-  if (expect && !expect.ok)
-    mismatches.push(
-      `The expected flags would not start ${expect.behaviour === 'released' ? 'the released node' : "the specification's release"}: ${expect.errors.join(' ')}`,
-    )
+  const mismatches = behaviourMismatches(candidates, verdict, expect)
 
   const transports = {
     http: found.http && withExpected(found.http, expect, notes),
@@ -73,123 +67,16 @@ export function evaluateCheck(
     ipc: found.ipc && withExpected(found.ipc, expect, notes),
   }
   const checks = [transports.http, transports.ws, transports.ipc].filter((c): c is TransportCheck => c !== null)
-
   for (const c of checks) {
-    const where = `${LABEL[c.transport]} ${c.target}`
-    const net = c.transport !== 'ipc'
-    const unauthorized = c.namespaces.some((n) => n.status === 'unauthorized')
     if (c.failure) failures.push(c.failure)
-    const exp = c.expected
-    if (exp && !exp.enabled && (c.reachable || unauthorized)) {
-      mismatches.push(`${where} answers, but the expected flags leave ${LABEL[c.transport]} off.`)
-      continue
-    }
-    if (exp?.enabled && !c.reachable && !unauthorized)
-      mismatches.push(`${where} did not answer, but the expected flags turn ${LABEL[c.transport]} on.`)
-    if (exp && net && unauthorized && !c.auth.tokenSent && !exp.jwtRequired) {
-      mismatches.push(`${where} needs a JWT, but the expected flags set no --rpc.jwtsecret.`)
-    }
-    if (!c.reachable) continue
-
-    // subscriptions (spec: "Subscriptions (eth_subscribe) need a WebSocket or IPC connection")
-    const ethServed = c.served.includes('eth')
-    if (!net || c.transport === 'ws') {
-      if (ethServed && c.subscriptions.status !== 'works') {
-        mismatches.push(
-          `${where}: eth_subscribe did not work (${c.subscriptions.detail ?? c.subscriptions.status}) although eth is served; subscriptions must work over WebSocket and IPC.`,
-        )
-      }
-    } else if (c.subscriptions.status === 'works') {
-      mismatches.push(
-        `${where}: eth_subscribe returned a subscription id over HTTP; subscriptions need WebSocket or IPC, so HTTP must refuse it.`,
-      )
-    }
-
-    // rpc_modules shape and versions
-    const rpcProbe = c.namespaces.find((n) => n.namespace === 'rpc')
-    if (rpcProbe?.status === 'served' && c.rpcModules === null) {
-      mismatches.push(
-        `${where}: rpc_modules answered ${rpcProbe.detail ?? 'something'} instead of an object of namespace → version.`,
-      )
-    }
-    for (const [name, version] of Object.entries(c.rpcModules ?? {})) {
-      if ((DEFAULT_NAMESPACES as readonly string[]).includes(name) && version !== '1.0') {
-        mismatches.push(
-          `${where}: rpc_modules gives ${name} version "${version}"; the spec's version for the default namespaces is "1.0".`,
-        )
-      }
-    }
-
-    // JWT enforcement
-    if (net && jwtSecretKnown) {
-      if (c.auth.withoutToken === 'accepted')
-        mismatches.push(
-          `${where} answered a request without a token although a JWT secret is configured: JWT is not enforced.`,
-        )
-      if (c.auth.wrongToken === 'accepted')
-        mismatches.push(`${where} accepted a token signed with a different secret: JWT is not checked.`)
-      if (exp && !exp.jwtRequired && c.auth.withoutToken === 'refused') {
-        mismatches.push(`${where} refuses requests without a token, but the expected flags set no --rpc.jwtsecret.`)
-      }
-    }
-
-    // expected namespaces and rpc_modules
-    if (exp) {
-      for (const n of c.namespaces) {
-        if (n.expected === null || (n.status !== 'served' && n.status !== 'not-served')) continue
-        const served = n.status === 'served'
-        if (served && !n.expected)
-          mismatches.push(
-            `${where}: ${n.namespace} is served (${n.method} answered), but the expected flags do not serve it there.`,
-          )
-        if (!served && n.expected)
-          mismatches.push(
-            `${where}: ${n.namespace} is not served (${n.method}: -32601), but the expected flags serve it there.`,
-          )
-      }
-      if (
-        rpcProbe &&
-        (rpcProbe.status === 'served' || rpcProbe.status === 'not-served') &&
-        !sameModules(c.rpcModules, exp.rpcModules)
-      ) {
-        mismatches.push(
-          `${where}: rpc_modules gives ${modulesText(c.rpcModules)}, but the expected plan gives ${modulesText(exp.rpcModules)}.`,
-        )
-      }
-    }
-
-    // exposure (spec, Authentication 3)
-    if (c.transport !== 'ipc') {
-      const tracing = c.namespaces.filter(
-        (n) => (n.namespace === 'debug' || n.namespace === 'trace') && n.status === 'served',
-      )
-      const withoutAuth = !c.auth.tokenSent || c.auth.withoutToken === 'accepted' || c.auth.wrongToken === 'accepted'
-      const planAddress = exp && expect ? netPlan(expect, c.transport, exp.worker)?.address : undefined
-      const nonLoopback = !c.loopback || (planAddress !== undefined && !isLoopbackAddress(planAddress))
-      if (tracing.length && withoutAuth && nonLoopback) {
-        const on = !c.loopback ? 'a non-loopback address' : `a node listening on ${planAddress} (non-loopback)`
-        exposures.push(
-          `${where} answers ${tracing.map((n) => n.method).join(' and ')} without authentication on ${on}: anyone who reaches it can make the node re-execute blocks. Set --rpc.jwtsecret or put a proxy that allows only the needed methods in front, and run debug and trace on a node separate from the public RPC node and from any validator.`,
-        )
-      }
-    }
+    const judged = judgeTransport(c, expect, jwtSecretKnown)
+    mismatches.push(...judged.mismatches)
+    if (judged.exposure !== null) exposures.push(judged.exposure)
   }
-
-  const ipcAdmin = transports.ipc?.namespaces.filter(
-    (n) => (n.namespace === 'admin' || n.namespace === 'txpool') && n.status === 'served',
-  )
-  if (transports.ipc && ipcAdmin && ipcAdmin.length > 0)
-    notes.push(
-      `IPC ${transports.ipc.target} answers ${ipcAdmin.map((n) => n.method).join(' and ')} (the released node serves every reth module over IPC): any local process that can open the socket can call admin_* and txpool_*. Keep the socket's directory private, or start the node with --ipcdisable when nothing on this host needs IPC.`,
-    )
-
-  // one rpc_modules list for every transport serving rpc (spec: built once)
-  const lists = checks.filter((c) => c.rpcModules !== null)
-  if (lists.length > 1 && lists.some((c) => !sameModules(c.rpcModules, lists[0]?.rpcModules ?? null))) {
-    mismatches.push(
-      `rpc_modules differs between transports (${lists.map((c) => `${LABEL[c.transport]}: ${modulesText(c.rpcModules)}`).join('; ')}); the node builds it once, so every transport serving rpc returns the same list.`,
-    )
-  }
+  const ipcNote = transports.ipc && ipcAdminNote(transports.ipc)
+  if (ipcNote) notes.push(ipcNote)
+  const differing = rpcModulesDiffer(checks)
+  if (differing) mismatches.push(differing)
 
   return {
     ok: mismatches.length === 0 && exposures.length === 0 && failures.length === 0,
@@ -203,33 +90,219 @@ export function evaluateCheck(
   }
 }
 
+/** The single expected plan follows another behaviour than the node shows; the plan would not start. */
+function behaviourMismatches(candidates: RpcPlan[], verdict: BehaviourVerdict, expect: RpcPlan | null): string[] {
+  const mismatches: string[] = []
+  if (candidates.length === 1 && verdict.detected !== 'undetermined' && verdict.detected !== verdict.judgedAs)
+    mismatches.push(
+      `The node shows ${verdict.detected === 'released' ? "the released node's" : "the specification's"} namespace behaviour (${verdict.evidence[0]}), but the expected plan follows ${verdict.judgedAs === 'released' ? "the released node's" : "the specification's"}.`,
+    )
+  if (expect && !expect.ok)
+    mismatches.push(
+      `The expected flags would not start ${expect.behaviour === 'released' ? 'the released node' : "the specification's release"}: ${expect.errors.join(' ')}`,
+    )
+  return mismatches
+}
+
+/**
+ * One transport against the spec rules and the expected plan, in order: on or off as expected,
+ * subscriptions, rpc_modules, JWT, expected namespaces; and its exposure, if any.
+ */
+function judgeTransport(
+  c: TransportCheck,
+  expect: RpcPlan | null,
+  jwtSecretKnown: boolean,
+): { mismatches: string[]; exposure: string | null } {
+  const where = `${LABEL[c.transport]} ${c.target}`
+  const net = c.transport !== 'ipc'
+  const unauthorized = c.namespaces.some((n) => n.status === 'unauthorized')
+  const exp = c.expected
+  if (exp && !exp.enabled && (c.reachable || unauthorized))
+    return { mismatches: [`${where} answers, but the expected flags leave ${LABEL[c.transport]} off.`], exposure: null }
+  const mismatches: string[] = []
+  if (exp?.enabled && !c.reachable && !unauthorized)
+    mismatches.push(`${where} did not answer, but the expected flags turn ${LABEL[c.transport]} on.`)
+  if (exp && net && unauthorized && !c.auth.tokenSent && !exp.jwtRequired) {
+    mismatches.push(`${where} needs a JWT, but the expected flags set no --rpc.jwtsecret.`)
+  }
+  if (!c.reachable) return { mismatches, exposure: null }
+  mismatches.push(
+    ...subscriptionMismatches(c, where),
+    ...rpcModulesMismatches(c, where),
+    ...(net && jwtSecretKnown ? jwtMismatches(c, where) : []),
+    ...(exp ? expectedNamespaceMismatches(c, exp, where) : []),
+  )
+  return { mismatches, exposure: exposureOf(c, expect, where) }
+}
+
+/** Spec: "Subscriptions (eth_subscribe) need a WebSocket or IPC connection". */
+function subscriptionMismatches(c: TransportCheck, where: string): string[] {
+  const ethServed = c.served.includes('eth')
+  if (c.transport === 'ipc' || c.transport === 'ws') {
+    if (ethServed && c.subscriptions.status !== 'works')
+      return [
+        `${where}: eth_subscribe did not work (${c.subscriptions.detail ?? c.subscriptions.status}) although eth is served; subscriptions must work over WebSocket and IPC.`,
+      ]
+  } else if (c.subscriptions.status === 'works') {
+    return [
+      `${where}: eth_subscribe returned a subscription id over HTTP; subscriptions need WebSocket or IPC, so HTTP must refuse it.`,
+    ]
+  }
+  return []
+}
+
+/** rpc_modules is an object of namespace → version, with version 1.0 for the default namespaces. */
+function rpcModulesMismatches(c: TransportCheck, where: string): string[] {
+  const mismatches: string[] = []
+  const rpcProbe = c.namespaces.find((n) => n.namespace === 'rpc')
+  if (rpcProbe?.status === 'served' && c.rpcModules === null) {
+    mismatches.push(
+      `${where}: rpc_modules answered ${rpcProbe.detail ?? 'something'} instead of an object of namespace → version.`,
+    )
+  }
+  for (const [name, version] of Object.entries(c.rpcModules ?? {})) {
+    if ((DEFAULT_NAMESPACES as readonly string[]).includes(name) && version !== '1.0') {
+      mismatches.push(
+        `${where}: rpc_modules gives ${name} version "${version}"; the spec's version for the default namespaces is "1.0".`,
+      )
+    }
+  }
+  return mismatches
+}
+
+/** With a JWT secret known: HTTP or WS refuses a request without a token and one with another secret. */
+function jwtMismatches(c: TransportCheck, where: string): string[] {
+  const mismatches: string[] = []
+  const exp = c.expected
+  if (c.auth.withoutToken === 'accepted')
+    mismatches.push(
+      `${where} answered a request without a token although a JWT secret is configured: JWT is not enforced.`,
+    )
+  if (c.auth.wrongToken === 'accepted')
+    mismatches.push(`${where} accepted a token signed with a different secret: JWT is not checked.`)
+  if (exp && !exp.jwtRequired && c.auth.withoutToken === 'refused') {
+    mismatches.push(`${where} refuses requests without a token, but the expected flags set no --rpc.jwtsecret.`)
+  }
+  return mismatches
+}
+
+/** The namespaces served, and rpc_modules, are those of the expected plan. */
+function expectedNamespaceMismatches(
+  c: TransportCheck,
+  exp: NonNullable<TransportCheck['expected']>,
+  where: string,
+): string[] {
+  const mismatches: string[] = []
+  for (const n of c.namespaces) {
+    if (n.expected === null || (n.status !== 'served' && n.status !== 'not-served')) continue
+    const served = n.status === 'served'
+    if (served && !n.expected)
+      mismatches.push(
+        `${where}: ${n.namespace} is served (${n.method} answered), but the expected flags do not serve it there.`,
+      )
+    if (!served && n.expected)
+      mismatches.push(
+        `${where}: ${n.namespace} is not served (${n.method}: -32601), but the expected flags serve it there.`,
+      )
+  }
+  const rpcProbe = c.namespaces.find((n) => n.namespace === 'rpc')
+  if (
+    rpcProbe &&
+    (rpcProbe.status === 'served' || rpcProbe.status === 'not-served') &&
+    !sameModules(c.rpcModules, exp.rpcModules)
+  ) {
+    mismatches.push(
+      `${where}: rpc_modules gives ${modulesText(c.rpcModules)}, but the expected plan gives ${modulesText(exp.rpcModules)}.`,
+    )
+  }
+  return mismatches
+}
+
+/** Spec, Authentication 3: debug or trace answering without authentication on a non-loopback address. */
+function exposureOf(c: TransportCheck, expect: RpcPlan | null, where: string): string | null {
+  if (c.transport === 'ipc') return null
+  const exp = c.expected
+  const tracing = c.namespaces.filter(
+    (n) => (n.namespace === 'debug' || n.namespace === 'trace') && n.status === 'served',
+  )
+  const withoutAuth = !c.auth.tokenSent || c.auth.withoutToken === 'accepted' || c.auth.wrongToken === 'accepted'
+  const planAddress = exp && expect ? netPlan(expect, c.transport, exp.worker)?.address : undefined
+  const nonLoopback = !c.loopback || (planAddress !== undefined && !isLoopbackAddress(planAddress))
+  if (!(tracing.length && withoutAuth && nonLoopback)) return null
+  const on = !c.loopback ? 'a non-loopback address' : `a node listening on ${planAddress} (non-loopback)`
+  return `${where} answers ${tracing.map((n) => n.method).join(' and ')} without authentication on ${on}: anyone who reaches it can make the node re-execute blocks. Set --rpc.jwtsecret or put a proxy that allows only the needed methods in front, and run debug and trace on a node separate from the public RPC node and from any validator.`
+}
+
+/** IPC answering admin_* or txpool_*: any local process that opens the socket can call them. */
+function ipcAdminNote(ipc: TransportCheck): string | null {
+  const ipcAdmin = ipc.namespaces.filter(
+    (n) => (n.namespace === 'admin' || n.namespace === 'txpool') && n.status === 'served',
+  )
+  if (ipcAdmin.length === 0) return null
+  return `IPC ${ipc.target} answers ${ipcAdmin.map((n) => n.method).join(' and ')} (the released node serves every reth module over IPC): any local process that can open the socket can call admin_* and txpool_*. Keep the socket's directory private, or start the node with --ipcdisable when nothing on this host needs IPC.`
+}
+
+/** Spec: rpc_modules is built once, so every transport serving rpc returns the same list. */
+function rpcModulesDiffer(checks: TransportCheck[]): string | null {
+  const lists = checks.filter((c) => c.rpcModules !== null)
+  if (lists.length > 1 && lists.some((c) => !sameModules(c.rpcModules, lists[0]?.rpcModules ?? null)))
+    return `rpc_modules differs between transports (${lists.map((c) => `${LABEL[c.transport]}: ${modulesText(c.rpcModules)}`).join('; ')}); the node builds it once, so every transport serving rpc returns the same list.`
+  return null
+}
+
 /**
  * Which behaviour the answers show. Intrinsic signs first (they need no flags); then, with the
  * expected flags under both behaviours, which plan the answers match.
  */
-export function detectBehaviour(
-  found: { http: TransportCheck | null; ws: TransportCheck | null; ipc: TransportCheck | null },
-  candidates: RpcPlan[],
-  chosen?: RpcBehaviour,
-): BehaviourVerdict {
+export function detectBehaviour(found: Found, candidates: RpcPlan[], chosen?: RpcBehaviour): BehaviourVerdict {
   const fallback: RpcBehaviour = chosen ?? 'released'
   const checks = [found.http, found.ws, found.ipc].filter((c): c is TransportCheck => c?.reachable === true)
-  const released: string[] = []
-  const spec: string[] = []
-  // rpc_modules is built once, from the first transport serving rpc in the order HTTP, WS, IPC:
-  // that transport is known only when every transport before it was probed too.
-  const probed = { http: found.http, ws: found.ws, ipc: found.ipc }
+  const { released, spec } = intrinsicSigns(checks, rpcModulesSource(found))
+  const fixed = candidates.length === 1 ? (candidates[0] as RpcPlan).behaviour : null
+  if (released.length > 0 && spec.length > 0)
+    return verdictOf('undetermined', [...released, ...spec, 'these signs contradict each other'], fixed ?? fallback)
+  if (released.length > 0) return verdictOf('released', released, fixed ?? 'released')
+  if (spec.length > 0) return verdictOf('spec', spec, fixed ?? 'spec')
+  if (candidates.length === 2) return verdictFromPlans(checks, candidates, chosen)
+  return verdictOf(
+    'undetermined',
+    [
+      'nothing in the answers tells the two apart (give the node flags with --expect -- …, or probe IPC and a transport that serves rpc)',
+    ],
+    fixed ?? fallback,
+  )
+}
+
+function verdictOf(
+  detected: RpcBehaviour | 'undetermined',
+  evidence: string[],
+  judgedAs: RpcBehaviour,
+): BehaviourVerdict {
+  return { detected, evidence, judgedAs }
+}
+
+/**
+ * The transport rpc_modules is built from: the first serving rpc in the order HTTP, WS, IPC.
+ * It is known only when every transport before it was probed too; else null.
+ */
+function rpcModulesSource(probed: Found): TransportCheck | null {
   const servesRpc = (c: TransportCheck | null) =>
     c?.namespaces.some((n) => n.namespace === 'rpc' && n.status === 'served') === true
-  let source: TransportCheck | null = null
   for (const t of ['http', 'ws', 'ipc'] as const) {
     const c = probed[t]
     if (c === null || !c.reachable) break // unknown whether this one serves rpc
-    if (servesRpc(c)) {
-      source = c
-      break
-    }
+    if (servesRpc(c)) return c
   }
+  return null
+}
+
+/** The signs that need no flags (real-network/node.md §4), as evidence for each behaviour. */
+function intrinsicSigns(
+  checks: TransportCheck[],
+  source: TransportCheck | null,
+): { released: string[]; spec: string[] } {
+  const released: string[] = []
+  const spec: string[] = []
   for (const c of checks) {
     const where = `${LABEL[c.transport]} ${c.target}`
     const modules = c.rpcModules ? Object.keys(c.rpcModules) : null
@@ -255,53 +328,40 @@ export function detectBehaviour(
         )
     }
   }
-  const pick = (detected: RpcBehaviour | 'undetermined', evidence: string[], judgedAs: RpcBehaviour) => ({
-    detected,
-    evidence,
-    judgedAs,
-  })
-  const fixed = candidates.length === 1 ? (candidates[0] as RpcPlan).behaviour : null
-  if (released.length > 0 && spec.length > 0)
-    return pick('undetermined', [...released, ...spec, 'these signs contradict each other'], fixed ?? fallback)
-  if (released.length > 0) return pick('released', released, fixed ?? 'released')
-  if (spec.length > 0) return pick('spec', spec, fixed ?? 'spec')
-  if (candidates.length === 2) {
-    const scored = candidates.map((plan) => ({ plan, differences: planDifferences(checks, plan) }))
-    const matching = scored.filter((x) => x.differences.length === 0)
-    const name = (b: RpcBehaviour) => (b === 'released' ? "the released node's" : "the specification's")
-    if (matching.length === 1) {
-      const hit = matching[0] as (typeof scored)[number]
-      const miss = scored.find((x) => x !== hit) as (typeof scored)[number]
-      return pick(
-        hit.plan.behaviour,
-        [
-          `the answers match ${name(hit.plan.behaviour)} plan of the expected flags, not ${name(miss.plan.behaviour)}: ${miss.differences[0]}`,
-        ],
-        hit.plan.behaviour,
-      )
-    }
-    if (matching.length === 2)
-      return pick('undetermined', ['both releases give the same answers for these flags'], fallback)
-    const best = [...scored].sort((a, b) => a.differences.length - b.differences.length)
-    const judged =
-      chosen ??
-      ((best[0] as (typeof scored)[number]).differences.length < (best[1] as (typeof scored)[number]).differences.length
-        ? (best[0] as (typeof scored)[number]).plan.behaviour
-        : fallback)
-    return pick(
-      'undetermined',
+  return { released, spec }
+}
+
+/** No intrinsic sign: which of the two plans of the expected flags the answers match. */
+function verdictFromPlans(checks: TransportCheck[], candidates: RpcPlan[], chosen?: RpcBehaviour): BehaviourVerdict {
+  const fallback: RpcBehaviour = chosen ?? 'released'
+  const scored = candidates.map((plan) => ({ plan, differences: planDifferences(checks, plan) }))
+  const matching = scored.filter((x) => x.differences.length === 0)
+  const name = (b: RpcBehaviour) => (b === 'released' ? "the released node's" : "the specification's")
+  if (matching.length === 1) {
+    const hit = matching[0] as (typeof scored)[number]
+    const miss = scored.find((x) => x !== hit) as (typeof scored)[number]
+    return verdictOf(
+      hit.plan.behaviour,
       [
-        `the answers match neither release's plan of the expected flags (${scored.map((x) => `${name(x.plan.behaviour)}: ${x.differences.length} difference${x.differences.length === 1 ? '' : 's'}`).join('; ')})`,
+        `the answers match ${name(hit.plan.behaviour)} plan of the expected flags, not ${name(miss.plan.behaviour)}: ${miss.differences[0]}`,
       ],
-      judged,
+      hit.plan.behaviour,
     )
   }
-  return pick(
+  if (matching.length === 2)
+    return verdictOf('undetermined', ['both releases give the same answers for these flags'], fallback)
+  const best = [...scored].sort((a, b) => a.differences.length - b.differences.length)
+  const judged =
+    chosen ??
+    ((best[0] as (typeof scored)[number]).differences.length < (best[1] as (typeof scored)[number]).differences.length
+      ? (best[0] as (typeof scored)[number]).plan.behaviour
+      : fallback)
+  return verdictOf(
     'undetermined',
     [
-      'nothing in the answers tells the two apart (give the node flags with --expect -- …, or probe IPC and a transport that serves rpc)',
+      `the answers match neither release's plan of the expected flags (${scored.map((x) => `${name(x.plan.behaviour)}: ${x.differences.length} difference${x.differences.length === 1 ? '' : 's'}`).join('; ')})`,
     ],
-    fixed ?? fallback,
+    judged,
   )
 }
 

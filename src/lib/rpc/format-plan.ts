@@ -125,10 +125,29 @@ export function formatPlan(plan: RpcPlan): string {
  */
 export function formatPlans(plans: RpcPlans): string {
   const { released, spec } = plans
-  const lines: string[] = []
   const verdict = (p: RpcPlan) => (p.ok ? 'starts with these flags' : 'REFUSES TO START with these flags (see Errors)')
-  lines.push(`Released node (v0.14.0-adiri and main): ${verdict(released)}.`)
-  lines.push(`Specification's release (not released yet): ${verdict(spec)}.`)
+  const lines: string[] = [
+    `Released node (v0.14.0-adiri and main): ${verdict(released)}.`,
+    `Specification's release (not released yet): ${verdict(spec)}.`,
+  ]
+  for (const [index, worker] of spec.workers.entries())
+    lines.push(...workerLines(index, released.workers[index], worker))
+  lines.push(...accessAndLimitLines(spec))
+  lines.push(...groupedSection('Errors (the node refuses to start)', released.errors, spec.errors))
+  lines.push(...groupedSection('Warnings (the node logs these at startup)', released.warnings, spec.warnings))
+  lines.push(...groupedSection('Advice (tnv)', released.advice, spec.advice))
+  lines.push(...differenceLines(plans))
+  const known = knownPassthrough(spec.passthrough, [...spec.errors, ...released.errors])
+  if (known.length) lines.push('', `Other node flags (passed through untouched): ${known.join(' ')}`)
+  return lines.join('\n')
+}
+
+/** One worker's transports: off, or where they listen, with namespaces and rpc_modules per release. */
+function workerLines(index: number, rw: WorkerPlan | undefined, worker: WorkerPlan): string[] {
+  const lines: string[] = [
+    '',
+    `Worker ${index}${rw ? '' : ' (specification only: the released node runs one worker)'}${worker.sharedServer ? ' (HTTP and WS share one server)' : ''}`,
+  ]
   const pair = (label: string, r: string, s: string) => {
     if (r === s) lines.push(`    ${label.padEnd(12)} both: ${r}`)
     else {
@@ -136,35 +155,33 @@ export function formatPlans(plans: RpcPlans): string {
       lines.push(`    ${' '.repeat(12)} specification: ${s}`)
     }
   }
-  for (const [index, worker] of spec.workers.entries()) {
-    const rw = released.workers[index]
-    lines.push(
-      '',
-      `Worker ${index}${rw ? '' : ' (specification only: the released node runs one worker)'}${worker.sharedServer ? ' (HTTP and WS share one server)' : ''}`,
-    )
-    for (const t of ['http', 'ws', 'ipc'] as const) {
-      const s = worker[t]
-      const r = rw?.[t]
-      const where =
-        t === 'ipc'
-          ? (s as IpcTransportPlan).path
-          : hostPort((s as NetTransportPlan).address, (s as NetTransportPlan).port)
-      const label = t === 'http' ? 'HTTP' : t === 'ws' ? 'WS' : 'IPC'
-      if (!s.enabled && !r?.enabled) {
-        lines.push(`  ${label} off (${where})`)
-        continue
-      }
-      lines.push(`  ${label} ${where}`)
-      if (r) {
-        pair('namespaces', served(r), served(s))
-        pair('rpc_modules', modulesLine(r.rpcModules), modulesLine(s.rpcModules))
-      } else {
-        lines.push(`    ${'namespaces'.padEnd(12)} specification: ${served(s)}`)
-        lines.push(`    ${'rpc_modules'.padEnd(12)} specification: ${modulesLine(s.rpcModules)}`)
-      }
+  for (const t of ['http', 'ws', 'ipc'] as const) {
+    const s = worker[t]
+    const r = rw?.[t]
+    const where =
+      t === 'ipc'
+        ? (s as IpcTransportPlan).path
+        : hostPort((s as NetTransportPlan).address, (s as NetTransportPlan).port)
+    const label = t === 'http' ? 'HTTP' : t === 'ws' ? 'WS' : 'IPC'
+    if (!s.enabled && !r?.enabled) {
+      lines.push(`  ${label} off (${where})`)
+      continue
+    }
+    lines.push(`  ${label} ${where}`)
+    if (r) {
+      pair('namespaces', served(r), served(s))
+      pair('rpc_modules', modulesLine(r.rpcModules), modulesLine(s.rpcModules))
+    } else {
+      lines.push(`    ${'namespaces'.padEnd(12)} specification: ${served(s)}`)
+      lines.push(`    ${'rpc_modules'.padEnd(12)} specification: ${modulesLine(s.rpcModules)}`)
     }
   }
-  lines.push('', 'Access (both)')
+  return lines
+}
+
+/** JWT, CORS, WS origins and the limits: the same on both releases. */
+function accessAndLimitLines(spec: RpcPlan): string[] {
+  const lines: string[] = ['', 'Access (both)']
   lines.push(
     `  JWT: ${spec.jwt.required ? `required on HTTP and WS (--rpc.jwtsecret, ${spec.jwt.source === 'file' ? 'NOT hex: refused' : 'hex secret'}); IPC needs none` : 'off (no --rpc.jwtsecret): HTTP and WS need no token'}`,
   )
@@ -179,32 +196,36 @@ export function formatPlans(plans: RpcPlans): string {
   })
   const limitWidths = [0, 1].map((i) => Math.max(...limitRows.map((r) => (r[i] ?? '').length)))
   for (const r of limitRows) lines.push(`  ${row(r, limitWidths)}`)
-  const grouped = (title: string, r: string[], s: string[]) => {
-    const both = r.filter((x) => s.includes(x))
-    const onlyR = r.filter((x) => !s.includes(x))
-    const onlyS = s.filter((x) => !r.includes(x))
-    if (both.length + onlyR.length + onlyS.length === 0) return
-    lines.push('', title)
-    for (const x of both) lines.push(`  - (both) ${x}`)
-    for (const x of onlyR) lines.push(`  - (released node) ${x}`)
-    for (const x of onlyS) lines.push(`  - (specification) ${x}`)
-  }
-  grouped('Errors (the node refuses to start)', released.errors, spec.errors)
-  grouped('Warnings (the node logs these at startup)', released.warnings, spec.warnings)
-  grouped('Advice (tnv)', released.advice, spec.advice)
-  if (plans.differences.length === 0) lines.push('', 'These flags mean the same on both releases.')
-  else {
-    lines.push('', `Where the two releases differ (${plans.differences.length})`)
-    for (const d of plans.differences)
-      lines.push(`  - ${d.topic}: released node ${d.released}; specification ${d.spec}`)
-    for (const e of plans.equivalents)
-      lines.push(
+  return lines
+}
+
+/** A section's items marked both, released node or specification; nothing when both lists are empty. */
+function groupedSection(title: string, r: string[], s: string[]): string[] {
+  const both = r.filter((x) => s.includes(x))
+  const onlyR = r.filter((x) => !s.includes(x))
+  const onlyS = s.filter((x) => !r.includes(x))
+  if (both.length + onlyR.length + onlyS.length === 0) return []
+  return [
+    '',
+    title,
+    ...both.map((x) => `  - (both) ${x}`),
+    ...onlyR.map((x) => `  - (released node) ${x}`),
+    ...onlyS.map((x) => `  - (specification) ${x}`),
+  ]
+}
+
+/** Where the releases differ, and for each flag that means different things, how to mean the same on both. */
+function differenceLines(plans: RpcPlans): string[] {
+  if (plans.differences.length === 0) return ['', 'These flags mean the same on both releases.']
+  return [
+    '',
+    `Where the two releases differ (${plans.differences.length})`,
+    ...plans.differences.map((d) => `  - ${d.topic}: released node ${d.released}; specification ${d.spec}`),
+    ...plans.equivalents.map(
+      (e) =>
         `  - ${e.flag} means different things on the two releases. To mean the same on both, write ${e.flag} ${e.releasedMeaning} (what the released node serves now)${e.specMeaning ? ` or ${e.flag} ${e.specMeaning} (what the specification's release serves now)` : "; what the specification's release serves now cannot be had on the released node, which always serves tn"}.`,
-      )
-  }
-  const known = knownPassthrough(spec.passthrough, [...spec.errors, ...released.errors])
-  if (known.length) lines.push('', `Other node flags (passed through untouched): ${known.join(' ')}`)
-  return lines.join('\n')
+    ),
+  ]
 }
 
 /**

@@ -246,38 +246,7 @@ export async function sendJournaled(
     submittedAt: new Date().toISOString(),
   })
   killPoint('tx:journaled')
-  try {
-    await client.sendRawTransaction({ serializedTransaction: raw })
-  } catch (err) {
-    const kind = classifyRpcError(err)
-    if (kind !== 'already-known') {
-      // The answer may have been lost after the node accepted it (a retried send then says
-      // "nonce too low"): the pool or the chain knows our hash in that case.
-      const known = await client.getTransaction({ hash }).then(
-        () => true,
-        () => false,
-      )
-      if (!known) {
-        if (isTransientRpcFault(kind)) throw explainRpcError(err, rpcUrl) ?? err // may have arrived: stays open
-        if (kind === 'nonce-too-low') {
-          run.journal?.recordOutcome(hash, 'dropped', {
-            reason: `the node answered "nonce too low": nonce ${tx.nonce} was used by another transaction before this one was sent`,
-          })
-          return { status: 'nonce-used' }
-        }
-        run.journal?.recordOutcome(hash, 'dropped', {
-          reason: `the node refused it when it was sent (${(err as Error).message.split('\n')[0]})`,
-        })
-        if (kind === 'underpriced')
-          throw new PendingTransactionConflictError({
-            from: tx.from,
-            nonce: tx.nonce,
-            reason: 'replacement underpriced',
-          })
-        throw explainRpcError(err, rpcUrl) ?? err
-      }
-    }
-  }
+  if ((await sendSigned(client, run, { raw, hash, tx, rpcUrl })) === 'nonce-used') return { status: 'nonce-used' }
   killPoint('tx:sent')
   report?.({ type: 'sent', hash })
   const receipt = await waitForReceipt(client, {
@@ -298,6 +267,49 @@ export async function sendJournaled(
   })
   killPoint('tx:recorded')
   return { status: 'mined', hash, raw, receipt }
+}
+
+/**
+ * eth_sendRawTransaction of the journaled transaction: `sent` when the node took it, said it
+ * already knew it, or knows its hash after an error (the answer may have been lost after the node
+ * accepted it; a retried send then says "nonce too low"). Otherwise a transient fault throws with
+ * the entry left open (it may have arrived); "nonce too low" is recorded dropped (`nonce-used`);
+ * any other refusal is recorded dropped and thrown.
+ */
+async function sendSigned(
+  client: ChainClient,
+  run: StepRun,
+  { raw, hash, tx, rpcUrl }: { raw: Hex; hash: Hex; tx: PreparedTransaction; rpcUrl: string },
+): Promise<'sent' | 'nonce-used'> {
+  try {
+    await client.sendRawTransaction({ serializedTransaction: raw })
+    return 'sent'
+  } catch (err) {
+    const kind = classifyRpcError(err)
+    if (kind === 'already-known') return 'sent'
+    const known = await client.getTransaction({ hash }).then(
+      () => true,
+      () => false,
+    )
+    if (known) return 'sent'
+    if (isTransientRpcFault(kind)) throw explainRpcError(err, rpcUrl) ?? err // may have arrived: stays open
+    if (kind === 'nonce-too-low') {
+      run.journal?.recordOutcome(hash, 'dropped', {
+        reason: `the node answered "nonce too low": nonce ${tx.nonce} was used by another transaction before this one was sent`,
+      })
+      return 'nonce-used'
+    }
+    run.journal?.recordOutcome(hash, 'dropped', {
+      reason: `the node refused it when it was sent (${(err as Error).message.split('\n')[0]})`,
+    })
+    if (kind === 'underpriced')
+      throw new PendingTransactionConflictError({
+        from: tx.from,
+        nonce: tx.nonce,
+        reason: 'replacement underpriced',
+      })
+    throw explainRpcError(err, rpcUrl) ?? err
+  }
 }
 
 /**
