@@ -122,8 +122,27 @@ describe('tnv node check against the reference devnet node', () => {
         .replace(/^bls_public_key: .*$/m, `bls_public_key: ${bs58.encode(Buffer.from(key.slice(2), 'hex'))}`)
         .replace(/^execution_address: .*$/m, `execution_address: "${member.toLowerCase()}"`),
     )
-    mkdirSync(behind)
-    writeFileSync(join(behind, 'node-info.yaml'), readFileSync(join(validator, 'node-info.yaml')))
+    // the same validator address behind on another devnet, with a key of its own: one key runs on
+    // one node of a host, and tnv refuses a second (docs/node.md, "One key, one node")
+    const genBehind = await runCli(
+      [
+        'keytool',
+        'generate',
+        'validator',
+        '--datadir',
+        behind,
+        '--address',
+        devnet.accounts[0]?.address as string,
+        '--bls-passphrase-source',
+        'no-passphrase',
+        '--external-primary-addr',
+        '/ip4/127.0.0.1/udp/49590/quic-v1',
+        '--external-worker-addrs',
+        '/ip4/127.0.0.1/udp/49594/quic-v1',
+      ],
+      { env },
+    )
+    assert.equal(genBehind.code, 0, genBehind.stderr)
     await Promise.all([startNode(seat, env), startNode(validator, env), startNode(behind, envB)])
   })
 
