@@ -14,10 +14,21 @@
  * Each run reports the engine's growth per transaction block (load) and per idle block (idle).
  * The engine's directory (its temporary files, where anvil writes states it moves out of memory)
  * is measured at the end of each phase too.
+ * SOAK_LOG=file appends one line a minute of the idle phase (seconds, block, engine and node RSS).
  * Run: npm run bench devnet-soak (builds first). Takes about (2 x (load + idle)) on a quiet machine.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -33,6 +44,11 @@ const TXS = Number(process.env.SOAK_TXS ?? 2000)
 /** The idle phase in seconds: SOAK_IDLE_S=3600 for the idle hour of docs/devnet-chain.md. */
 const IDLE_S = Number(process.env.SOAK_IDLE_S ?? 180)
 const BASELINE = process.env.SOAK_BASELINE !== '0'
+/**
+ * A file that gets one line a minute of the idle phase: seconds, block, engine and node RSS, the
+ * engine's peak RSS so far (MB), and the size of the engine's state file (MB, rewritten every 30 s).
+ */
+const LOG = process.env.SOAK_LOG
 /** getCurrentEpoch() on the registry */
 const READ = { to: '0x07e17e17e17e17e17e17e17e17e17e17e17e17e1', data: '0xb97dd9e2' }
 
@@ -46,8 +62,9 @@ function freePort(): Promise<number> {
   })
 }
 
-const rssMb = (pid: number) =>
-  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? Number.NaN) / 1024
+const statusMb = (pid: number, field: 'VmRSS' | 'VmHWM') =>
+  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? Number.NaN) / 1024
+const rssMb = (pid: number) => statusMb(pid, 'VmRSS')
 const duMb = (dir: string) => Number(execFileSync('du', ['-sk', dir], { encoding: 'utf8' }).split('\t')[0]) / 1024
 
 async function rpc(url: string, method: string, params: unknown[] = []): Promise<unknown> {
@@ -157,9 +174,22 @@ async function soak(label: string, work: string, anvilBinary: string | null): Pr
     const afterLoad = { engine: engine.end, node: gateway.end, engineDirMb: duMb(engineDir) }
     const blocksAfterLoad = Number(await rpc(url, 'eth_blockNumber'))
     const idleFrom = engine.samples.length
+    if (LOG)
+      appendFileSync(
+        LOG,
+        `# ${label}: idle seconds, block, engine RSS MB, node RSS MB, engine peak RSS MB, state file MB\n`,
+      )
     for (let s = 0; s < IDLE_S; s += 5) {
       await new Promise((r) => setTimeout(r, 5000))
       take()
+      if (LOG && (s + 5) % 60 === 0) {
+        const block = Number(await rpc(url, 'eth_blockNumber'))
+        const stateMb = statSync(join(datadir, 'anvil-state.json'), { throwIfNoEntry: false })?.size ?? 0
+        appendFileSync(
+          LOG,
+          `${s + 5} ${block} ${engine.end.toFixed(1)} ${gateway.end.toFixed(1)} ${statusMb(enginePid, 'VmHWM').toFixed(1)} ${(stateMb / 2 ** 20).toFixed(1)}\n`,
+        )
+      }
     }
     const blocks = Number(await rpc(url, 'eth_blockNumber'))
     const engineDirMb = duMb(engineDir)

@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { chainFlags } from '../../cli/flags/chain.js'
@@ -17,11 +18,12 @@ Each finding has a level (ok, warn, fail; skip = not checked here, with the reas
 
 Exit codes (for monitors, as Nagios-style checks): 0 all ok, 1 a warning, 2 a failure. Bad flags exit with their own codes (docs/ci.md).
 
---watch N repeats the check every N seconds until interrupted (with --json: one JSON line per check); under --watch a finding changes level only after the new level has held for --hold seconds (default 30), so a monitor does not flap. --prometheus FILE writes the figures for node_exporter's textfile collector after every check, atomically.`
+--watch N repeats the check every N seconds until interrupted (with --json: one JSON line per check); under --watch a finding changes level only after the new level has held for --hold seconds (default 30), so a monitor does not flap. A single check run by a timer or cron holds levels the same way when given --hold: the levels of earlier runs are kept in --hold-state (default <datadir>/tnv-check-state.json). --prometheus FILE writes the figures for node_exporter's textfile collector after every check, atomically.`
   static override examples = [
     '<%= config.bin %> <%= command.id %> --datadir ~/tn --chain testnet',
     '<%= config.bin %> <%= command.id %> --datadir ~/tn --chain testnet --json',
     '<%= config.bin %> <%= command.id %> --datadir ~/tn --chain testnet --watch 60 --prometheus /var/lib/node_exporter/textfile_collector/tnv.prom',
+    '<%= config.bin %> <%= command.id %> --datadir ~/tn --chain testnet --hold 30 --prometheus /var/lib/node_exporter/textfile_collector/tnv.prom',
     '<%= config.bin %> <%= command.id %> --node-rpc-url http://127.0.0.1:8545 --address 0xYourValidator --rpc-url https://rpc.adiri.tel --chain-id 2017',
   ]
   static override flags = {
@@ -44,11 +46,16 @@ Exit codes (for monitors, as Nagios-style checks): 0 all ok, 1 a warning, 2 a fa
       summary: 'Repeat the check every this many seconds until interrupted.',
     }),
     hold: Flags.integer({
-      default: 30,
       min: 0,
       helpValue: '<seconds>',
       summary:
-        'With --watch: a finding changes level only after the new level has held this long (the level waiting is shown as pending).',
+        'A finding changes level only after the new level has held this long (the level waiting is shown as pending). Default under --watch: 30; a single check holds only when given it, over the runs kept in --hold-state.',
+    }),
+    'hold-state': Flags.string({
+      helpValue: '<file>',
+      dependsOn: ['hold'],
+      exclusive: ['watch'],
+      summary: `A single check with --hold: the file keeping the levels of earlier runs. Default: <datadir>/tnv-check-state.json.`,
     }),
     prometheus: Flags.string({
       helpValue: '<file>',
@@ -71,18 +78,31 @@ Exit codes (for monitors, as Nagios-style checks): 0 all ok, 1 a warning, 2 a fa
 
   async run(): Promise<NodeCheckReport> {
     const { flags } = await this.parse(NodeCheckCommand)
-    const [{ checkNode }, { writePrometheusFinding }, { DEFAULT_THRESHOLDS }, { parseAddressFlag }, { holdLevels }] =
-      await Promise.all([
-        import('../../lib/health/check-node.js'),
-        import('../../lib/health/prometheus.js'),
-        import('../../lib/health/evaluate.js'),
-        import('../../lib/chain/address.js'),
-        import('../../lib/health/hold-levels.js'),
-      ])
-    // one check reports what it sees; under --watch levels are held (docs/node.md, "Levels")
-    const hold = holdLevels(flags.watch === undefined ? 0 : flags.hold * 1000)
+    const [
+      { checkNode },
+      { writePrometheusFinding },
+      { DEFAULT_THRESHOLDS },
+      { parseAddressFlag },
+      { holdLevels },
+      { holdAcrossRuns, HOLD_STATE_FILE },
+    ] = await Promise.all([
+      import('../../lib/health/check-node.js'),
+      import('../../lib/health/prometheus.js'),
+      import('../../lib/health/evaluate.js'),
+      import('../../lib/chain/address.js'),
+      import('../../lib/health/hold-levels.js'),
+      import('../../lib/health/hold-state.js'),
+    ])
+    // levels are held under --watch (in memory) and, with --hold, across single runs (in
+    // --hold-state); a single check without --hold reports what it sees (docs/node.md, "Levels")
+    const hold = holdLevels(flags.watch === undefined ? 0 : (flags.hold ?? 30) * 1000)
+    const holdState =
+      flags.watch === undefined && flags.hold !== undefined
+        ? (flags['hold-state'] ?? join(flags.datadir, HOLD_STATE_FILE))
+        : null
     const address = flags.address === undefined ? undefined : parseAddressFlag(flags.address, '--address')
-    if (flags.prometheus) await assertTextfileKind(flags.prometheus)
+    if (flags.prometheus) await assertOutputKind(flags.prometheus, '--prometheus')
+    if (flags['hold-state']) await assertOutputKind(flags['hold-state'], '--hold-state')
     let jwtSecretHex: string | null = null
     if (flags['jwt-secret'])
       jwtSecretHex = await (await import('../../lib/rpc/jwt.js')).readJwtSecret(flags['jwt-secret'])
@@ -101,7 +121,16 @@ Exit codes (for monitors, as Nagios-style checks): 0 all ok, 1 a warning, 2 a fa
           minFreeBytes: flags['min-free-gib'] * 2 ** 30,
         },
       })
-      report = hold.settle(report)
+      if (holdState === null) report = hold.settle(report)
+      else {
+        const held = await holdAcrossRuns({ path: holdState, holdMs: (flags.hold ?? 0) * 1000, report })
+        // stderr: a notice line, or with --json a `warning` JSON line (stdout stays the report)
+        for (const message of held.notices)
+          process.stderr.write(
+            `${this.jsonEnabled() ? JSON.stringify({ event: 'warning', message }) : `Note: ${message}`}\n`,
+          )
+        report = held.report
+      }
       if (flags.prometheus) report = await writePrometheusFinding(flags.prometheus, report)
       process.exitCode = report.exitCode
       return report
@@ -165,15 +194,15 @@ Exit codes (for monitors, as Nagios-style checks): 0 all ok, 1 a warning, 2 a fa
 }
 
 /**
- * A --prometheus path of the wrong kind (an existing directory, a device, below a file) can never
- * be written: refused before the first check (exit 3). A missing or unwritable directory or a
- * full disk may be fixed while the check runs (a disk mounted, space freed): those become the
- * `host.textfile` finding of each check instead.
+ * A --prometheus or --hold-state path of the wrong kind (an existing directory, a device, below a
+ * file) can never be written: refused before the first check (exit 3). A missing or unwritable
+ * directory or a full disk may be fixed while the check runs (a disk mounted, space freed): those
+ * become the `host.textfile` finding of each check, or a notice of the held levels not saved.
  */
-async function assertTextfileKind(path: string): Promise<void> {
+async function assertOutputKind(path: string, flag: string): Promise<void> {
   const { assertOutputPath, OutputPathKindError } = await import('../../lib/fs/output-file.js')
   try {
-    await assertOutputPath(path, '--prometheus')
+    await assertOutputPath(path, flag)
   } catch (err) {
     if (err instanceof OutputPathKindError) throw err
   }

@@ -104,8 +104,8 @@ export function createEpochClock(params: EpochClockParameters): EpochClock {
   let timer: NodeJS.Timeout | undefined
   let running = false
   let offset = 0n
-  /** Start timestamps by epoch start block (fixed once the block exists). */
-  const startTimes = new Map<bigint, bigint>()
+  /** The current epoch's start timestamp by its start block (fixed once the block exists); only the current one is kept. */
+  let startTime: { block: bigint; timestamp: bigint } | null = null
   /** The latest block seen by the ticks, and when (wall clock ms). */
   let seen = { number: -1n, at: Date.now() }
   let cached: EpochPosition | null = null
@@ -117,10 +117,9 @@ export function createEpochClock(params: EpochClockParameters): EpochClock {
   }
 
   async function startTimestamp(startBlock: bigint): Promise<bigint> {
-    const hit = startTimes.get(startBlock)
-    if (hit !== undefined) return hit
+    if (startTime?.block === startBlock) return startTime.timestamp
     const block = await client.getBlock({ blockNumber: startBlock > 0n ? startBlock - 1n : 0n })
-    startTimes.set(startBlock, block.timestamp)
+    startTime = { block: startBlock, timestamp: block.timestamp }
     return block.timestamp
   }
 

@@ -20,8 +20,9 @@ export type Finding = {
   /** What to do about it; null when nothing is to be done. */
   fix: string | null
   /**
-   * Under --watch: the level this check observed when it differs from `level` and has not held
-   * over the hold window yet (`level` is the one reported before); absent otherwise.
+   * Under --watch (or a single check with --hold): the level this check observed when it differs
+   * from `level` and has not held over the hold window yet (`level` is the one reported before);
+   * absent otherwise.
    */
   pending?: { level: FindingLevel; sinceSeconds: number }
 }

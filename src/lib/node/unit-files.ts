@@ -114,7 +114,8 @@ Group=${p.user}
 Environment=TN_DATADIR=${datadir}
 Environment=TN_NON_INTERACTIVE=1
 EnvironmentFile=${envFile}
-ExecStart=${word(p.tnv)} node check --datadir ${datadir} --prometheus ${word(`${p.textfileDir}/tnv-%i.prom`)}
+# --hold 30: a finding changes level only once the new level has held 30 s, over the runs kept in ${datadir}/tnv-check-state.json
+ExecStart=${word(p.tnv)} node check --datadir ${datadir} --hold 30 --prometheus ${word(`${p.textfileDir}/tnv-%i.prom`)}
 # 1 = a warning, 2 = a failure: the check ran and wrote its figures; the alerts judge them
 SuccessExitStatus=1 2
 NoNewPrivileges=yes
