@@ -317,7 +317,7 @@ function noNamespacedIptables(): string | false {
   if (noAnsible) return noAnsible
   const bin = spawnSync('iptables', ['--version'], { encoding: 'utf8' })
   if (bin.status !== 0)
-    return 'iptables is not installed (apt-get install iptables): the role’s firewall rule cannot be run'
+    return 'iptables is not on PATH (apt-get install iptables; it is in /usr/sbin): the role’s firewall rule cannot be run'
   const probe = spawnSync('unshare', [...NS_FLAGS, 'iptables', '-S', 'INPUT'], { encoding: 'utf8' })
   if (probe.status !== 0)
     return `iptables cannot run in a network namespace of this test (unshare ${NS_FLAGS.join(' ')} iptables -S): ${(probe.stderr || probe.error?.message || '').trim()}`
@@ -423,7 +423,10 @@ describe('the role telcoin.tnv.tnv: the firewall rule and the units it installs'
       holder.stdout?.once('data', () => resolve())
     })
     const pid = String(holder.pid)
-    enter = NS_FLAGS.includes('--user') ? ['-t', pid, '--user', '--net'] : ['-t', pid, '--net']
+    // an unprivileged user enters its own user namespace keeping its ids (mapped to root there)
+    enter = NS_FLAGS.includes('--user')
+      ? ['-t', pid, '--user', '--net', '--preserve-credentials']
+      : ['-t', pid, '--net']
     // the play's rules can only land in the holder's namespace, not in this machine's
     assert.notEqual(readlinkSync(`/proc/${pid}/ns/net`), readlinkSync('/proc/self/ns/net'))
   })
