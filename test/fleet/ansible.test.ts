@@ -6,10 +6,12 @@
  * directory, no node, nothing staked for a new host); rolling_restart.yml never has two nodes
  * down at once (judged by the nodes' own run logs: exit and start times); collect_facts.yml
  * writes one report. The role installs tnv from a file:// URL with its sha256, and refuses a
- * wrong checksum.
+ * wrong checksum. The role's iptables rule for the p2p UDP ports, run in a network namespace the
+ * test creates and read back with `iptables -S` there: each port once, a rerun changed=0, check
+ * mode adds nothing; the units it installs pass `systemd-analyze verify`.
  */
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import {
   chmodSync,
@@ -18,6 +20,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -25,7 +28,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { stringify } from 'yaml'
+import { parse, stringify } from 'yaml'
 import { BIN, definedEnv, ROOT } from '../helpers/cli.js'
 import { freePort } from '../helpers/ports.js'
 import { runBare } from '../ship/sea.js'
@@ -36,6 +39,11 @@ const noAnsible =
   playbookBin.status === 0
     ? false
     : 'ansible-playbook is not installed (apt-get install ansible-core): the collection cannot be run'
+const analyze = spawnSync('systemd-analyze', ['--version'], { encoding: 'utf8' })
+const noAnalyze =
+  analyze.status === 0
+    ? false
+    : 'systemd-analyze is not installed (apt-get install systemd): the units cannot be verified'
 const COLLECTION = join(ROOT, 'ansible', 'telcoin', 'tnv')
 const MODULES = ['tnv_keys', 'tnv_node', 'tnv_validator', 'tnv_facts', 'tnv_migrate']
 
@@ -113,7 +121,7 @@ describe('Ansible collection telcoin.tnv', { skip: noAnsible }, () => {
       tnv_textfile_dir: join(work, 'textfile'),
       tnv_chain: 'devnet',
       tnv_reference_node: true,
-      // no firewall in this container (no iptables): the rule is skipped here, run on real hosts
+      // the firewall rule is exercised below, in a network namespace of its own
       tnv_firewall: 'none',
       tnv_mint: true,
       tnv_timeout: 120,
@@ -299,6 +307,197 @@ describe('Ansible collection telcoin.tnv', { skip: noAnsible }, () => {
     assert.notEqual(r.code, 0)
     assert.match(r.stdout, /checksum|sha256/i)
     assert.equal(existsSync(join(work, 'bin', 'tnv-bad')), false)
+  })
+})
+
+/** What creates a network namespace of the test's own: root needs no user namespace. */
+const NS_FLAGS = process.getuid?.() === 0 ? ['--net'] : ['--user', '--map-root-user', '--net']
+/** Why the firewall rule cannot be exercised here, or false when iptables runs in a fresh namespace. */
+function noNamespacedIptables(): string | false {
+  if (noAnsible) return noAnsible
+  const bin = spawnSync('iptables', ['--version'], { encoding: 'utf8' })
+  if (bin.status !== 0)
+    return 'iptables is not on PATH (apt-get install iptables; it is in /usr/sbin): the role’s firewall rule cannot be run'
+  const probe = spawnSync('unshare', [...NS_FLAGS, 'iptables', '-S', 'INPUT'], { encoding: 'utf8' })
+  if (probe.status !== 0)
+    return `iptables cannot run in a network namespace of this test (unshare ${NS_FLAGS.join(' ')} iptables -S): ${(probe.stderr || probe.error?.message || '').trim()}`
+  return false
+}
+const noFirewall = noNamespacedIptables()
+/** The comment the role puts on its rules (roles/tnv/tasks/main.yml). */
+const RULE_COMMENT = 'tnv p2p (Telcoin Network validator)'
+
+/**
+ * The role itself, the whole of it, in a network namespace the test creates (`unshare`), so the
+ * iptables rule lands there and never on this machine: a holder process keeps the namespace alive
+ * and every ansible-playbook and iptables run enters it with nsenter. Everything else the role
+ * installs goes under a temporary directory (`tnv_manager: tnv`, no system user).
+ */
+describe('the role telcoin.tnv.tnv: the firewall rule and the units it installs', { skip: noFirewall }, () => {
+  let dir: string
+  let holder: ChildProcess
+  let enter: string[]
+  let book: string
+  let inv: string
+  let env: Record<string, string>
+  const defaults = parse(readFileSync(join(COLLECTION, 'roles', 'tnv', 'defaults', 'main.yml'), 'utf8')) as Record<
+    string,
+    unknown
+  >
+  const ports = defaults.tnv_p2p_udp_ports as number[]
+  const run = (extra: string[] = []) =>
+    runBare('nsenter', [...enter, '--', 'ansible-playbook', '-i', inv, book, ...extra], {
+      cwd: dir,
+      env,
+      timeoutMs: 300_000,
+    })
+  /** The INPUT chain as iptables prints it inside the namespace. */
+  const inputRules = () => {
+    const r = spawnSync('nsenter', [...enter, '--', 'iptables', '-S', 'INPUT'], { encoding: 'utf8' })
+    assert.equal(r.status, 0, r.stderr)
+    return r.stdout
+  }
+  const ruleCount = (rules: string, port: number) =>
+    rules
+      .split('\n')
+      .filter(
+        (l) =>
+          l.startsWith('-A INPUT -p udp ') &&
+          l.includes(` --dport ${port} `) &&
+          l.includes(`--comment "${RULE_COMMENT}"`) &&
+          l.endsWith(' -j ACCEPT'),
+      ).length
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tnv-role-firewall-'))
+    const collections = join(dir, 'collections', 'ansible_collections')
+    mkdirSync(collections, { recursive: true })
+    symlinkSync(join(ROOT, 'ansible', 'telcoin'), join(collections, 'telcoin'))
+    const release = join(dir, 'release-tnv')
+    writeFileSync(release, `#!/bin/sh\nexec ${process.execPath} ${BIN} "$@"\n`)
+    chmodSync(release, 0o755)
+    mkdirSync(join(dir, 'bin'))
+    inv = join(dir, 'inventory.yml')
+    writeFileSync(
+      inv,
+      stringify({
+        all: {
+          vars: {
+            ansible_connection: 'local',
+            ansible_python_interpreter: '/usr/bin/python3',
+            tnv_download_url: `file://${release}`,
+            tnv_sha256: createHash('sha256').update(readFileSync(release)).digest('hex'),
+            tnv_install_path: join(dir, 'bin', 'tnv'),
+            tnv_create_user: false,
+            tnv_manager: 'tnv',
+            tnv_unit_dir: join(dir, 'units'),
+            tnv_config_dir: join(dir, 'etc'),
+            tnv_datadir_root: join(dir, 'data'),
+            tnv_textfile_dir: join(dir, 'textfile'),
+            tnv_node_flags: ['--chain', 'adiri', '--http'],
+            tnv_bls_passphrase: 'passphrase of v1',
+            // tnv_firewall and tnv_p2p_udp_ports: the role's defaults
+          },
+          children: { validators: { hosts: { v1: {} } } },
+        },
+      }),
+    )
+    book = join(dir, 'role.yml')
+    writeFileSync(book, stringify([{ hosts: 'validators', gather_facts: false, roles: ['telcoin.tnv.tnv'] }]))
+    env = definedEnv({
+      ...process.env,
+      ANSIBLE_COLLECTIONS_PATH: join(dir, 'collections'),
+      ANSIBLE_NOCOLOR: '1',
+      ANSIBLE_LOCAL_TEMP: join(dir, 'tmp'),
+      ANSIBLE_REMOTE_TEMP: join(dir, 'tmp'),
+      ANSIBLE_RETRY_FILES_ENABLED: '0',
+      TNV_STATE_DIR: join(dir, 'state'),
+    })
+    // the holder: a namespace of its own, kept while its stdin is open; "ready" once it is inside
+    holder = spawn('unshare', [...NS_FLAGS, 'sh', '-c', 'echo ready; exec cat >/dev/null'], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    })
+    await new Promise<void>((resolve, reject) => {
+      holder.once('error', reject)
+      holder.once('exit', (code) => reject(new Error(`the namespace holder exited (${code})`)))
+      holder.stdout?.once('data', () => resolve())
+    })
+    const pid = String(holder.pid)
+    // an unprivileged user enters its own user namespace keeping its ids (mapped to root there)
+    enter = NS_FLAGS.includes('--user')
+      ? ['-t', pid, '--user', '--net', '--preserve-credentials']
+      : ['-t', pid, '--net']
+    // the play's rules can only land in the holder's namespace, not in this machine's
+    assert.notEqual(readlinkSync(`/proc/${pid}/ns/net`), readlinkSync('/proc/self/ns/net'))
+  })
+  after(async () => {
+    if (holder && holder.exitCode === null) {
+      const gone = new Promise((resolve) => holder.once('exit', resolve))
+      holder.stdin?.end()
+      await gone
+    }
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('the p2p UDP ports are primary 49590 and worker 49594 by default (the spec’s convention)', () => {
+    assert.deepEqual(ports, [49590, 49594])
+    assert.equal(defaults.tnv_firewall, 'iptables')
+  })
+
+  it('check mode changes nothing: no rule, no unit, no executable', async () => {
+    const r = await run(['--check', '--diff'])
+    assert.equal(r.code, 0, r.stdout + r.stderr)
+    assert.ok((recap(r.stdout).v1?.changed ?? 0) > 0, `check mode says what would change\n${r.stdout}`)
+    // the firewall task says it would add each port's rule
+    for (const port of ports) assert.match(r.stdout, new RegExp(`^changed: \\[v1\\] => \\(item=${port}\\)$`, 'm'))
+    const rules = inputRules()
+    for (const port of ports) assert.equal(ruleCount(rules, port), 0, rules)
+    assert.doesNotMatch(rules, /tnv p2p/)
+    assert.equal(existsSync(join(dir, 'units')), false)
+    assert.equal(existsSync(join(dir, 'bin', 'tnv')), false)
+  })
+
+  it('the play opens each p2p UDP port exactly once (iptables -S read back in the namespace)', async () => {
+    const r = await run()
+    assert.equal(r.code, 0, r.stdout + r.stderr)
+    assert.ok((recap(r.stdout).v1?.changed ?? 0) > 0)
+    const rules = inputRules()
+    for (const port of ports) assert.equal(ruleCount(rules, port), 1, rules)
+    // nothing else in INPUT: the policy line and the role's rules
+    assert.equal(rules.trim().split('\n').length, 1 + ports.length, rules)
+  })
+
+  it('a second run changes nothing (changed=0) and adds no rule; check mode then reports nothing to do', async () => {
+    const before = inputRules()
+    const again = await run()
+    assert.equal(again.code, 0, again.stdout + again.stderr)
+    assert.equal(recap(again.stdout).v1?.changed, 0, again.stdout)
+    assert.equal(inputRules(), before)
+    const check = await run(['--check'])
+    assert.equal(check.code, 0, check.stdout + check.stderr)
+    assert.equal(recap(check.stdout).v1?.changed, 0, check.stdout)
+    assert.equal(inputRules(), before)
+  })
+
+  it('systemd-analyze verify accepts the units the role installed', { skip: noAnalyze }, () => {
+    const units = join(dir, 'units')
+    // verify loads the instances from the templates in the same directory
+    const r = spawnSync(
+      'systemd-analyze',
+      ['verify', './tnv-node@v1.service', './tnv-check@v1.service', './tnv-check@v1.timer'],
+      { cwd: units, encoding: 'utf8' },
+    )
+    assert.equal(r.status, 0, r.stderr)
+    // verify reports a unit's problems on stderr (and may still exit 0): nothing about ours
+    const ours = r.stderr
+      .split('\n')
+      .filter((l) => l.includes('tnv-'))
+      .join('\n')
+    assert.equal(ours, '')
+    assert.match(
+      readFileSync(join(units, 'tnv-node@.service'), 'utf8'),
+      new RegExp(`^ExecStart=${join(dir, 'bin', 'tnv')} `, 'm'),
+    )
   })
 })
 
