@@ -7,6 +7,9 @@
  * cast signs with it must decode to exactly the fields tnv prepared and recover to that key.
  */
 import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import type { TransactionSerializable } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -49,6 +52,24 @@ describe('hardware wallets through foundry’s cast', () => {
     const v = await runCast(['--version'], { env: process.env })
     assert.equal(v.code, 0)
     assert.match(v.stdout, /1\.7\.1/)
+  })
+
+  it('hands cast none of the secrets tnv reads for itself (it talks to the device only)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tnv-cast-env-'))
+    try {
+      // a stand-in cast that prints the environment it was given
+      const script = join(dir, 'cast')
+      writeFileSync(script, '#!/bin/sh\nenv\n', { mode: 0o755 })
+      const secrets = { TN_PRIVATE_KEY: '0xfeed', TN_KEYSTORE_PASSWORD: 'pw', TN_BLS_PASSPHRASE: 'bls pass' }
+      const r = await runCast(['wallet', 'address'], {
+        env: { PATH: process.env.PATH, TNV_CAST_BINARY: script, ...secrets },
+      })
+      assert.equal(r.code, 0, r.stderr)
+      for (const name of Object.keys(secrets)) assert.doesNotMatch(r.stdout, new RegExp(`^${name}=`, 'm'), name)
+      assert.match(r.stdout, /^NO_COLOR=1$/m)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('asks the device for exactly what tnv prepared: every field, the account by index or path', () => {

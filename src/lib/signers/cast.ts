@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { delimiter, dirname, join } from 'node:path'
+import { childEnv } from '../child-env.js'
 import { CastNotFoundError } from './errors.js'
 
 export function castPackageName(platform: string = process.platform, arch: string = process.arch): string {
@@ -58,8 +59,9 @@ export function runCast(
   return new Promise((resolve, reject) => {
     const child = spawn(binary, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
-      // plain errors: no colours, no backtrace, so the one line that matters can be quoted
-      env: { ...env, NO_COLOR: '1', RUST_BACKTRACE: '0', COLORBT_SHOW_HIDDEN: '0' },
+      // tnv's secrets are never handed on (cast talks to the device only); plain errors: no
+      // colours, no backtrace, so the one line that matters can be quoted
+      env: { ...childEnv(env), NO_COLOR: '1', RUST_BACKTRACE: '0', COLORBT_SHOW_HIDDEN: '0' },
     })
     let stdout = ''
     let stderr = ''
