@@ -143,33 +143,13 @@ Exit codes (for monitors, as Nagios-style checks): 0 all ok, 1 a warning, 2 a fa
     }
     // --watch: until SIGINT/SIGTERM; each check printed (one JSON line each with --json)
     this.jsonLines = true
-    let stop = false
-    let wake: () => void = () => {}
-    const onSignal = () => {
-      stop = true
-      wake()
-    }
-    process.once('SIGINT', onSignal)
-    process.once('SIGTERM', onSignal)
     let last: NodeCheckReport | undefined
-    try {
-      while (!stop) {
-        last = await once()
-        if (this.jsonEnabled()) this.logJson(last)
-        else this.render(last)
-        if (stop) break
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, (flags.watch as number) * 1000)
-          wake = () => {
-            clearTimeout(timer)
-            resolve()
-          }
-        })
-      }
-    } finally {
-      process.off('SIGINT', onSignal)
-      process.off('SIGTERM', onSignal)
-    }
+    const { repeatUntilSignal } = await import('../../cli/repeat-until-signal.js')
+    await repeatUntilSignal(flags.watch, async () => {
+      last = await once()
+      if (this.jsonEnabled()) this.logJson(last)
+      else this.render(last)
+    })
     if (last) process.exitCode = last.exitCode
     // every report is printed already: nothing more on stdout
     return undefined as unknown as NodeCheckReport
