@@ -25,7 +25,7 @@ printf 'smoke passphrase' | tnv keytool verify --datadir "$work/keys" --bls-pass
 tnv keytool export-staking-args --node-info "$work/keys" --calldata --bls-passphrase-source no-passphrase | grep -q '^0x'
 tnv rpc plan -- --http --http.api eth,net,web3,rpc,tn >/dev/null
 
-tnv devnet start --detach --json --datadir "$work/devnet" -- --http --ipcdisable >"$work/devnet.json"
+tnv devnet start --detach --json --datadir "$work/devnet" >"$work/devnet.json"   # free ports when 8545/8546 are taken
 address=$(sed -n '/"accounts"/,/]/s/.*"address": "\(0x[0-9a-fA-F]*\)".*/\1/p' "$work/devnet.json" | head -n 1)
 key=$(sed -n '/"accounts"/,/]/s/.*"privateKey": "\(0x[0-9a-fA-F]*\)".*/\1/p' "$work/devnet.json" | head -n 1)
 printf 'smoke passphrase' | tnv keytool generate validator --datadir "$work/validator" --address "$address" \
