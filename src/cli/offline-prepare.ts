@@ -11,6 +11,7 @@ import type { AnyBundle } from '../lib/offline/bundle.js'
 import type { PrepareBundleParameters } from '../lib/offline/prepare-bundle.js'
 import type { RegistryContext, Reporter } from '../lib/registry/types.js'
 import type { OfflinePrepareFlags } from './flags/offline-prepare.js'
+import type { PlannedFile } from './keytool-check.js'
 import type { Session } from './session.js'
 
 /** The command's step names, and the registry step each prepares. */
@@ -26,13 +27,18 @@ export const OFFLINE_STEPS = {
 export const DELEGATION_SIGNATURE = 'delegation-signature'
 
 export type PrepareBundleFileReturnType =
-  /** The bundle, written to --out. */
-  { outcome: 'prepared'; bundle: AnyBundle } | { outcome: 'already-done' | 'nothing-to-do'; message: string }
+  /** The bundle, written to --out; with check, the bundle that would be written and its file, nothing written. */
+  | { outcome: 'prepared'; bundle: AnyBundle }
+  | { outcome: 'would-change'; bundle: AnyBundle; files: PlannedFile[] }
+  | { outcome: 'already-done' | 'nothing-to-do'; message: string }
 
 type Common = { expiresInSeconds: number; prepareCommand: string; report: Reporter }
+type Output = { out: string; check: boolean }
 
 /**
- * Prepares STEP from the flags and writes the bundle to --out.
+ * Prepares STEP from the flags and writes the bundle to --out. With `check` (--check,
+ * docs/automation.md) every refusal, read, simulation and the backup gate run the same, no data
+ * directory is locked, and the bundle is returned with the file it would be, unwritten.
  * @param prepareCommand the command line that prepares a fresh bundle (recorded in the bundle)
  */
 export async function prepareBundleFile(
@@ -41,17 +47,16 @@ export async function prepareBundleFile(
   step: string,
   prepareCommand: string,
   note: (line: string) => void,
+  check = false,
 ): Promise<PrepareBundleFileReturnType> {
-  const [{ prepareBundle }, { fileText }, support, atomic, { parseAddressFlag }, { UsageError }, stakeMaterial] =
-    await Promise.all([
-      import('../lib/offline/prepare-bundle.js'),
-      import('../lib/offline/bundle.js'),
-      import('../lib/registry/command-support.js'),
-      import('../lib/fs/atomic.js'),
-      import('../lib/chain/address.js'),
-      import('../lib/errors.js'),
-      import('../lib/offline/stake-material.js'),
-    ])
+  const [{ prepareBundle }, support, atomic, { parseAddressFlag }, { UsageError }, stakeMaterial] = await Promise.all([
+    import('../lib/offline/prepare-bundle.js'),
+    import('../lib/registry/command-support.js'),
+    import('../lib/fs/atomic.js'),
+    import('../lib/chain/address.js'),
+    import('../lib/errors.js'),
+    import('../lib/offline/stake-material.js'),
+  ])
   if (await atomic.pathExists(flags.out))
     throw new UsageError(`${flags.out} exists; a bundle is never written over another file.`, {
       fix: 'Pass another --out, or remove the old bundle first.',
@@ -65,14 +70,29 @@ export async function prepareBundleFile(
     })
   const common: Common = { expiresInSeconds: seconds, prepareCommand, report: session.reporter() }
   const ctx = await support.openRegistryContext(flags)
-  if (step === DELEGATION_SIGNATURE) return delegationSignature(session, ctx, flags, common, from, note)
-  const params = await stepParameters(session, flags, step, common, { from, validator }, note)
+  const output = { out: flags.out, check }
+  if (step === DELEGATION_SIGNATURE) return delegationSignature(session, ctx, flags, common, from, note, output)
+  const params = await stepParameters(session, flags, step, common, { from, validator }, note, check)
   const r = await prepareBundle(ctx, params)
   if (r.outcome !== 'prepared') return r
   // before a bundle that binds the key for good exists: a verified backup or a confirmed phrase
   if (params.step === 'stake') await gate(flags, params.stake, 'the stake', r.bundle.chain.chainId, note)
-  await atomic.writeFileAtomic(flags.out, fileText(r.bundle), { mode: 0o644 })
-  return r
+  return writeBundle(r.bundle, output)
+}
+
+/** The bundle written to --out (0644: it holds no secret), or with check the file it would be. */
+async function writeBundle(bundle: AnyBundle, { out, check }: Output): Promise<PrepareBundleFileReturnType> {
+  const BUNDLE_MODE = 0o644
+  if (check) {
+    const { planFiles } = await import('./keytool-check.js')
+    return { outcome: 'would-change', bundle, files: await planFiles([{ path: out, mode: BUNDLE_MODE }]) }
+  }
+  const [{ fileText }, { writeFileAtomic }] = await Promise.all([
+    import('../lib/offline/bundle.js'),
+    import('../lib/fs/atomic.js'),
+  ])
+  await writeFileAtomic(out, fileText(bundle), { mode: BUNDLE_MODE })
+  return { outcome: 'prepared', bundle }
 }
 
 /** The parameters of one transaction step, from the flags (the stake's key material read first). */
@@ -83,13 +103,14 @@ async function stepParameters(
   common: Common,
   addresses: { from: Address | undefined; validator: Address | undefined },
   note: (line: string) => void,
+  check: boolean,
 ): Promise<PrepareBundleParameters> {
   const { UsageError } = await import('../lib/errors.js')
   const { validator } = addresses
   let { from } = addresses
   const step = OFFLINE_STEPS[stepName as keyof typeof OFFLINE_STEPS]
   if (step === 'stake') {
-    const stake = await readStake(session, flags, note)
+    const stake = await readStake(session, flags, note, check)
     from ??= stake.executionAddress
     if (from === undefined)
       throw new UsageError('A stake bundle needs the address that will sign it.', {
@@ -125,20 +146,19 @@ async function delegationSignature(
   common: Common,
   from: Address | undefined,
   note: (line: string) => void,
+  output: Output,
 ): Promise<PrepareBundleFileReturnType> {
-  const [{ prepareDelegationSignature }, { fileText }, { parseAddressFlag }, { parseDeadline }, { UsageError }] =
-    await Promise.all([
-      import('../lib/offline/prepare-delegation-signature.js'),
-      import('../lib/offline/bundle.js'),
-      import('../lib/chain/address.js'),
-      import('../lib/registry/deadline.js'),
-      import('../lib/errors.js'),
-    ])
+  const [{ prepareDelegationSignature }, { parseAddressFlag }, { parseDeadline }, { UsageError }] = await Promise.all([
+    import('../lib/offline/prepare-delegation-signature.js'),
+    import('../lib/chain/address.js'),
+    import('../lib/registry/deadline.js'),
+    import('../lib/errors.js'),
+  ])
   if (flags.delegator === undefined)
     throw new UsageError('offline prepare delegation-signature needs the delegator.', {
       fix: 'Pass --delegator ADDRESS (the address that will submit delegateStake and pay the stake).',
     })
-  const stake = await readStake(session, flags, note)
+  const stake = await readStake(session, flags, note, output.check)
   const validator = from ?? stake.executionAddress
   if (validator === undefined)
     throw new UsageError('A delegation signature needs the validator address.', {
@@ -152,9 +172,7 @@ async function delegationSignature(
     stake,
   })
   await gate(flags, stake, 'signing the delegation', bundle.chain.chainId, note)
-  const { writeFileAtomic } = await import('../lib/fs/atomic.js')
-  await writeFileAtomic(flags.out, fileText(bundle), { mode: 0o644 })
-  return { outcome: 'prepared', bundle }
+  return writeBundle(bundle, output)
 }
 
 /** The backup gate of `tnv stake` (src/lib/keys/backup-gate.ts), for the key the bundle would bind. */
@@ -176,8 +194,8 @@ async function gate(
   })(chainId)
 }
 
-/** node-info.yaml (or hex flags), checked against the key on disk as `tnv stake` checks it. */
-async function readStake(session: Session, flags: OfflinePrepareFlags, note: (line: string) => void) {
+/** node-info.yaml (or hex flags), checked against the key on disk as `tnv stake` checks it; a check locks nothing. */
+async function readStake(session: Session, flags: OfflinePrepareFlags, note: (line: string) => void, check: boolean) {
   const { readStakeMaterial } = await import('../lib/offline/stake-material.js')
   return readStakeMaterial({
     flags,
@@ -187,7 +205,7 @@ async function readStake(session: Session, flags: OfflinePrepareFlags, note: (li
       io: session.passphraseIo(),
       env: session.passphraseEnv(flags['bls-passphrase-source']),
     },
-    lockDatadir: (datadir) => session.openDatadir(datadir),
+    lockDatadir: async (datadir) => (check ? undefined : session.openDatadir(datadir)),
     note,
   })
 }

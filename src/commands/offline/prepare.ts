@@ -1,6 +1,8 @@
 import { Args } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
+import { checkFlag } from '../../cli/flags/check.js'
 import { type OfflinePrepareFlags, offlinePrepareFlags } from '../../cli/flags/offline-prepare.js'
+import type { PlannedFile } from '../../cli/keytool-check.js'
 import { DELEGATION_SIGNATURE, OFFLINE_STEPS } from '../../cli/offline-prepare.js'
 import type { AnyBundle, Bundle } from '../../lib/offline/bundle.js'
 
@@ -14,14 +16,24 @@ export type OfflinePrepareResult =
       /** null for a delegation signature (no transaction). */
       transaction: Bundle['transaction'] | null
     }
-  | { outcome: 'already-done' | 'nothing-to-do'; message: string }
+  | {
+      /** --check: the bundle that would be written to its file; nothing written. */
+      outcome: 'would-change'
+      check: true
+      message: string
+      files: PlannedFile[]
+      step: AnyBundle['step']
+      expiresAt: string
+      transaction: Bundle['transaction'] | null
+    }
+  | { outcome: 'already-done' | 'nothing-to-do'; message: string; check?: true }
 
 export default class OfflinePrepare extends BaseCommand {
   static override summary =
     'Prepare a registry step for a key kept offline: one bundle file to sign on the offline host.'
 
   static override description =
-    `On a networked host: runs every check of the step and its simulation for --from (the account whose key is offline), then writes one bundle file (docs/offline.md): the chain id, the registry's address, code hash and generation, the decoded call with its calldata, the value in TEL and wei, the nonce, fees and gas limit, the validator's status, stake version and epoch it assumes, for a stake node-info.yaml's key binding (checked against the key on disk), and an expiry, sealed with a sha256 digest. Nothing is signed or sent.
+    `On a networked host: runs every check of the step and its simulation for --from (the account whose key is offline), then writes one bundle file (docs/offline.md): the chain id, the registry's address, code hash and generation, the decoded call with its calldata, the value in TEL and wei, the nonce, fees and gas limit, the validator's status, stake version and epoch it assumes, for a stake node-info.yaml's key binding (checked against the key on disk), and an expiry, sealed with a sha256 digest. Nothing is signed or sent. --check runs all of it (the simulation and the backup gate included) and says the bundle it would write (outcome would-change, the file with its path and mode) without writing it or locking the data directory.
 
 Carry the file to the offline host and run \`tnv offline sign BUNDLE\` there; bring back the .signed.json file written beside it and run \`tnv offline broadcast BUNDLE\` here, which checks every precondition again before it sends.`
 
@@ -41,24 +53,45 @@ Carry the file to the offline host and run \`tnv offline sign BUNDLE\` there; br
     }),
   }
 
-  static override flags = offlinePrepareFlags
+  static override flags = { ...offlinePrepareFlags, ...checkFlag }
 
   async run(): Promise<OfflinePrepareResult> {
     const { args, flags } = await this.parse(OfflinePrepare)
-    return this.prepareToFile(args.step, flags)
+    return this.prepareToFile(args.step, flags, flags.check)
   }
 
   /** Prepares STEP from the flags and writes the bundle to --out (also the first stop of `offline wizard`). */
-  protected async prepareToFile(step: string, flags: OfflinePrepareFlags): Promise<OfflinePrepareResult> {
-    const { prepareBundleFile } = await import('../../cli/offline-prepare.js')
+  protected async prepareToFile(
+    step: string,
+    flags: OfflinePrepareFlags,
+    check = false,
+  ): Promise<OfflinePrepareResult> {
+    const [{ prepareBundleFile }, { checkLines }] = await Promise.all([
+      import('../../cli/offline-prepare.js'),
+      import('../../cli/keytool-check.js'),
+    ])
     // the command that prepares a fresh bundle (the wizard's own argv is prepare's, with the step first)
-    const prepareCommand = `${this.config.bin} offline prepare ${this.argv.filter((a) => a !== '--json').join(' ')}`
-    const r = await prepareBundleFile(this.session, flags, step, prepareCommand, (line) => this.note(line))
-    if (r.outcome !== 'prepared') {
+    const argv = this.argv.filter((a) => a !== '--json' && a !== '--check')
+    const prepareCommand = `${this.config.bin} offline prepare ${argv.join(' ')}`
+    const r = await prepareBundleFile(this.session, flags, step, prepareCommand, (line) => this.note(line), check)
+    if (!('bundle' in r)) {
       this.out(r.message)
-      return r
+      return check ? { ...r, check: true } : r
     }
     const { bundle } = r
+    if (r.outcome === 'would-change') {
+      const result = {
+        outcome: 'would-change' as const,
+        check: true as const,
+        message: `would write the bundle of ${bundle.intent.title}`,
+        files: r.files,
+        step: bundle.step,
+        expiresAt: bundle.expiresAt,
+        transaction: bundle.step === 'delegationSignature' ? null : bundle.transaction,
+      }
+      for (const line of checkLines(result)) this.out(line)
+      return result
+    }
     if (bundle.step === 'delegationSignature') {
       this.out(`Wrote ${flags.out}: ${bundle.intent.title}, valid until ${bundle.expiresAt}.`)
       this.out(`Digest ${bundle.digest}`)

@@ -1,7 +1,9 @@
 import { Args, Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { signerFlags } from '../../cli/flags/chain.js'
+import { checkFlag } from '../../cli/flags/check.js'
 import { yesFlag } from '../../cli/flags/common.js'
+import type { KeytoolCheckResult } from '../../cli/keytool-check.js'
 
 export type OfflineSignResult = {
   file: string
@@ -13,6 +15,9 @@ export type OfflineSignResult = {
   /** The signed transaction's hash, or the delegation digest signed. */
   hash: string
 }
+
+/** --check: the signed file it would write (or already-done: that file holds this bundle's signature). */
+export type OfflineSignCheckResult = KeytoolCheckResult & { bundle: string; step: string }
 
 const {
   'private-key': privateKey,
@@ -26,7 +31,7 @@ export default class OfflineSign extends BaseCommand {
   static override summary = 'Sign a bundle from `tnv offline prepare` on a host with no network.'
 
   static override description =
-    `Opens no connection of any kind (a guard makes every socket, HTTP request and DNS lookup fail before the bundle is read). Checks the bundle's digest (a changed or truncated file is refused), decodes its calldata again and shows what it changes on chain, in TEL and wei, and what cannot be undone; asks for confirmation on a terminal (default No), else needs --yes. Signs the transaction exactly as prepared with --keystore, --private-key/TN_PRIVATE_KEY, --ledger or --trezor, and writes it to BUNDLE's name with .signed.json (or --out). Carry that file back and run \`tnv offline broadcast BUNDLE\`.`
+    `Opens no connection of any kind (a guard makes every socket, HTTP request and DNS lookup fail before the bundle is read). Checks the bundle's digest (a changed or truncated file is refused), decodes its calldata again and shows what it changes on chain, in TEL and wei, and what cannot be undone; asks for confirmation on a terminal (default No), else needs --yes. Signs the transaction exactly as prepared with --keystore, --private-key/TN_PRIVATE_KEY, --ledger or --trezor, and writes it to BUNDLE's name with .signed.json (or --out). Carry that file back and run \`tnv offline broadcast BUNDLE\`. --check runs the same checks of the bundle, asks nothing, opens no key and writes nothing: it says the signed file it would write (outcome would-change), or already-done when that file already holds a signature of this bundle (the broadcast checks the signature itself).`
 
   static override examples = [
     'TN_KEYSTORE_PASSWORD=… <%= config.bin %> <%= command.id %> stake.bundle.json --keystore validator.json',
@@ -54,9 +59,10 @@ export default class OfflineSign extends BaseCommand {
       helpValue: '<file>',
       summary: 'Where to write the signed transaction (default: beside the bundle, .signed.json).',
     }),
+    ...checkFlag,
   }
 
-  async run(): Promise<OfflineSignResult> {
+  async run(): Promise<OfflineSignResult | OfflineSignCheckResult> {
     // before anything is read: from here on, any socket this process tries to open fails
     const { forbidNetwork } = await import('../../lib/offline/no-network.js')
     forbidNetwork()
@@ -78,6 +84,8 @@ export default class OfflineSign extends BaseCommand {
     if (bundle.step === DELEGATION_SIGNATURE_STEP) checkDelegationIntent({ bundle, path: args.bundle })
     else checkBundleIntent({ bundle, path: args.bundle })
     const rows = bundle.step === DELEGATION_SIGNATURE_STEP ? delegationRows(bundle) : bundleRows(bundle)
+    const out = flags.out ?? signedPathOf(args.bundle)
+    if (flags.check) return this.checkSigning(bundle, args.bundle, out)
     await this.confirmSigning(bundle, rows, flags.yes)
 
     const [{ resolveSigner }, { signerOptionsOf }] = await Promise.all([
@@ -92,7 +100,6 @@ export default class OfflineSign extends BaseCommand {
     })
     for (const w of warnings) process.stderr.write(`${w}\n`)
     if (signer.type !== 'local') throw new Error('offline sign: no signing key') // resolveSigner never returns unsigned here
-    const out = flags.out ?? signedPathOf(args.bundle)
     const { writeFileAtomic } = await import('../../lib/fs/atomic.js')
     if (delegation) {
       const file = await signDelegationBundle({ bundle: delegation, path: args.bundle, account: signer.account })
@@ -118,6 +125,43 @@ export default class OfflineSign extends BaseCommand {
       nonce: bundle.transaction.nonce,
       hash: signed.hash,
     }
+  }
+
+  /**
+   * --check: no key is opened and nothing is written. already-done when OUT already holds a
+   * signature of this bundle (a signed transaction sealed for its digest; a delegation signature
+   * of its delegation digest); otherwise the file it would write (0600).
+   */
+  private async checkSigning(
+    bundle: import('../../lib/offline/bundle.js').AnyBundle,
+    bundlePath: string,
+    out: string,
+  ): Promise<OfflineSignCheckResult> {
+    const [{ parseSignedFile, DELEGATION_SIGNATURE_STEP }, { readFile }, { checkLines, checkResult, planFiles }] =
+      await Promise.all([
+        import('../../lib/offline/bundle.js'),
+        import('node:fs/promises'),
+        import('../../cli/keytool-check.js'),
+      ])
+    const text = await readFile(out, 'utf8').catch(() => null)
+    const signedHere = (() => {
+      if (text === null) return false
+      try {
+        if (bundle.step === DELEGATION_SIGNATURE_STEP)
+          return (JSON.parse(text) as { digest?: unknown }).digest === bundle.delegation.digest
+        return parseSignedFile(text, out).bundleDigest === bundle.digest
+      } catch {
+        return false
+      }
+    })()
+    const r = signedHere
+      ? checkResult([], `${out} already holds the signature of ${bundle.intent.title}`)
+      : checkResult(
+          await planFiles([{ path: out, mode: 0o600 }]),
+          `would sign ${bundle.intent.title} and write the signed file`,
+        )
+    for (const line of checkLines(r)) this.out(line)
+    return { ...r, bundle: bundlePath, step: bundle.step }
   }
 
   /** Shows the intent (stderr) and asks on a terminal (default No); without one, --yes is needed. */

@@ -25,6 +25,7 @@ import { formatGasPrice, formatTelAndWei } from '../chain/units.js'
 import { isRevert, registryErrorFromRevert } from '../registry/decode-revert.js'
 import { registryAdapters } from '../registry/generations/adapters.js'
 import type { RegistryContext, Reporter } from '../registry/types.js'
+import { type CheckedTransaction, checkedTransaction } from '../tx/checked-transaction.js'
 import type { StepJournal } from '../tx/journal.js'
 import { runStep, sendJournaled } from '../tx/run-step.js'
 import { type Bundle, preparedOf, type SignedFile } from './bundle.js'
@@ -51,6 +52,48 @@ export type BroadcastBundleReturnType = {
   blockNumber: string
   gasUsed: string
   from: Hex
+}
+
+/** `--check` (docs/automation.md): what a broadcast would do now; nothing journaled, nothing sent. */
+export type BroadcastCheckReturnType =
+  | { outcome: 'would-change'; check: true; step: Bundle['step']; transaction: CheckedTransaction }
+  | { outcome: 'already-done'; check: true; step: Bundle['step']; txHash: Hex; blockNumber: string; message: string }
+
+/**
+ * The broadcast's `--check`: the same checks of the signed file and the bundle's call, then the
+ * signed transaction's receipt (mined: already-done; mined but reverted: the revert, as the
+ * broadcast fails), then every precondition and the simulation (a change: StaleBundleError, exit
+ * 24, as the broadcast). Reads only: no journal is opened, nothing is sent.
+ * @example const r = await checkBroadcastBundle(ctx, { bundle, bundlePath, signed, signedPath })
+ */
+export async function checkBroadcastBundle(
+  ctx: RegistryContext,
+  { bundle, bundlePath, signed, signedPath, now }: Omit<BroadcastBundleParameters, 'journal' | 'report'>,
+): Promise<BroadcastCheckReturnType> {
+  const tx = preparedOf(bundle)
+  await checkSignedMatches({ bundle, signed, signedPath, tx })
+  checkBundleCall({ bundle, path: bundlePath })
+  const mined = await receiptOf(ctx, signed.hash)
+  if (mined) {
+    const r = minedResult(bundle, signed, mined, 'already-sent')
+    return {
+      outcome: 'already-done',
+      check: true,
+      step: bundle.step,
+      txHash: r.txHash,
+      blockNumber: r.blockNumber,
+      message: `already done by transaction ${r.txHash} in block ${r.blockNumber}`,
+    }
+  }
+  const { changed, gasEstimate } = await changedPreconditions(ctx, { bundle, tx, now: now ?? new Date() })
+  if (changed.length > 0 || gasEstimate === null) throw new StaleBundleError(changed, bundle.prepareCommand)
+  const abi = registryAdapters[bundle.registry.generation].abi
+  return {
+    outcome: 'would-change',
+    check: true,
+    step: bundle.step,
+    transaction: checkedTransaction(tx, gasEstimate, abi),
+  }
 }
 
 /**
@@ -196,7 +239,7 @@ function presignedAccount(signed: SignedFile, tx: PreparedTransaction): LocalAcc
 async function changedPreconditions(
   ctx: RegistryContext,
   { bundle, tx, now }: { bundle: Bundle; tx: PreparedTransaction; now: Date },
-): Promise<{ changed: ChangedPrecondition[]; epoch: number }> {
+): Promise<{ changed: ChangedPrecondition[]; epoch: number; gasEstimate: bigint | null }> {
   const { client, target } = ctx
   const a = await readAnchor(client, {
     rpcUrl: target.rpcUrl,
@@ -205,9 +248,11 @@ async function changedPreconditions(
     from: tx.from,
   })
   const changed = preconditionsNotMet({ bundle, tx, now, anchor: a, rpcUrl: target.rpcUrl })
-  if (changed.length > 0) return { changed, epoch: a.epoch }
-  const simulation = await simulationChange(ctx, bundle, tx)
-  return { changed: simulation ? [simulation] : [], epoch: a.epoch }
+  if (changed.length > 0) return { changed, epoch: a.epoch, gasEstimate: null }
+  const simulation = await simulate(ctx, bundle, tx)
+  return 'gas' in simulation
+    ? { changed: [], epoch: a.epoch, gasEstimate: simulation.gas }
+    : { changed: [simulation.change], epoch: a.epoch, gasEstimate: null }
 }
 
 /** The bundle's expiry, chain, registry code, nonce, validator state, fees and balance, against the chain now. */
@@ -263,16 +308,17 @@ function preconditionsNotMet({
   return changed
 }
 
-/** The exact call from the exact sender, against the chain as it is now: a revert or more gas than signed. */
-async function simulationChange(
+/** The exact call from the exact sender, against the chain as it is now: its gas, or the change (a revert or more gas than signed). */
+async function simulate(
   { client, target }: RegistryContext,
   bundle: Bundle,
   tx: PreparedTransaction,
-): Promise<ChangedPrecondition | null> {
+): Promise<{ gas: bigint } | { change: ChangedPrecondition }> {
   try {
     const gas = await client.estimateGas({ account: tx.from, to: tx.to, data: tx.data, value: tx.value })
-    if (gas > tx.gas) return { name: 'gas', prepared: `a gas limit of ${tx.gas}`, now: `the simulation needs ${gas}` }
-    return null
+    if (gas > tx.gas)
+      return { change: { name: 'gas', prepared: `a gas limit of ${tx.gas}`, now: `the simulation needs ${gas}` } }
+    return { gas }
   } catch (err) {
     if (!isRevert(err)) throw explainRpcError(err, target.rpcUrl) ?? err
     const why = registryErrorFromRevert(err, {
@@ -283,6 +329,6 @@ async function simulationChange(
       errorAbi: registryAdapters[bundle.registry.generation].errorAbi,
       generation: bundle.registry.generation,
     })
-    return { name: 'simulation', prepared: 'the call succeeds', now: `it reverts: ${why.message}` }
+    return { change: { name: 'simulation', prepared: 'the call succeeds', now: `it reverts: ${why.message}` } }
   }
 }
