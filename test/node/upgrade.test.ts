@@ -126,6 +126,9 @@ describe('tnv node upgrade / restart on the devnet', () => {
     assert.equal(plan.newVersion, 'tnv-reference-node/v1.1.0')
     assert.equal(plan.oldVersion, 'tnv-reference-node/v1.0.0')
     assert.equal(plan.oldMode, 'CvvActive')
+    // the automation contract's outcome (docs/automation.md): a restart or upgrade always changes
+    const result = events.find((e) => 'outcome' in e) as Record<string, unknown>
+    assert.deepEqual([result.outcome, result.check], ['would-change', true])
     assert.deepEqual(before, { sha: sha(node), pid: nodeRecord(v.datadir).pid })
     assert.ok(!existsSync(join(v.datadir, 'tnv-upgrade.json')))
   })

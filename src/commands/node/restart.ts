@@ -19,7 +19,7 @@ export default class NodeRestart extends BaseCommand {
       note: (t) => this.note(t),
       emit: (e) => (this.jsonEnabled() ? this.logJson(e) : this.note(describeUpgradeEvent(e))),
     })
-    if (result.outcome === 'planned') this.out('plan only (--check): nothing was changed')
+    if (result.outcome === 'would-change') this.out('would-change (--check): the plan above; nothing was changed')
     else
       this.out(
         `restarted: pid ${result.state?.pid}, under ${describeSupervisor(result.journal?.supervisor ?? { kind: 'tnv' })}`,

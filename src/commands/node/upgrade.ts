@@ -34,7 +34,7 @@ Every step is a JSON line with --json; --check shows the plan and changes nothin
       note: (t) => this.note(t),
       emit: (e) => (this.jsonEnabled() ? this.logJson(e) : this.note(describeUpgradeEvent(e))),
     })
-    if (result.outcome === 'planned') this.out('plan only (--check): nothing was changed')
+    if (result.outcome === 'would-change') this.out('would-change (--check): the plan above; nothing was changed')
     else
       this.out(
         `upgraded: ${result.journal?.binary} (${result.journal?.newVersion}) runs as pid ${result.state?.pid}, under ${describeSupervisor(result.journal?.supervisor ?? { kind: 'tnv' })}`,

@@ -120,7 +120,10 @@ export type UpgradeNodeParameters = {
 }
 
 export type UpgradeNodeReturnType = {
-  outcome: 'done' | 'planned'
+  /** `would-change` for --check (docs/automation.md): a restart or upgrade always stops and starts the node */
+  outcome: 'done' | 'would-change'
+  /** true for --check: nothing was changed */
+  check?: true
   journal: UpgradeJournal | null
   plan: UpgradePlan | null
   state: NodeState | null
@@ -308,7 +311,7 @@ async function planOnly(
         : ['preflight', 'window', 'stop', 'start', 'verify'],
   }
   onEvent({ event: 'plan', plan })
-  return { outcome: 'planned', journal: null, plan, state: null }
+  return { outcome: 'would-change', check: true, journal: null, plan, state: null }
 }
 
 /**
