@@ -92,25 +92,29 @@ describe('tnv node check against the reference devnet node', () => {
     urlB = devnetB.rpcUrl
     keyB = devnetB.accounts[0]?.privateKey as string
 
-    const gen = await runCli(
-      [
-        'keytool',
-        'generate',
-        'validator',
-        '--datadir',
-        validator,
-        '--address',
-        devnet.accounts[0]?.address as string,
-        '--bls-passphrase-source',
-        'no-passphrase',
-        '--external-primary-addr',
-        '/ip4/127.0.0.1/udp/49590/quic-v1',
-        '--external-worker-addrs',
-        '/ip4/127.0.0.1/udp/49594/quic-v1',
-      ],
-      { env },
-    )
-    assert.equal(gen.code, 0, gen.stderr)
+    // keys for the validator's address (no passphrase: the nodes start unattended)
+    const generate = async (datadir: string) => {
+      const r = await runCli(
+        [
+          'keytool',
+          'generate',
+          'validator',
+          '--datadir',
+          datadir,
+          '--address',
+          devnet.accounts[0]?.address as string,
+          '--bls-passphrase-source',
+          'no-passphrase',
+          '--external-primary-addr',
+          '/ip4/127.0.0.1/udp/49590/quic-v1',
+          '--external-worker-addrs',
+          '/ip4/127.0.0.1/udp/49594/quic-v1',
+        ],
+        { env },
+      )
+      assert.equal(r.code, 0, r.stderr)
+    }
+    await generate(validator)
     // a node that holds a genesis committee member's public key (taken from the registry that runs)
     const { committee } = (await rpc(urlA, 'tn_getCurrentEpochInfo')) as { committee: string[] }
     const member = committee[0] as string
@@ -124,25 +128,7 @@ describe('tnv node check against the reference devnet node', () => {
     )
     // the same validator address behind on another devnet, with a key of its own: one key runs on
     // one node of a host, and tnv refuses a second (docs/node.md, "One key, one node")
-    const genBehind = await runCli(
-      [
-        'keytool',
-        'generate',
-        'validator',
-        '--datadir',
-        behind,
-        '--address',
-        devnet.accounts[0]?.address as string,
-        '--bls-passphrase-source',
-        'no-passphrase',
-        '--external-primary-addr',
-        '/ip4/127.0.0.1/udp/49590/quic-v1',
-        '--external-worker-addrs',
-        '/ip4/127.0.0.1/udp/49594/quic-v1',
-      ],
-      { env },
-    )
-    assert.equal(genBehind.code, 0, genBehind.stderr)
+    await generate(behind)
     await Promise.all([startNode(seat, env), startNode(validator, env), startNode(behind, envB)])
   })
 
