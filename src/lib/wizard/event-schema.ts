@@ -19,6 +19,17 @@ export type FieldType = 'string' | 'number' | 'boolean' | 'decimal' | 'address' 
 
 export type FieldSpec = `${FieldType}${'' | '|null'}${'' | '?'}`
 
+/** The stake wizard's offline stop (docs/offline.md): the bundle written, or still waiting for its signature. */
+const OFFLINE_STOP_FIELDS = {
+  outcome: 'string',
+  step: 'string',
+  bundle: 'string',
+  signed: 'string',
+  digest: 'string',
+  expiresAt: 'string',
+  next: 'object',
+} as const satisfies Record<string, FieldSpec>
+
 export const FLOW_EVENTS = {
   keys: { nodeInfo: 'string' },
   'keys-created': { datadir: 'string', nodeInfo: 'string', encrypted: 'boolean', recoveryPhrase: 'boolean' },
@@ -90,24 +101,8 @@ export const FLOW_EVENTS = {
     refundCredited: 'decimal',
   },
   unsigned: { step: 'string', transaction: 'object' },
-  'offline-bundle': {
-    outcome: 'string',
-    step: 'string',
-    bundle: 'string',
-    signed: 'string',
-    digest: 'string',
-    expiresAt: 'string',
-    next: 'object',
-  },
-  'offline-waiting': {
-    outcome: 'string',
-    step: 'string',
-    bundle: 'string',
-    signed: 'string',
-    digest: 'string',
-    expiresAt: 'string',
-    next: 'object',
-  },
+  'offline-bundle': OFFLINE_STOP_FIELDS,
+  'offline-waiting': OFFLINE_STOP_FIELDS,
   waiting: {
     endpoint: 'string',
     methods: 'array',
