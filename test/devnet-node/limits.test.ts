@@ -8,6 +8,7 @@ import { Agent, request } from 'node:http'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { tempDir } from '../helpers/cli.js'
+import { freePortBlock } from '../helpers/ports.js'
 import {
   call,
   type Engine,
@@ -52,7 +53,8 @@ describe('reference node: limits', () => {
   async function gateway(
     flags: string[],
   ): Promise<{ http: string; ws: string | null; ipc: string | null; t: TestGateway }> {
-    const [h, w] = await freePorts(2)
+    // worker 1 listens on the two ports above w (src/lib/rpc/workers.ts): all four free
+    const [h, w] = await freePortBlock(4)
     const t = await startTestGateway(
       [
         '--http',
@@ -248,7 +250,8 @@ describe('reference node: the tracing semaphore', () => {
   it('one semaphore for debug_trace*, debug_executionWitness*, trace_* and eth_callBundle on every transport: excess waits, none fails', async () => {
     const tmp = tempDir('tnv-tracing-')
     const fake = await startFakeEngine(150)
-    const [h, w] = await freePorts(2)
+    // worker 1 listens on the two ports above w (src/lib/rpc/workers.ts): all four free
+    const [h, w] = await freePortBlock(4)
     const t = await startTestGateway(
       [
         '--http',

@@ -8,10 +8,10 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { NAMESPACES, type Namespace } from '../../src/lib/rpc/types.js'
 import { tempDir } from '../helpers/cli.js'
+import { freePortBlock } from '../helpers/ports.js'
 import {
   call,
   type Engine,
-  freePorts,
   httpPost,
   IpcClient,
   type RpcAnswer,
@@ -105,7 +105,8 @@ describe('reference node: namespaces per transport', () => {
     fn: (t: TestGateway) => Promise<void>,
     jwt: string | null = null,
   ) {
-    const ports = await freePorts(4)
+    // workers listen on the ports above the configured ones (src/lib/rpc/workers.ts): up to 3 workers
+    const ports = await freePortBlock(8)
     const t = await startTestGateway(flags(ports, join(tmp.dir, `tn-${ports[0]}.ipc`)), engine, jwt)
     try {
       await fn(t)

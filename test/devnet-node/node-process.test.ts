@@ -14,6 +14,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import type { DevnetRuntimeInfo } from '../../src/devnet/paths.js'
 import { isProcessAlive } from '../../src/lib/os/process-alive.js'
 import { tempDir } from '../helpers/cli.js'
+import { freePortBlock } from '../helpers/ports.js'
 import { call, freePorts, httpRpc, IpcClient, startNode, WsClient } from './helpers.js'
 
 function isListening(port: number): Promise<boolean> {
@@ -79,7 +80,8 @@ describe('reference node process', () => {
 
   it('serves the plan on every worker, answers tn_* from the registry, stops cleanly on SIGTERM and resumes the chain', async () => {
     const dir = join(tmp.dir, 'devnet')
-    const [h, w] = await freePorts(2)
+    // worker 1 listens on the two ports above w (src/lib/rpc/workers.ts): all four free
+    const [h, w] = await freePortBlock(4)
     const args = [
       'node',
       '--datadir',

@@ -5,14 +5,13 @@
  */
 import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { checkRpcEndpoints } from '../../src/lib/rpc/check.js'
 import { resolveRpcPlan } from '../../src/lib/rpc/resolve.js'
-import type { RpcCheckReport, WorkerPlan } from '../../src/lib/rpc/types.js'
+import type { RpcCheckReport } from '../../src/lib/rpc/types.js'
 import { parseJson, runCli, tempDir } from '../helpers/cli.js'
-import { freePort } from '../helpers/ports.js'
+import { freePort, freePortBlock } from '../helpers/ports.js'
 import { type ServerFaults, startTestRpcServer } from './helpers/server.js'
 
 const SECRET = '5e'.repeat(32)
@@ -25,9 +24,12 @@ after(() => cleanup())
 
 let sockets = 0
 /** Node flags on free ports and a fresh IPC path, plus the endpoints to dial. */
-async function nodeFlags(extra: string[] = [], { shared = false } = {}) {
-  const httpPort = await freePort()
-  const wsPort = shared ? httpPort : await freePort()
+async function nodeFlags(extra: string[] = [], { shared = false, block = false } = {}) {
+  // block: the two ports worker 1 derives above the configured ones are free as well
+  const [httpPort, secondPort] = block
+    ? ((await freePortBlock(4)) as [number, number])
+    : [await freePort(), await freePort()]
+  const wsPort = shared ? httpPort : secondPort
   const ipc = join(dir, `n${++sockets}.ipc`)
   const flags = [
     '--http',
@@ -50,17 +52,6 @@ async function withServer<T>(flags: string[], faults: ServerFaults, fn: () => Pr
   } finally {
     await server.close()
   }
-}
-
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const srv = createServer()
-    srv.once('error', () => resolve(false))
-    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)))
-  })
-}
-async function portsFree(worker: WorkerPlan | undefined): Promise<boolean> {
-  return worker !== undefined && (await portFree(worker.http.port)) && (await portFree(worker.ws.port))
 }
 
 const endpointArgs = (n: { http: string; ws: string; ipc: string }) => ['--http', n.http, '--ws', n.ws, '--ipc', n.ipc]
@@ -125,9 +116,7 @@ describe('rpc check against a node that follows the spec', () => {
   })
 
   it('worker 1 on its derived endpoints', async () => {
-    let n = await nodeFlags(['--workers', '2'])
-    // worker 1 binds the two ports above the highest configured one: pick ports where those are free
-    while (!(await portsFree(resolveRpcPlan(n.flags).workers[1]))) n = await nodeFlags(['--workers', '2'])
+    const n = await nodeFlags(['--workers', '2'], { block: true })
     await withServer(n.flags, {}, async () => {
       const w1 = resolveRpcPlan(n.flags).workers[1]
       assert.ok(w1)
