@@ -15,6 +15,7 @@ import { remoteText } from '../lib/io/remote-text.js'
 import { httpFailureText } from '../lib/net/http-failure.js'
 import { errorLabel } from './color.js'
 import { closestWithin, suggestFlag } from './did-you-mean.js'
+import { refuseSecretOnArgv } from './secret-argv.js'
 import { resolveEnvironmentSecrets, Session } from './session.js'
 
 /** Commands whose JSON keeps its own key names (see logJson). */
@@ -69,6 +70,7 @@ export abstract class BaseCommand extends Command {
   override async init(): Promise<void> {
     // a passphrase the service manager provides (systemd credentials) before any flag reads the environment
     resolveEnvironmentSecrets()
+    refuseSecretOnArgv(this.argv)
     await super.init()
     this.stopSlowNotices = onSlowAnswer((s) => {
       if (!this.jsonEnabled()) process.stderr.write(`${slowAnswerLine(s)}\n`)

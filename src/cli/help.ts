@@ -204,7 +204,7 @@ export class TnvCommandHelp extends CommandHelp {
 
   /**
    * oclif's usage line without the empty alternatives its docopts leaves when exclusive groups
-   * overlap (the signer flags: `[--ledger | [--private-key <hex> | --keystore <file>] |  | …]`).
+   * overlap (the signer flags: `[--ledger | [--keystore <file>] |  | …]`).
    */
   protected override defaultUsage(): string {
     return withoutEmptyAlternatives(super.defaultUsage())

@@ -28,14 +28,13 @@ export async function signerFromFlags(
   ;(await import('./safe-output.js')).assertSafeFormat(flags)
   if (flags.check) return checkSigner(session, flags, { action, defaultFrom })
   try {
-    const { signer, warnings } = await resolveSigner({
+    const { signer } = await resolveSigner({
       action,
       ...signerOptionsOf(flags),
       defaultFrom,
       prompter: session.prompter,
       env: session.signerEnv(),
     })
-    for (const w of warnings) process.stderr.write(`${w}\n`)
     return signer
   } catch (err) {
     const { SignerRequiredError } = await import('../lib/chain/errors.js')
@@ -65,7 +64,6 @@ async function checkSigner(
 ): Promise<Signer> {
   const options = signerOptionsOf(flags)
   const named =
-    options.privateKey !== undefined ||
     options.keystore !== undefined ||
     options.from !== undefined ||
     options.hardware !== undefined ||
@@ -79,7 +77,7 @@ async function checkSigner(
       },
     )
   }
-  const { signer, warnings } = await resolveSigner({
+  const { signer } = await resolveSigner({
     action,
     ...options,
     // the address is all a check needs: like --unsigned, a keystore is not decrypted
@@ -88,7 +86,6 @@ async function checkSigner(
     prompter: session.prompter,
     env: session.env,
   })
-  for (const w of warnings) process.stderr.write(`${w}\n`)
   return { type: 'check', address: signer.address }
 }
 

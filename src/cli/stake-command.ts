@@ -84,13 +84,7 @@ export async function offerSafeBatch(
   flags: StakeFlags,
   note: (line: string) => void,
 ): Promise<StakeFlags | null> {
-  if (
-    flags.unsigned ||
-    flags['private-key'] !== undefined ||
-    flags.keystore !== undefined ||
-    flags['offline-bundle'] !== undefined
-  )
-    return null
+  if (flags.unsigned || flags.keystore !== undefined || flags['offline-bundle'] !== undefined) return null
   const [{ readNodeInfo }, support, { readAccountKind }] = await Promise.all([
     import('../lib/nodeinfo/read.js'),
     import('../lib/registry/command-support.js'),

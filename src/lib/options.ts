@@ -37,7 +37,6 @@ export type ChainFlagValues = {
 }
 
 export type SignerFlagValues = {
-  'private-key'?: string | undefined
   keystore?: string | undefined
   'keystore-password-source'?: KeystorePasswordSource | undefined
   unsigned?: boolean | undefined
@@ -66,7 +65,6 @@ export function hardwareOf(
 /** The signer flags as `resolveSigner` takes them (one mapping for the commands and the wizard). */
 export function signerOptionsOf(flags: SignerFlagValues) {
   return {
-    privateKey: flags['private-key'],
     keystore: flags.keystore,
     keystorePasswordSource: flags['keystore-password-source'],
     unsigned: flags.unsigned,

@@ -9,7 +9,7 @@
  * figures of docs/reliability.md ("Secrets") come from this file's run.
  */
 import assert from 'node:assert/strict'
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import { parseJson, ROOT, runCli, tempDir } from '../helpers/cli.js'
@@ -174,9 +174,43 @@ describe('secrets sampled in every place a child or a person could read them (is
       ],
       [],
     )
-    // a literal --secret warns like --private-key
-    const literal = await runCli(['rpc', 'jwt', '--secret', JWT_HEX])
-    assert.equal(literal.code, 0, literal.stderr)
-    assert.match(literal.stderr, /kept in your shell history.*prefer --secret @FILE/)
+    // a secret on tnv's own command line is refused before anything runs, and not repeated
+    for (const argv of [
+      ['rpc', 'jwt', '--secret', JWT_HEX],
+      ['rpc', 'check', '--http', 'http://127.0.0.1:9', `--jwt-secret=${JWT_HEX}`],
+      ['node', 'check', '--jwt-secret', JWT_HEX, '--datadir', datadir],
+    ]) {
+      const literal = await runCli(argv)
+      assert.equal(literal.code, 2, `${argv.join(' ')}: ${literal.stderr}`)
+      assert.match(literal.stderr, /on tnv's command line, where every user of this host can read it/)
+      assert.ok(!literal.stderr.includes(JWT_HEX) && !literal.stdout.includes(JWT_HEX))
+    }
+  })
+
+  it('--private-key: refused by every command that signs, before anything runs, without repeating the key', async () => {
+    const key = SECRETS.TN_PRIVATE_KEY as string
+    const datadir = join(dir, 'argv-key')
+    for (const argv of [
+      ['stake', '--private-key', key, '--datadir', datadir, '--yes'],
+      ['activate', `--private-key=${key}`, '--yes'],
+      ['governance', 'mint', '0x000000000000000000000000000000000000dEaD', '--private-key', key],
+      ['offline', 'sign', join(datadir, 'none.bundle.json'), '--private-key', key],
+      ['delegation', 'sign', '--delegator', '0x000000000000000000000000000000000000dEaD', '--private-key', key],
+    ]) {
+      const r = await runCli([...argv, '--json'], { env: { TN_PRIVATE_KEY: undefined } })
+      assert.equal(r.code, 2, `${argv[0]}: ${r.stdout}${r.stderr}`)
+      const { error } = parseJson<{ error: { code: string; message: string; fix: string } }>(r)
+      assert.equal(error.code, 'Usage')
+      assert.match(error.message, /^--private-key would put a private key on tnv's command line/)
+      assert.match(error.fix, /TN_PRIVATE_KEY.*--keystore FILE, --ledger or --trezor/)
+      assert.ok(!r.stdout.includes(key.slice(2)) && !r.stderr.includes(key.slice(2)), String(argv[0]))
+    }
+    const human = await runCli(['exit', '--private-key', key])
+    assert.equal(human.code, 2)
+    assert.match(
+      human.stderr.replace(/\s+/g, ' '),
+      /every user of this host can read it \(ps, \/proc\/<pid>\/cmdline\)/,
+    )
+    assert.equal(existsSync(datadir), false, 'nothing written')
   })
 })

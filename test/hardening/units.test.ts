@@ -6,6 +6,7 @@ import { basename, join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { describe, it } from 'node:test'
 import { toTnvError } from '../../src/cli/base-command.js'
+import { secretOnArgv } from '../../src/cli/secret-argv.js'
 import { checkAnswer } from '../../src/lib/chain/check-answer.js'
 import { ExitCode } from '../../src/lib/errors.js'
 import { assertDatadirPlace, explainFsError } from '../../src/lib/fs/fs-errors.js'
@@ -21,7 +22,6 @@ import { checkRpcUrl, redactUserinfo } from '../../src/lib/nodeinfo/rpc-url.js'
 import { assertUtf8Secret } from '../../src/lib/passphrase/errors.js'
 import { StdinLines } from '../../src/lib/passphrase/stdin-lines.js'
 import { MAX_DEADLINE, parseDeadline } from '../../src/lib/registry/deadline.js'
-import { literalSecretOnArgv } from '../../src/lib/rpc/jwt-warnings.js'
 import { ROOT } from '../helpers/paths.js'
 import { HAND_EDITED } from '../keytool/fixtures.js'
 
@@ -141,11 +141,15 @@ describe('secrets', () => {
     await assert.rejects(bounded.next(), /more than 1024 bytes without a line end/)
   })
 
-  it('a JWT secret typed on the command line is told apart from @FILE', () => {
-    assert.equal(literalSecretOnArgv(['--secret', 'ab'], '--secret'), true)
-    assert.equal(literalSecretOnArgv(['--secret=ab'], '--secret'), true)
-    assert.equal(literalSecretOnArgv(['--secret', '@/etc/jwt'], '--secret'), false)
-    assert.equal(literalSecretOnArgv(['--', '--secret', 'ab'], '--secret'), false)
+  it('a secret on the command line is found; @FILE for a JWT secret and what follows -- are not', () => {
+    assert.equal(secretOnArgv(['stake', '--private-key', '0xab'])?.flag, '--private-key')
+    assert.equal(secretOnArgv(['stake', '--private-key=@key'])?.flag, '--private-key', 'a key has no @FILE form')
+    assert.equal(secretOnArgv(['rpc', 'jwt', '--secret', 'ab'])?.flag, '--secret')
+    assert.equal(secretOnArgv(['--jwt-secret=ab'])?.flag, '--jwt-secret')
+    assert.equal(secretOnArgv(['--secret', '@/etc/jwt']), null)
+    assert.equal(secretOnArgv(['--jwt-secret=@/etc/jwt']), null)
+    assert.equal(secretOnArgv(['rpc', 'check', '--expect', '--', '--rpc.jwtsecret', 'ab', '--secret', 'ab']), null)
+    assert.equal(secretOnArgv(['stake', '--keystore', 'k.json']), null)
   })
 
   it('an RPC URL with credentials is refused, and the credentials are not echoed', () => {

@@ -19,18 +19,10 @@ describe('signer', () => {
   const keystore = join(dir, 'ks.json')
   writeKeystore(keystore, KEY_B, 'secret-pw')
 
-  it('--private-key beats TN_PRIVATE_KEY, and warns about shell history', async () => {
-    const env = { TN_PRIVATE_KEY: KEY_B }
-    const { signer, warnings } = await resolveSigner({ action: 'stake', privateKey: KEY_A, env })
-    assert.equal(signer.address, ADDR_A)
-    assert.match(warnings.join(), /shell history/)
-  })
-
   it('TN_PRIVATE_KEY is used when no flag names a signer; the handed environment is not changed', async () => {
     const env = Object.freeze({ TN_PRIVATE_KEY: KEY_B.slice(2) })
-    const { signer, warnings } = await resolveSigner({ action: 'stake', env })
+    const { signer } = await resolveSigner({ action: 'stake', env })
     assert.equal(signer.address, ADDR_B)
-    assert.deepEqual(warnings, [])
   })
 
   it('a malformed key is refused without echoing it', async () => {
@@ -44,7 +36,10 @@ describe('signer', () => {
       },
     )
     const zero = `0x${'00'.repeat(32)}`
-    await assert.rejects(resolveSigner({ action: 'stake', privateKey: zero, env: {} }), /--private-key is not a valid/)
+    await assert.rejects(
+      resolveSigner({ action: 'stake', env: { TN_PRIVATE_KEY: zero } }),
+      /TN_PRIVATE_KEY is not a valid/,
+    )
   })
 
   it('--keystore with the password from TN_KEYSTORE_PASSWORD (the handed environment is not changed)', async () => {
@@ -86,7 +81,7 @@ describe('signer', () => {
 
   it('--from must match the key', async () => {
     await assert.rejects(
-      resolveSigner({ action: 'stake', privateKey: KEY_A, from: ADDR_B, env: {} }),
+      resolveSigner({ action: 'stake', from: ADDR_B, env: { TN_PRIVATE_KEY: KEY_A } }),
       /is not the signer's address/,
     )
   })

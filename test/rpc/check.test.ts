@@ -255,13 +255,9 @@ describe('rpc check reports a node that breaks a rule (exit 25)', () => {
     it(c.name, async () => {
       const n = await nodeFlags(c.extra)
       await withServer(n.flags, c.faults, async () => {
-        const r = await runCli([
-          'rpc',
-          'check',
-          ...endpointArgs(n),
-          '--json',
-          ...(c.secret ? ['--jwt-secret', SECRET] : []),
-        ])
+        const r = await runCli(['rpc', 'check', ...endpointArgs(n), '--json'], {
+          env: { TNV_JWT_SECRET: c.secret ? SECRET : undefined },
+        })
         assert.equal(r.code, 25, r.stdout)
         const report = parseJson<RpcCheckReport>(r)
         assert.equal(report.ok, false)

@@ -252,13 +252,13 @@ describe('tnv rpc plan', () => {
 })
 
 describe('tnv rpc jwt', () => {
-  it('prints a token the node accepts (iat now), from HEX, @FILE or TNV_JWT_SECRET', async () => {
+  it('prints a token the node accepts (iat now), from --secret @FILE, or TNV_JWT_SECRET as hex or @FILE', async () => {
     const { dir, cleanup } = tempDir()
     try {
       const file = join(dir, 'jwt.hex')
       writeFileSync(file, `0x${SECRET}\n`)
       for (const [args, env] of [
-        [['--secret', SECRET], {}],
+        [[], { TNV_JWT_SECRET: SECRET }],
         [['--secret', `@${file}`], {}],
         [[], { TNV_JWT_SECRET: `@${file}` }],
       ] as const) {
@@ -273,7 +273,7 @@ describe('tnv rpc jwt', () => {
     }
   })
   it('--iat and --json', async () => {
-    const r = await runCli(['rpc', 'jwt', '--secret', SECRET, '--iat', '1000', '--json'])
+    const r = await runCli(['rpc', 'jwt', '--iat', '1000', '--json'], { env: { TNV_JWT_SECRET: SECRET } })
     assert.equal(r.code, 0)
     const out = parseJson<{ token: string; iat: number; authorization: string }>(r)
     assert.equal(out.iat, 1000)
@@ -281,11 +281,23 @@ describe('tnv rpc jwt', () => {
     assert.equal((await verifyJwt(out.token, SECRET, { now: 1000 })).valid, true)
     assert.equal((await verifyJwt(out.token, SECRET)).valid, false, 'iat 1000 is long past')
   })
-  it('no secret: names the flag (exit 2); a bad one: exit 3, not echoed', async () => {
+  it('no secret: names the flag (exit 2); hex on the command line: refused (exit 2); a bad one: exit 3; none echoed', async () => {
     const none = await runCli(['rpc', 'jwt'], { env: { TNV_JWT_SECRET: undefined } })
     assert.equal(none.code, 2)
-    assert.match(none.stderr, /The JWT secret is needed .*Pass --secret HEX\|@FILE \(or set TNV_JWT_SECRET\)\./)
-    const bad = await runCli(['rpc', 'jwt', '--secret', 'deadbeef'])
+    assert.match(
+      none.stderr,
+      /The JWT secret is needed .*Pass --secret @FILE \(or set TNV_JWT_SECRET to the hex or @FILE\)\./,
+    )
+    for (const argv of [['--secret', SECRET], [`--secret=${SECRET}`]]) {
+      const literal = await runCli(['rpc', 'jwt', ...argv, '--json'], { env: { TNV_JWT_SECRET: undefined } })
+      assert.equal(literal.code, 2, literal.stdout)
+      const { error } = parseJson<{ error: { code: string; message: string; fix: string } }>(literal)
+      assert.equal(error.code, 'Usage')
+      assert.match(error.message, /--secret would put a JWT secret in hex on tnv's command line/)
+      assert.match(error.fix, /--secret @FILE.*TNV_JWT_SECRET/)
+      assert.ok(!literal.stdout.includes(SECRET) && !literal.stderr.includes(SECRET))
+    }
+    const bad = await runCli(['rpc', 'jwt'], { env: { TNV_JWT_SECRET: 'deadbeef' } })
     assert.equal(bad.code, 3)
     assert.match(
       bad.stderr,

@@ -78,13 +78,6 @@ export const chainFlags = {
 }
 
 export const signerFlags = {
-  'private-key': Flags.string({
-    helpGroup: 'SIGNER',
-    helpValue: '<hex>',
-    exclusive: ['keystore'],
-    summary: "Sender's private key. Prefer TN_PRIVATE_KEY or --keystore: a command-line value lands in shell history.",
-    description: 'Without any signer flag, TN_PRIVATE_KEY is used when set. The key is never printed or logged.',
-  }),
   keystore: Flags.string({
     env: 'TN_KEYSTORE',
     helpGroup: 'SIGNER',
@@ -111,12 +104,12 @@ export const signerFlags = {
   }),
   ledger: Flags.boolean({
     helpGroup: 'SIGNER',
-    exclusive: ['private-key', 'keystore', 'unsigned', 'trezor'],
+    exclusive: ['keystore', 'unsigned', 'trezor'],
     summary: 'Sign with a Ledger (through foundry’s cast): the address is read from the device and checked first.',
   }),
   trezor: Flags.boolean({
     helpGroup: 'SIGNER',
-    exclusive: ['private-key', 'keystore', 'unsigned', 'ledger'],
+    exclusive: ['keystore', 'unsigned', 'ledger'],
     summary: 'Sign with a Trezor (through foundry’s cast): the address is read from the device and checked first.',
   }),
   'hd-path': Flags.string({

@@ -1,7 +1,7 @@
 /**
  * Flag groups of the rpc commands, defined once and spread into each command. Light: only
- * @oclif/core. Secrets: a JWT secret is best given as @FILE or through TNV_JWT_SECRET; a hex
- * value on the command line ends up in shell history.
+ * @oclif/core. A JWT secret is taken on the command line only as @FILE; its hex comes through
+ * TNV_JWT_SECRET (src/cli/secret-argv.ts refuses a hex value in the arguments).
  */
 import { Flags } from '@oclif/core'
 
@@ -9,8 +9,8 @@ const jwtSecretOption = (summary: string) =>
   Flags.string({
     summary,
     description:
-      'HEX: the 32-byte secret as 64 hex digits (0x optional). @FILE: a file holding it (as the node reads --rpc.jwtsecret). Prefer @FILE or the TNV_JWT_SECRET variable: a value on the command line stays in shell history.',
-    helpValue: 'HEX|@FILE',
+      '@FILE: a file holding the 32-byte secret as 64 hex digits (0x optional), as the node reads --rpc.jwtsecret. TNV_JWT_SECRET may hold the hex itself or @FILE. A hex value on the command line is refused (exit 2): every local user could read it.',
+    helpValue: '@FILE',
     env: 'TNV_JWT_SECRET',
   })
 

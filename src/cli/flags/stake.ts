@@ -20,7 +20,7 @@ export const stakeFlags = {
     helpValue: '<file>',
     summary:
       'The funding key is on an offline machine: write the stake bundle to FILE (exit 32, waiting for the offline signature); run again once `tnv offline sign FILE` wrote its signed file beside it, to broadcast it. docs/offline.md',
-    exclusive: ['private-key', 'keystore', 'unsigned', 'ledger', 'trezor'],
+    exclusive: ['keystore', 'unsigned', 'ledger', 'trezor'],
   }),
 }
 

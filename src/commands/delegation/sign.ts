@@ -73,7 +73,6 @@ The signature stops working when the stake version changes (the next epoch after
     ...keyMaterialFlags,
     ...chainFlags,
     ...passphraseFlags,
-    'private-key': signerFlags['private-key'],
     keystore: signerFlags.keystore,
     'keystore-password-source': signerFlags['keystore-password-source'],
     ledger: signerFlags.ledger,

@@ -32,11 +32,7 @@ On the devnet (--chain devnet, or no --chain and no --rpc-url), without signer f
     const validator = parseAddressFlag(args.address, 'the address')
     const devnet = flags.chain === 'devnet' || (flags.chain === undefined && flags['rpc-url'] === undefined)
     const signer =
-      flags['private-key'] !== undefined ||
-      flags.keystore !== undefined ||
-      flags.unsigned ||
-      flags.from !== undefined ||
-      Boolean(process.env.TN_PRIVATE_KEY)
+      flags.keystore !== undefined || flags.unsigned || flags.from !== undefined || Boolean(process.env.TN_PRIVATE_KEY)
     if (devnet && !signer) {
       if (flags.check) {
         const { UsageError } = await import('../../lib/errors.js')

@@ -19,19 +19,13 @@ export type OfflineSignResult = {
 /** --check: the signed file it would write (or already-done: that file holds this bundle's signature). */
 export type OfflineSignCheckResult = KeytoolCheckResult & { bundle: string; step: string }
 
-const {
-  'private-key': privateKey,
-  keystore,
-  'keystore-password-source': keystorePasswordSource,
-  ledger,
-  trezor,
-} = signerFlags
+const { keystore, 'keystore-password-source': keystorePasswordSource, ledger, trezor } = signerFlags
 
 export default class OfflineSign extends BaseCommand {
   static override summary = 'Sign a bundle from `tnv offline prepare` on a host with no network.'
 
   static override description =
-    `Opens no connection of any kind (a guard makes every socket, HTTP request and DNS lookup fail before the bundle is read). Checks the bundle's digest (a changed or truncated file is refused), decodes its calldata again and shows what it changes on chain, in TEL and wei, and what cannot be undone; asks for confirmation on a terminal (default No), else needs --yes. Signs the transaction exactly as prepared with --keystore, --private-key/TN_PRIVATE_KEY, --ledger or --trezor, and writes it to BUNDLE's name with .signed.json (or --out). Carry that file back and run \`tnv offline broadcast BUNDLE\`. --check runs the same checks of the bundle, asks nothing, opens no key and writes nothing: it says the signed file it would write (outcome would-change), or already-done when that file already holds a signature of this bundle (the broadcast checks the signature itself).`
+    `Opens no connection of any kind (a guard makes every socket, HTTP request and DNS lookup fail before the bundle is read). Checks the bundle's digest (a changed or truncated file is refused), decodes its calldata again and shows what it changes on chain, in TEL and wei, and what cannot be undone; asks for confirmation on a terminal (default No), else needs --yes. Signs the transaction exactly as prepared with --keystore, TN_PRIVATE_KEY, --ledger or --trezor, and writes it to BUNDLE's name with .signed.json (or --out). Carry that file back and run \`tnv offline broadcast BUNDLE\`. --check runs the same checks of the bundle, asks nothing, opens no key and writes nothing: it says the signed file it would write (outcome would-change), or already-done when that file already holds a signature of this bundle (the broadcast checks the signature itself).`
 
   static override examples = [
     'TN_KEYSTORE_PASSWORD=… <%= config.bin %> <%= command.id %> stake.bundle.json --keystore validator.json',
@@ -43,11 +37,10 @@ export default class OfflineSign extends BaseCommand {
   }
 
   static override flags = {
-    'private-key': privateKey,
     keystore,
     'keystore-password-source': keystorePasswordSource,
-    ledger: Flags.boolean({ ...ledger, exclusive: ['private-key', 'keystore', 'trezor'] }),
-    trezor: Flags.boolean({ ...trezor, exclusive: ['private-key', 'keystore', 'ledger'] }),
+    ledger: Flags.boolean({ ...ledger, exclusive: ['keystore', 'trezor'] }),
+    trezor: Flags.boolean({ ...trezor, exclusive: ['keystore', 'ledger'] }),
     'hd-path': signerFlags['hd-path'],
     'hd-index': signerFlags['hd-index'],
     ...yesFlag,
@@ -92,13 +85,12 @@ export default class OfflineSign extends BaseCommand {
       import('../../lib/chain/signer.js'),
       import('../../lib/options.js'),
     ])
-    const { signer, warnings } = await resolveSigner({
+    const { signer } = await resolveSigner({
       action: `sign the ${bundle.step} bundle`,
       ...signerOptionsOf(flags),
       prompter: this.session.prompter,
       env: this.session.signerEnv(),
     })
-    for (const w of warnings) process.stderr.write(`${w}\n`)
     if (signer.type !== 'local') throw new Error('offline sign: no signing key') // resolveSigner never returns unsigned here
     const { writeFileAtomic } = await import('../../lib/fs/atomic.js')
     if (delegation) {

@@ -43,7 +43,7 @@ Exit codes: 0 all good; ${ExitCode.NodeConfig} a mismatch or an exposure; ${Exit
     },
   ]
   static override usage =
-    '<%= command.id %> [--json] [--http URL] [--ws URL] [--ipc PATH] [--jwt-secret HEX|@FILE] [--behaviour released|spec] [--timeout <ms>] [--expect -- <node flags>...]'
+    '<%= command.id %> [--json] [--http URL] [--ws URL] [--ipc PATH] [--jwt-secret @FILE] [--behaviour released|spec] [--timeout <ms>] [--expect -- <node flags>...]'
   static override strict = false
   static override flags = {
     http: Flags.string({ summary: 'HTTP endpoint to check.', helpValue: 'URL' }),

@@ -37,12 +37,10 @@ export default class RpcJwtCommand extends BaseCommand {
 
   async run(): Promise<RpcJwtResult> {
     const { flags } = await this.parse(RpcJwtCommand)
-    if (!flags.secret) throw new MissingInputError('The JWT secret', '--secret HEX|@FILE (or set TNV_JWT_SECRET)')
+    if (!flags.secret)
+      throw new MissingInputError('The JWT secret', '--secret @FILE (or set TNV_JWT_SECRET to the hex or @FILE)')
     const { createJwt, readJwtSecret } = await import('../../lib/rpc/jwt.js')
     const secret = await readJwtSecret(flags.secret)
-    const { JWT_SECRET_FLAG_WARNING, literalSecretOnArgv } = await import('../../lib/rpc/jwt-warnings.js')
-    // a warning, like --private-key's: on stderr always (stdout stays the token or the JSON)
-    if (literalSecretOnArgv(this.argv, '--secret')) process.stderr.write(`${JWT_SECRET_FLAG_WARNING}\n`)
     const iat = flags.iat ?? Math.floor(Date.now() / 1000)
     const token = await createJwt(secret, { iat })
     this.out(token)

@@ -52,10 +52,7 @@ export class InvalidPrivateKeyError extends TnvError {
   override readonly code: string = 'InvalidPrivateKey'
   constructor(source: string) {
     super(`The private key from ${source} is not a valid 32-byte hex secp256k1 key.`, {
-      fix:
-        source === '--private-key'
-          ? 'Give 64 hex digits (with or without 0x). Prefer TN_PRIVATE_KEY or --keystore over --private-key, which lands in shell history.'
-          : 'Give 64 hex digits (with or without 0x).',
+      fix: 'Give 64 hex digits (with or without 0x).',
       exitCode: ExitCode.BadKeys,
     })
   }

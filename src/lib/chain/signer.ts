@@ -1,5 +1,5 @@
 /**
- * Who sends: a local key (--private-key, TN_PRIVATE_KEY, --keystore) or nobody (--unsigned:
+ * Who sends: a local key (TN_PRIVATE_KEY, --keystore) or nobody (--unsigned:
  * the transaction is printed for a multisig or a hardware wallet). Flag, then environment.
  * A key never appears in output, errors or logs. TN_PRIVATE_KEY and TN_KEYSTORE_PASSWORD are read
  * from the environment the session hands over (src/cli/session.ts `signerEnv`, which has taken
@@ -24,7 +24,6 @@ export type Signer =
 export type ResolveSignerParameters = {
   /** What the signer is for, for messages ("stake", "activate"). */
   action: string
-  privateKey?: string | undefined
   keystore?: string | undefined
   keystorePasswordSource?: KeystorePasswordSource | undefined
   unsigned?: boolean | undefined
@@ -48,8 +47,6 @@ export type ResolveSignerParameters = {
 
 export type ResolveSignerReturnType = {
   signer: Signer
-  /** Lines for stderr (e.g. the shell-history warning for --private-key). */
-  warnings: string[]
 }
 
 /**
@@ -57,7 +54,6 @@ export type ResolveSignerReturnType = {
  */
 export async function resolveSigner({
   action,
-  privateKey,
   keystore,
   keystorePasswordSource = 'env',
   unsigned = false,
@@ -68,17 +64,14 @@ export async function resolveSigner({
   hardware,
   env,
 }: ResolveSignerParameters): Promise<ResolveSignerReturnType> {
-  const warnings: string[] = []
-  if (privateKey !== undefined && keystore !== undefined)
-    throw new UsageError('--private-key and --keystore both name a signer.', { fix: 'Pass only one of them.' })
   const fromAddress = from === undefined ? undefined : parseAddressFlag(from, '--from')
 
   let account: LocalAccount | undefined
   let source = ''
   if (hardware !== undefined) {
-    if (privateKey !== undefined || keystore !== undefined || unsigned)
+    if (keystore !== undefined || unsigned)
       throw new UsageError(
-        `--${hardware.device} and ${privateKey !== undefined ? '--private-key' : keystore !== undefined ? '--keystore' : '--unsigned'} both name a signer.`,
+        `--${hardware.device} and ${keystore !== undefined ? '--keystore' : '--unsigned'} both name a signer.`,
         {
           fix: 'Pass only one of them.',
         },
@@ -86,17 +79,11 @@ export async function resolveSigner({
     const { hardwareAccount, derivationPath } = await import('../signers/hardware.js')
     account = await hardwareAccount(hardware, env)
     source = `${hardware.device} ${derivationPath(hardware)}`
-  } else if (privateKey !== undefined) {
-    warnings.push(
-      'Warning: a key given as --private-key is kept in your shell history; prefer TN_PRIVATE_KEY or --keystore.',
-    )
-    account = await accountFromKey(privateKey, '--private-key')
-    source = '--private-key'
   } else if (keystore !== undefined) {
     const parsed = await readKeystoreFile(keystore)
     // an unsigned transaction needs only the address, which the keystore states in clear
     if (unsigned && parsed.address !== null)
-      return { signer: unsignedSigner(fromAddress ?? parsed.address, parsed.address), warnings }
+      return { signer: unsignedSigner(fromAddress ?? parsed.address, parsed.address) }
     const password = await keystorePassword(keystore, keystorePasswordSource, env, prompter)
     account = await accountFromKey(await decryptKeystore(parsed, password, keystore), keystore)
     source = `keystore ${keystore}`
@@ -112,7 +99,7 @@ export async function resolveSigner({
       throw new UsageError(`--unsigned needs the sender's address to prepare ${action} (nonce, gas).`, {
         fix: 'Pass --from ADDRESS (the account that will sign it).',
       })
-    return { signer: unsignedSigner(address, account?.address), warnings }
+    return { signer: unsignedSigner(address, account?.address) }
   }
 
   if (account === undefined && fallbackKey !== undefined) {
@@ -124,7 +111,7 @@ export async function resolveSigner({
     throw new UsageError(`--from ${fromAddress} is not the signer's address ${account.address} (${source}).`, {
       fix: 'Drop --from, or use the key of that address.',
     })
-  return { signer: { type: 'local', address: account.address, account, source }, warnings }
+  return { signer: { type: 'local', address: account.address, account, source } }
 }
 
 function unsignedSigner(address: Address, keyAddress: Address | undefined): Signer {

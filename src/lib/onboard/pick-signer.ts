@@ -68,7 +68,6 @@ export async function pickSigner(io: WizardIo, params: PickSignerParameters): Pr
 /** A signer the flags or the environment name: a key, a keystore, unsigned, a hardware wallet. */
 function signerNamed(flags: SignerFlagValues, env: NodeJS.ProcessEnv): boolean {
   return (
-    flags['private-key'] !== undefined ||
     flags.keystore !== undefined ||
     flags.unsigned === true ||
     flags.ledger === true ||
@@ -88,7 +87,7 @@ async function offlineFromBundle(
     throw new UsageError(
       '--offline-bundle says the funding key is on an offline machine, and a signer here is named too.',
       {
-        fix: 'Drop --offline-bundle to sign here, or drop --private-key, --keystore, --unsigned, --ledger, --trezor and TN_PRIVATE_KEY to sign offline.',
+        fix: 'Drop --offline-bundle to sign here, or drop --keystore, --unsigned, --ledger, --trezor and TN_PRIVATE_KEY to sign offline.',
       },
     )
   const address = await offlineAddress(io, flags, defaultFrom)
@@ -103,7 +102,7 @@ async function signerFromFlags(
   { action, flags, defaultFrom, env, offline }: PickSignerParameters,
 ): Promise<Signer> {
   // the wizard's prompts and the session's one stdin reader (--keystore-password-source stdin)
-  const { signer, warnings } = await resolveSigner({
+  const { signer } = await resolveSigner({
     action,
     ...signerOptionsOf(flags),
     defaultFrom,
@@ -112,7 +111,6 @@ async function signerFromFlags(
   }).catch((err: unknown) => {
     throw offline ? withOfflineBundleFix(err) : err
   })
-  for (const w of warnings) io.emit({ event: 'warning', message: w }, w)
   return signer
 }
 

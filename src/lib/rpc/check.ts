@@ -85,7 +85,7 @@ async function checkTransport(target: RpcTarget, secret: string | null, timeoutM
     const failure = unauthorized
       ? useToken
         ? `${label} refused the token made from the JWT secret (HTTP 401/403): the secret is not the node's --rpc.jwtsecret, or this host's clock is more than 60 s off.`
-        : `${label} needs a JWT (HTTP 401/403). Pass --jwt-secret with the node's --rpc.jwtsecret (hex or @FILE).`
+        : `${label} needs a JWT (HTTP 401/403). Pass --jwt-secret @FILE (the node's --rpc.jwtsecret secret in a file) or set TNV_JWT_SECRET.`
       : !reachable
         ? `${label} did not answer: ${failedProbe?.detail ?? 'no response'}.`
         : null
