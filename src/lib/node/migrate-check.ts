@@ -96,7 +96,6 @@ export async function checkMigrate(p: CheckMigrateParameters): Promise<CheckMigr
   const network = await readStanding(p)
   const journalPath = join(p.datadir, MIGRATE_JOURNAL)
   const base = {
-    check: true as const,
     side: p.side,
     datadir: p.datadir,
     networkUrl: p.networkUrl,
@@ -108,8 +107,9 @@ export async function checkMigrate(p: CheckMigrateParameters): Promise<CheckMigr
   if (finished && running === (p.side === 'in')) {
     const steps: MigrateStep[] = journal.done
     return {
-      ...base,
       outcome: 'already-done',
+      check: true,
+      ...base,
       steps: steps.map((step) => ({ step, action: 'done', detail: 'the journal records it' })),
       resume: null,
       command: null,
@@ -155,8 +155,9 @@ export async function checkMigrate(p: CheckMigrateParameters): Promise<CheckMigr
     () => false,
   )
   return {
-    ...base,
     outcome: 'would-change',
+    check: true,
+    ...base,
     steps,
     resume: unfinished,
     command,

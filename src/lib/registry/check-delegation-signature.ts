@@ -73,12 +73,11 @@ export async function checkDelegationSignature(
     if (blsKeyDir === null)
       // the run's own refusal: no key to sign adiri's proof with, and no proof given
       await resolveStakeProof({ ...params, adapter, validator })
-    proofToSign = `the adiri proof of possession, signed with the BLS key in ${blsKeyDir} for ${validator} (the run asks for its passphrase)`
+    proofToSign = `the adiri proof of possession with the BLS key in ${blsKeyDir} for ${validator} (the run asks for its passphrase)`
   } else proof = await resolveStakeProof({ ...params, adapter, validator })
   if (signer.kind === 'external') await checkedExternalSignature(signer, digest, validator)
 
   const base = {
-    check: true as const,
     validator,
     delegator: inputs.delegator,
     generation: adapter.generation,
@@ -92,7 +91,13 @@ export async function checkDelegationSignature(
     proofToSign,
   }
   if (out === null)
-    return { ...base, outcome: 'would-change', message: `would sign digest ${digest} and print the file`, files: [] }
+    return {
+      outcome: 'would-change',
+      check: true,
+      message: `would sign digest ${digest} and print the file`,
+      files: [],
+      ...base,
+    }
   const path = resolve(out)
   const exists = await pathExists(path)
   if (exists) {
@@ -103,10 +108,11 @@ export async function checkDelegationSignature(
       held.delegator.toLowerCase() === inputs.delegator.toLowerCase()
     )
       return {
-        ...base,
         outcome: 'already-done',
+        check: true,
         message: `${out} already holds the signature of digest ${digest}`,
         files: [],
+        ...base,
       }
     if (!force)
       throw new UsageError(`${out} exists already.`, {
@@ -114,11 +120,12 @@ export async function checkDelegationSignature(
       })
   }
   return {
-    ...base,
     outcome: 'would-change',
+    check: true,
     message: exists
       ? `would sign digest ${digest} and replace ${out} (the old file kept as ${out}.<time>.bak)`
       : `would sign digest ${digest} and write ${out}`,
     files: [{ path, mode: '0644', exists, action: exists ? 'update' : 'create' }],
+    ...base,
   }
 }
