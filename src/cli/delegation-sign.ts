@@ -21,11 +21,72 @@ type DelegationSignFlags = ChainFlagValues &
     'bls-passphrase-source'?: PassphraseSource | undefined
     'skip-backup-check': boolean
     'devnet-relaxed': boolean
+    check?: boolean | undefined
   }
 
 export type DelegationSignInputs = {
   signer: DelegationSigner
   source: SignDelegationSource
+}
+
+/** --check's signer: the validator's address (no key opened), or the signature made elsewhere. */
+export type DelegationCheckSigner =
+  | { kind: 'address'; validator: Address }
+  | Extract<DelegationSigner, { kind: 'external' }>
+
+/**
+ * `delegationSignInputs` for --check: the same refusals and reads, with the validator's address
+ * in place of its key (the signer flags' address, a keystore's read in clear; else --validator,
+ * else node-info's execution address), no passphrase asked and no lock taken.
+ */
+export async function delegationCheckInputs(
+  session: Session,
+  flags: DelegationSignFlags,
+  keys: KeyMaterial,
+  note: (line: string) => void,
+): Promise<{ signer: DelegationCheckSigner; source: SignDelegationSource }> {
+  const external = flags['external-signature']
+  const signer =
+    external !== undefined
+      ? await externalSigner(flags, keys, external)
+      : { kind: 'address' as const, validator: await checkValidator(session, flags, keys) }
+  const { assertKeyMaterialOnDisk } = await import('./registry-step.js')
+  await assertKeyMaterialOnDisk(session, keys, undefined, { check: true })
+  const source = await delegationSource(flags)
+  await passBackupGate(flags, keys, source, note)
+  return { signer, source }
+}
+
+/** The address --check signs for: the signer flags' (never decrypted), else --validator, else node-info's. */
+async function checkValidator(session: Session, flags: DelegationSignFlags, keys: KeyMaterial): Promise<Address> {
+  const [{ parseAddressFlag }, { UsageError }, { SignerMismatchError }, { signerOptionsOf }] = await Promise.all([
+    import('../lib/chain/address.js'),
+    import('../lib/errors.js'),
+    import('../lib/registry/errors.js'),
+    import('../lib/options.js'),
+  ])
+  const options = signerOptionsOf(flags)
+  let address: Address | undefined
+  if (options.privateKey !== undefined || options.keystore !== undefined || session.env.TN_PRIVATE_KEY) {
+    const { resolveSigner } = await import('../lib/chain/signer.js')
+    const { signer, warnings } = await resolveSigner({
+      action: 'the delegation signature',
+      ...options,
+      unsigned: true,
+      prompter: session.prompter,
+      env: session.env,
+    })
+    for (const w of warnings) process.stderr.write(`${w}\n`)
+    address = signer.address
+    if (keys.executionAddress !== undefined && keys.executionAddress !== address)
+      throw new SignerMismatchError({ signer: address, executionAddress: keys.executionAddress })
+  }
+  address ??= flags.validator !== undefined ? parseAddressFlag(flags.validator, '--validator') : keys.executionAddress
+  if (address === undefined)
+    throw new UsageError("--check needs the validator's address, and none was given.", {
+      fix: 'Pass the signer flags you would sign with (TN_PRIVATE_KEY or --keystore), or --validator ADDRESS.',
+    })
+  return address
 }
 
 /**
@@ -43,7 +104,17 @@ export async function delegationSignInputs(
   // after the signer (its keystore password is the first stdin line), before anything is signed
   await assertKeyMaterialOnDisk(session, keys, flags['bls-passphrase-source'])
   const source = await delegationSource(flags)
-  // a delegator can stake this key with the signature: the key must be restorable first (issue 18)
+  await passBackupGate(flags, keys, source, note)
+  return { signer, source }
+}
+
+/** A delegator can stake this key with the signature: the key must be restorable first (issue 18). */
+async function passBackupGate(
+  flags: DelegationSignFlags,
+  keys: KeyMaterial,
+  source: SignDelegationSource,
+  note: (line: string) => void,
+): Promise<void> {
   const { backupGate } = await import('./backup-gate.js')
   await backupGate({
     datadir: keys.keyDir,
@@ -53,7 +124,6 @@ export async function delegationSignInputs(
     action: 'signing the delegation (a delegator could then stake this key)',
     note,
   })(await sourceChainId(source))
-  return { signer, source }
 }
 
 /** The validator's signer: --external-signature, else its local key (a key of another address is refused). */
@@ -62,24 +132,13 @@ async function delegationSigner(
   flags: DelegationSignFlags,
   keys: KeyMaterial,
 ): Promise<DelegationSigner> {
-  const [{ parseAddressFlag }, { UsageError }, { SignerMismatchError }, { SignerRequiredError }] = await Promise.all([
-    import('../lib/chain/address.js'),
+  const [{ UsageError }, { SignerMismatchError }, { SignerRequiredError }] = await Promise.all([
     import('../lib/errors.js'),
     import('../lib/registry/errors.js'),
     import('../lib/chain/errors.js'),
   ])
-  if (flags['external-signature'] !== undefined) {
-    const { checkHexBytes } = await import('../lib/registry/stake-checks.js')
-    const validator: Address | undefined =
-      flags.validator !== undefined ? parseAddressFlag(flags.validator, '--validator') : keys.executionAddress
-    if (validator === undefined)
-      throw new UsageError('The validator address is needed with --bls-pubkey.', { fix: 'Pass --validator ADDRESS.' })
-    return {
-      kind: 'external',
-      validator,
-      signature: checkHexBytes(flags['external-signature'], '--external-signature', 65),
-    }
-  }
+  const external = flags['external-signature']
+  if (external !== undefined) return externalSigner(flags, keys, external)
   const noKey = () =>
     new UsageError("Signing a delegation needs the validator's key, and none was given.", {
       fix: 'Set TN_PRIVATE_KEY or pass --keystore FILE with the key of the validator (execution) address, or sign the digest elsewhere and pass --external-signature.',
@@ -92,6 +151,28 @@ async function delegationSigner(
   if (keys.executionAddress !== undefined && keys.executionAddress !== local.address)
     throw new SignerMismatchError({ signer: local.address, executionAddress: keys.executionAddress })
   return { kind: 'key', account: local.account }
+}
+
+/** --external-signature: the signature made elsewhere and the validator it must recover to. */
+async function externalSigner(
+  flags: DelegationSignFlags,
+  keys: KeyMaterial,
+  signature: string,
+): Promise<Extract<DelegationSigner, { kind: 'external' }>> {
+  const [{ parseAddressFlag }, { UsageError }, { checkHexBytes }] = await Promise.all([
+    import('../lib/chain/address.js'),
+    import('../lib/errors.js'),
+    import('../lib/registry/stake-checks.js'),
+  ])
+  const validator: Address | undefined =
+    flags.validator !== undefined ? parseAddressFlag(flags.validator, '--validator') : keys.executionAddress
+  if (validator === undefined)
+    throw new UsageError('The validator address is needed with --bls-pubkey.', { fix: 'Pass --validator ADDRESS.' })
+  return {
+    kind: 'external',
+    validator,
+    signature: checkHexBytes(signature, '--external-signature', 65),
+  }
 }
 
 /** Offline with --registry-generation, --stake-version and --nonce (nothing contacted); otherwise the registry. */

@@ -3,8 +3,10 @@ import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { skipBackupCheckFlag } from '../../cli/flags/backup-gate.js'
 import { chainFlags, signerFlags } from '../../cli/flags/chain.js'
+import { checkFlag } from '../../cli/flags/check.js'
 import { passphraseFlags } from '../../cli/flags/common.js'
 import { keyMaterialFlags } from '../../cli/flags/registry.js'
+import type { CheckDelegationSignatureReturnType } from '../../lib/registry/check-delegation-signature.js'
 import type { DelegationSignatureFile } from '../../lib/registry/delegation-file.js'
 
 export type DelegationSignResult = {
@@ -27,10 +29,13 @@ Online (default) the registry's own delegation digest is read, reproduced locall
 
 Offline, pass --registry-generation, --stake-version and --nonce (read them with \`tnv validator status\`) and --chain or --chain-id: nothing is contacted.
 
-The signature stops working when the stake version changes (the next epoch after governance writes a new config), when your nonce moves on (another delegation, or \`tnv delegation revoke\` on the next generation), and after the deadline (next generation only: adiri signatures have none).`
+The signature stops working when the stake version changes (the next epoch after governance writes a new config), when your nonce moves on (another delegation, or \`tnv delegation revoke\` on the next generation), and after the deadline (next generation only: adiri signatures have none).
+
+--check runs every check and read of the run (the registry's state and digest, the key material, the backup gate, --out) with the validator's address only (the signer flags' address, a keystore's read in clear; else --validator, else node-info's execution address): no key is opened, nothing is signed or written. It says the digest it would sign and the file it would write (outcome would-change), or already-done when --out already holds the signature of that digest.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --delegator 0xDELEGATOR --deadline 7d --datadir ./validator-1 --keystore validator.json --out delegation.json',
+    '<%= config.bin %> <%= command.id %> --delegator 0xDELEGATOR --deadline 2026-12-31T00:00:00Z --datadir ./validator-1 --out delegation.json --check --json   # what it would sign and write',
     '<%= config.bin %> <%= command.id %> --delegator 0xDELEGATOR --chain testnet --registry-generation adiri --stake-version 0 --nonce 0 --datadir ./validator-1 --keystore validator.json --out delegation.json   # offline',
   ]
 
@@ -56,7 +61,7 @@ The signature stops working when the stake version changes (the next epoch after
     validator: Flags.string({
       helpValue: '<address>',
       summary:
-        'With --external-signature and --bls-pubkey: the validator address (default: node-info’s execution_address).',
+        'With --external-signature and --bls-pubkey, or --check without signer flags: the validator address (default: node-info’s execution_address).',
     }),
     force: Flags.boolean({ summary: 'Replace an existing --out file (kept first as a timestamped backup).' }),
     'stake-version': Flags.integer({
@@ -78,9 +83,10 @@ The signature stops working when the stake version changes (the next epoch after
     ledger: signerFlags.ledger,
     trezor: signerFlags.trezor,
     ...skipBackupCheckFlag,
+    ...checkFlag,
   }
 
-  async run(): Promise<DelegationSignResult> {
+  async run(): Promise<DelegationSignResult | CheckDelegationSignatureReturnType> {
     const { flags } = await this.parse(DelegationSign)
     if (flags.ledger || flags.trezor) {
       const { HardwareCannotSignDigestError } = await import('../../lib/signers/errors.js')
@@ -110,6 +116,34 @@ The signature stops working when the stake version changes (the next epoch after
     const delegator = parseAddressFlag(flags.delegator, '--delegator')
     const keys = await keyMaterialFromFlags(flags)
     const deadline = parseDeadline(flags.deadline ?? '24h', BigInt(Math.floor(Date.now() / 1000)))
+    if (flags.check) {
+      const [{ checkDelegationSignature }, { delegationCheckInputs }, { datadirPaths }, { existsSync }] =
+        await Promise.all([
+          import('../../lib/registry/check-delegation-signature.js'),
+          import('../../cli/delegation-sign.js'),
+          import('../../lib/keys/datadir.js'),
+          import('node:fs'),
+        ])
+      const blsKey = datadirPaths(keys.keyDir)
+      const { signer, source } = await delegationCheckInputs(this.session, flags, keys, note)
+      const r = await checkDelegationSignature({
+        source,
+        signer,
+        delegator,
+        deadline,
+        blsPubkey: keys.blsPubkey,
+        proofOfPossession: keys.proofOfPossession,
+        adiriSignature: keys.adiriSignature,
+        blsKeyDir: existsSync(blsKey.blsKw) || existsSync(blsKey.blsKey) ? keys.keyDir : null,
+        out: flags.out ?? null,
+        force: flags.force,
+        report: this.session.reporter(),
+      })
+      this.out(`${r.outcome}: ${r.message} (check: nothing was signed or written)`)
+      if (r.proofToSign) this.out(`  would sign ${r.proofToSign}`)
+      for (const f of r.files) this.out(`  would ${f.action}  ${f.path}  (mode ${f.mode})`)
+      return r
+    }
     const { signer, source } = await delegationSignInputs(this.session, flags, keys, note)
     const { file } = await signDelegation({
       source,

@@ -197,6 +197,29 @@ export async function takeKeyFence({
 }
 
 /**
+ * The refusals of takeKeyFence, read only, for `--check`: no lock taken, no entry written. Refuses
+ * (KeyRunningHereError, KeyRunningUntrackedError) when a live start or node on this host holds one
+ * of the identities, as the start would.
+ * @example await assertKeyFenceFree({ stateDir, datadir, identities, network: 'adiri' })
+ */
+export async function assertKeyFenceFree({
+  stateDir,
+  datadir,
+  identities,
+  network,
+}: Omit<TakeKeyFenceParameters, 'command'>): Promise<void> {
+  const mine = resolved(datadir)
+  for (const identity of identities) {
+    const current = readFenceEntry(entryPath(stateDir, network, identity.id))
+    if (!current) continue
+    const { live, nodePid } = await isEntryLive(current)
+    if (live) throw new KeyRunningHereError({ identity, holder: current, nodePid, datadir: mine })
+  }
+  const other = await untrackedNodeHolding(identities, network)
+  if (other) throw new KeyRunningUntrackedError({ ...other, datadir: mine })
+}
+
+/**
  * Whether a node process on the same network holds one of the identities. A node in this registry
  * was judged above; one found here is outside it (started by hand, by another tool or user, or by
  * tnv with another state directory, such as a systemd unit's), and it counts the same.

@@ -10,8 +10,10 @@
  *                            in the network's headers (and tn_nodeMode CvvActive)
  *
  * Each side keeps a journal `<datadir>/tnv-migrate.json` (written atomically after each step), so a
- * side killed at any point is finished by running the same command again. `migrate in` on a data
- * directory marked as moved out brings it back (after the same proof of silence).
+ * side killed at any point is finished by running the same command again, and a side run again once
+ * finished (its journal done, the node stopped after `out`, running after `in`) does nothing and
+ * says `already-done`. `migrate in` on a data directory marked as moved out brings it back (after
+ * the same proof of silence).
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -43,6 +45,7 @@ export type MigrateJournal = {
 export type MigrateEvent =
   | { event: 'step'; step: MigrateStep; status: 'start' | 'done' | 'skipped'; detail?: Record<string, unknown> }
   | { event: 'resume'; side: 'out' | 'in'; done: MigrateStep[] }
+  | { event: 'already-done'; side: 'out' | 'in' }
   | DoppelgangerEvent
 
 export type MigrateParameters = {
@@ -63,6 +66,8 @@ export type MigrateParameters = {
 }
 
 export type MigrateReturnType = {
+  /** done: this run finished the side; already-done: it was finished before (nothing was run). */
+  outcome: 'done' | 'already-done'
   journal: MigrateJournal
   state: NodeState | null
   confirmation: CheckDoppelgangerReturnType | null
@@ -84,10 +89,30 @@ export function movedOutAt(datadir: string): string | null {
 }
 
 /**
+ * The side finished before and its result still holds: its journal is done and the node of the
+ * data directory is stopped (`out`) or runs (`in`). Null otherwise (a run has work to do).
+ */
+export async function finishedSide(
+  datadir: string,
+  side: 'out' | 'in',
+): Promise<{ journal: MigrateJournal; state: NodeState | null } | null> {
+  const journal = readMigrateJournal(datadir)
+  if (journal?.side !== side || journal.outcome !== 'done') return null
+  const state = await readNodeState(datadir)
+  const running = state !== null && isNodeProcess(state)
+  return running === (side === 'in') ? { journal, state: running ? state : null } : null
+}
+
+/**
  * @example await migrateNode({ side: 'out', datadir, networkUrl, blsPublicKey, stop, start })
  */
 export async function migrateNode(p: MigrateParameters): Promise<MigrateReturnType> {
   const onEvent = p.onEvent ?? (() => {})
+  const finished = await finishedSide(p.datadir, p.side)
+  if (finished) {
+    onEvent({ event: 'already-done', side: p.side })
+    return { outcome: 'already-done', ...finished, confirmation: null }
+  }
   const journal = resumeOrBeginJournal(p, onEvent)
   const save = () =>
     writeFileAtomic(join(p.datadir, MIGRATE_JOURNAL), `${JSON.stringify(journal, null, 2)}\n`, { mode: 0o600 })
@@ -164,7 +189,7 @@ async function migrateOut(run: MigrateRun): Promise<MigrateReturnType> {
   })
   journal.outcome = 'done'
   await save()
-  return { journal, state: null, confirmation: null }
+  return { outcome: 'done', journal, state: null, confirmation: null }
 }
 
 /** `in`: prove the key silent (unless this directory's node already runs), start, confirm it active. */
@@ -190,7 +215,7 @@ async function migrateIn(run: MigrateRun): Promise<MigrateReturnType> {
   })
   journal.outcome = 'done'
   await save()
-  return { journal, state: state ?? (await readNodeState(p.datadir)), confirmation }
+  return { outcome: 'done', journal, state: state ?? (await readNodeState(p.datadir)), confirmation }
 }
 
 /** The network's headers over the confirm window (default 120 s), until the authority shows active. */

@@ -50,6 +50,12 @@ export function nodeChainFlag(nodeFlags: readonly string[]): string | null {
   return chain
 }
 
+/** The network the local fence keys a start by: its --chain (`devnet:<dir>` for the devnet), else `datadir-genesis`. */
+export function fenceNetwork(nodeFlags: readonly string[], devnetDir: string): string {
+  const chain = nodeChainFlag(nodeFlags)
+  return chain === 'devnet' ? `devnet:${devnetDir}` : (chain ?? 'datadir-genesis')
+}
+
 /**
  * @example
  * const guard = await guardValidatorStart({ stateDir, datadir, nodeFlags, networkUrl, skipDoppelganger: false, command: 'tnv node start' })
@@ -69,8 +75,7 @@ export async function guardValidatorStart(p: GuardStartParameters): Promise<Guar
       fence: null,
       doppelganger: { status: 'skipped', reason: 'no validator key in the data directory (an observer without keys)' },
     }
-  const chain = nodeChainFlag(p.nodeFlags)
-  const network = chain === 'devnet' ? `devnet:${p.devnetDir}` : (chain ?? 'datadir-genesis')
+  const network = fenceNetwork(p.nodeFlags, p.devnetDir)
   const fence = await takeKeyFence({
     stateDir: p.stateDir,
     datadir: p.datadir,

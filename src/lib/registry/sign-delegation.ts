@@ -78,14 +78,11 @@ export type SignDelegationReturnType = {
  * @example const { file } = await signDelegation({ source: { mode: 'online', ctx }, signer: { kind: 'key', account }, delegator, deadline, blsPubkey, proofOfPossession })
  */
 export async function signDelegation(params: SignDelegationParameters): Promise<SignDelegationReturnType> {
-  const { source, signer } = params
+  const { signer } = params
   const nowSeconds = params.nowSeconds ?? BigInt(Math.floor(Date.now() / 1000))
   const validator = signer.kind === 'key' ? signer.account.address : signer.validator
   const sign = checkSigningInputs(params, validator)
-  const { chain, info, adapter, inputs, digest } =
-    source.mode === 'online'
-      ? await registryDigest(source.ctx, params, validator, nowSeconds)
-      : offlineDigest(source, params, validator, nowSeconds)
+  const { chain, info, adapter, inputs, digest } = await delegationDigest(params, validator, nowSeconds)
   const proof = await resolveStakeProof({ ...params, adapter, validator })
   const signature =
     signer.kind === 'external'
@@ -95,16 +92,30 @@ export async function signDelegation(params: SignDelegationParameters): Promise<
 }
 
 /**
- * Before anything is read: the key material is well-formed, the delegator is not the validator,
- * and a key here can sign a raw 32-byte digest (its signing function, given back).
+ * The digest the validator signs, with every read and refusal of the run before it: the key
+ * material is well-formed and the delegator is not the validator; online, the validator may still
+ * be delegated to and the registry's own digest is reproduced; the deadline fits the generation.
+ * Signs nothing (`signDelegation`, and `--check` through ./check-delegation-signature.ts).
  */
-function checkSigningInputs(params: SignDelegationParameters, validator: Address): LocalAccount['sign'] {
-  const { signer, delegator } = params
+export async function delegationDigest(
+  params: Omit<SignDelegationParameters, 'signer'>,
+  validator: Address,
+  nowSeconds: bigint,
+): Promise<DigestFound> {
+  const { source, delegator } = params
   checkStakeKeyMaterial({ ...params, validator })
   if (delegator.toLowerCase() === validator.toLowerCase())
     throw new BadInputError(`The delegator ${delegator} is the validator itself.`, {
       fix: 'A validator stakes for itself with `tnv stake`; pass --delegator with the address that will pay the stake.',
     })
+  return source.mode === 'online'
+    ? registryDigest(source.ctx, params, validator, nowSeconds)
+    : offlineDigest(source, params, validator, nowSeconds)
+}
+
+/** A key here can sign a raw 32-byte digest: its signing function, given back before anything is read. */
+function checkSigningInputs(params: SignDelegationParameters, validator: Address): LocalAccount['sign'] {
+  const { signer } = params
   const sign = signer.kind === 'key' ? signer.account.sign : undefined
   if (signer.kind === 'key' && !sign)
     throw new UsageError(`The key of ${validator} cannot sign a raw 32-byte digest.`, {
@@ -114,7 +125,7 @@ function checkSigningInputs(params: SignDelegationParameters, validator: Address
 }
 
 /** The digest, its inputs and the generation, with the chain and registry read online (null offline). */
-type DigestFound = {
+export type DigestFound = {
   chain: ChainInfo | null
   info: RegistryInfo | null
   adapter: RegistryAdapter
@@ -128,7 +139,7 @@ type DigestFound = {
  */
 async function registryDigest(
   ctx: RegistryContext,
-  { blsPubkey, delegator, report, deadline: requested }: SignDelegationParameters,
+  { blsPubkey, delegator, report, deadline: requested }: Omit<SignDelegationParameters, 'signer'>,
   validator: Address,
   nowSeconds: bigint,
 ): Promise<DigestFound> {
@@ -162,7 +173,7 @@ async function registryDigest(
 /** Offline: the digest of the stated generation, chain, registry, stake version and nonce; nothing contacted. */
 function offlineDigest(
   source: Extract<SignDelegationSource, { mode: 'offline' }>,
-  { blsPubkey, delegator, deadline: requested }: SignDelegationParameters,
+  { blsPubkey, delegator, deadline: requested }: Omit<SignDelegationParameters, 'signer'>,
   validator: Address,
   nowSeconds: bigint,
 ): DigestFound {
@@ -183,7 +194,7 @@ function offlineDigest(
 }
 
 /** A signature made elsewhere recovers to the validator over this digest. */
-async function checkedExternalSignature(
+export async function checkedExternalSignature(
   signer: Extract<DelegationSigner, { kind: 'external' }>,
   digest: Hex,
   validator: Address,

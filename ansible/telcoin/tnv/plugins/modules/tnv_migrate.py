@@ -17,8 +17,11 @@ description:
     starts the node detached under tnv's local fence and confirms the authority active again in the headers.
   - Run I(side=out) on the old host first and I(side=in) on the new host only after it succeeded
     (C(playbooks/migrate.yml) does). C(in) refuses to start while the key shows active elsewhere.
-  - Idempotent by the data directory's journal C(<datadir>/tnv-migrate.json); an interrupted side resumes
-    where it stopped. Nothing to do is C(already-done), C(changed=false), with no call that changes state.
+  - Each run asks C(tnv node migrate <side> --check) first, which reads the side's journal
+    C(<datadir>/tnv-migrate.json), the node and the network's endpoint and, for I(side=in), runs the start's checks
+    (binary, RPC endpoint, free ports, the local fence); a failing precondition fails the task with tnv's error
+    before anything is done. Nothing to do is C(already-done), C(changed=false), with no call that changes state;
+    an interrupted side resumes where it stopped.
 version_added: 0.1.0
 author: tnv maintainers (!UNKNOWN)
 options:
@@ -67,7 +70,10 @@ options:
     type: str
     default: tnv
 notes:
-  - Supports check mode (nothing stopped, started or written; C(outcome=would-change)) and diff mode.
+  - Supports check mode (only C(tnv node migrate --check) runs, so nothing is stopped, started or written;
+    C(outcome=would-change) with the steps in C(plan)) and diff mode. With I(side=in) on a data directory without
+    the key files yet (the playbook copies them only outside check mode) tnv cannot plan the side; the task then
+    reports C(would-change) with C(plan=null).
   - The key is never live on both hosts; when I(side=in) fails the old host stays stopped and marked moved out.
     Run the same task again once the cause is fixed (it resumes), or move the key back with I(side=out)
     on the new host and I(side=in) on the old one (docs/automation.md in the tnv repository, "Moving a validator to another host").
@@ -100,6 +106,13 @@ pid:
   description: With I(side=in), the pid of the node that runs; null otherwise.
   returned: always
   type: int
+plan:
+  description: >-
+    What C(tnv node migrate <side> --check) said before the task ran (C(outcome), C(steps) with each step's
+    C(action) and C(detail), C(running), C(network), C(command)); null when tnv could not plan it (check mode,
+    I(side=in), no key files yet).
+  returned: always
+  type: dict
 '''
 
 import json
@@ -130,6 +143,26 @@ def node_status(module, datadir):
     return bool(doc.get('running')), doc.get('pid')
 
 
+def migrate_args(p, check):
+    """The command line of `tnv node migrate <side>` (--check for the plan), tnv's flags before the node's `--`."""
+    side = p['side']
+    args = ['node', 'migrate', side, '--datadir', p['datadir']]
+    if p['network_url']:
+        args += ['--network-url', p['network_url']]
+    if p['doppelganger_window'] is not None:
+        args += ['--doppelganger-window', str(p['doppelganger_window'])]
+    if side == 'in':
+        if p['confirm_timeout'] is not None:
+            args += ['--confirm-timeout', str(p['confirm_timeout'])]
+        if not p['reference_node']:
+            args += ['--node-binary', p['node_binary']]
+    if check:
+        args.append('--check')
+    if side == 'in':
+        args += ['--'] + list(p['node_flags'])
+    return args
+
+
 def main():
     spec = dict(
         side=dict(type='str', required=True, choices=['out', 'in']),
@@ -148,37 +181,30 @@ def main():
     p = module.params
     side, datadir = p['side'], p['datadir']
 
-    journal = read_journal(datadir)
-    finished = bool(journal) and journal.get('side') == side and journal.get('outcome') == 'done'
     running, pid = node_status(module, datadir)
-    done = finished and (running if side == 'in' else not running)
+    journal = read_journal(datadir)
     before = dict(side=(journal or {}).get('side'), done=(journal or {}).get('done', []),
                   outcome=(journal or {}).get('outcome'), running=running)
     after = dict(side=side, outcome='done', running=side == 'in')
-    if done:
-        module.exit_json(changed=False, outcome='already-done', journal=journal, pid=pid)
     diff = dict(before=before, after=after)
-    if module.check_mode:
-        module.exit_json(changed=True, outcome='would-change', journal=journal, pid=pid, diff=diff)
+    env = passphrase_env(module) if side == 'in' else {}
 
-    args = ['node', 'migrate', side, '--datadir', datadir]
-    if p['network_url']:
-        args += ['--network-url', p['network_url']]
-    if p['doppelganger_window'] is not None:
-        args += ['--doppelganger-window', str(p['doppelganger_window'])]
-    env = {}
-    if side == 'in':
-        if p['confirm_timeout'] is not None:
-            args += ['--confirm-timeout', str(p['confirm_timeout'])]
-        if not p['reference_node']:
-            args += ['--node-binary', p['node_binary']]
-        args += ['--'] + list(p['node_flags'])
-        env = passphrase_env(module)
-    rc, doc, err = tnv_json(module, args, env=env, lines=True)
+    if module.check_mode and side == 'in' and not os.path.isfile(os.path.join(datadir, 'node-info.yaml')):
+        # the key files come with the playbook's copy, which check mode skips: nothing for tnv to plan yet
+        module.exit_json(changed=True, outcome='would-change', journal=journal, pid=pid, plan=None, diff=diff)
+    rc, plan, err = tnv_json(module, migrate_args(p, True), env=env, lines=True)
+    if rc != 0 or not isinstance(plan, dict):
+        fail_from(module, 'tnv node migrate %s --check' % side, rc, plan, err, journal=journal)
+    if plan.get('outcome') == 'already-done':
+        module.exit_json(changed=False, outcome='already-done', journal=journal, pid=plan.get('pid'), plan=plan)
+    if module.check_mode:
+        module.exit_json(changed=True, outcome='would-change', journal=journal, pid=pid, plan=plan, diff=diff)
+
+    rc, doc, err = tnv_json(module, migrate_args(p, False), env=env, lines=True)
     if rc != 0:
         fail_from(module, 'tnv node migrate %s' % side, rc, doc, err, journal=read_journal(datadir))
     running, pid = node_status(module, datadir)
-    module.exit_json(changed=True, outcome='changed', journal=read_journal(datadir), pid=pid, diff=diff)
+    module.exit_json(changed=True, outcome='changed', journal=read_journal(datadir), pid=pid, plan=plan, diff=diff)
 
 
 if __name__ == '__main__':
