@@ -67,16 +67,15 @@ async function checkValidator(session: Session, flags: DelegationSignFlags, keys
   ])
   const options = signerOptionsOf(flags)
   let address: Address | undefined
-  if (options.privateKey !== undefined || options.keystore !== undefined || session.env.TN_PRIVATE_KEY) {
+  if (options.keystore !== undefined || session.env.TN_PRIVATE_KEY) {
     const { resolveSigner } = await import('../lib/chain/signer.js')
-    const { signer, warnings } = await resolveSigner({
+    const { signer } = await resolveSigner({
       action: 'the delegation signature',
       ...options,
       unsigned: true,
       prompter: session.prompter,
       env: session.env,
     })
-    for (const w of warnings) process.stderr.write(`${w}\n`)
     address = signer.address
     if (keys.executionAddress !== undefined && keys.executionAddress !== address)
       throw new SignerMismatchError({ signer: address, executionAddress: keys.executionAddress })
