@@ -314,7 +314,7 @@ async function soakCompaction(work: string): Promise<void> {
     engine.close()
     const paused = [...log.matchAll(/engine compacted.*pausedMs=(\d+)/g)].map((m) => Number(m[1]))
     console.log(
-      `compaction: --devnet.history-blocks ${HISTORY}, ${COMPACT_BLOCKS} blocks (chunks of 500, a transfer after each) in ${seconds.toFixed(0)} s; ${paused.length} compactions (engine stopped ${Math.min(...paused)}–${Math.max(...paused)} ms)`,
+      `compaction: --devnet.history-blocks ${HISTORY}, ${COMPACT_BLOCKS} blocks (chunks of 500, a transfer after each) in ${seconds.toFixed(0)} s; ${paused.length} compactions${paused.length > 0 ? ` (engine stopped ${Math.min(...paused)}–${Math.max(...paused)} ms)` : ''}`,
     )
     console.log(
       `  engine (anvil)  RSS MB start ${f(engineRss.start)}  peak ${f(engineRss.peak)}  end ${f(engineRss.end)}  after each compaction: ${afterCompaction.map((c) => `${c.rss.toFixed(0)} (block ${c.block})`).join(', ')}`,

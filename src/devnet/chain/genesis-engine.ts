@@ -332,16 +332,19 @@ export async function startEngine(params: StartEngineParameters): Promise<Rehear
       const stoppedWith = await running.stop()
       rpc.disconnect()
       const original = await fs.readFile(statePath)
-      let trimmed: TrimEngineStateReturnType | null = null
+      let trimmed: Omit<TrimEngineStateReturnType, 'state'> | null = null
       let refused: string | null = stoppedWith.code === 0 ? null : `anvil exited with ${describeExit(stoppedWith)}`
       if (!refused) {
         try {
-          trimmed = trimEngineState(JSON.parse(original.toString('utf8')), trim)
-          await writeFileAtomic(statePath, JSON.stringify(trimmed.state), { mode: 0o600 })
+          const { state, ...counts } = trimEngineState(JSON.parse(original.toString('utf8')), trim)
+          // written atomically: on any failure the file is the state as anvil saved it
+          await writeFileAtomic(statePath, JSON.stringify(state), { mode: 0o600 })
+          trimmed = counts
         } catch (err) {
-          if (!(err instanceof EngineStateFormatError || err instanceof SyntaxError)) throw err
-          refused = `anvil's state file is not in the format compaction knows (${err.message})`
-          trimmed = null
+          refused =
+            err instanceof EngineStateFormatError || err instanceof SyntaxError
+              ? `anvil's state file is not in the format compaction knows (${err.message})`
+              : `the trimmed state could not be written (${(err as Error).message})`
         }
       }
       try {
@@ -356,8 +359,7 @@ export async function startEngine(params: StartEngineParameters): Promise<Rehear
       watch(running)
       await keepClockForward(client, request)
       if (refused || !trimmed) throw new EngineCompactionError(`The engine was not compacted: ${refused}.`)
-      const { state: _, ...counts } = trimmed
-      return { ...counts, pid: running.pid, pausedMs: Date.now() - started }
+      return { ...trimmed, pid: running.pid, pausedMs: Date.now() - started }
     } catch (err) {
       if (err instanceof EngineCompactionError) throw err
       // no engine runs now: the devnet cannot go on
