@@ -3,16 +3,17 @@
  * restarts its engine on a trimmed state when it holds twice as many blocks, and the chain goes
  * on where it was: the same block numbers, balances, nonces and registry, a new anvil process,
  * old blocks gone (null), recent ones and their receipts kept, the engine never reported dead,
- * and the trimmed chain resumes after a stop.
+ * and the trimmed chain resumes after a stop. A fork (of a local chain) compacts the same way.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { createWalletClient, type Hex, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { MIN_ENGINE_HISTORY_BLOCKS } from '../../src/devnet/chain/engine-compaction.js'
-import type { EngineCompactionResult } from '../../src/devnet/chain/genesis-engine.js'
+import { type EngineCompactionResult, startGenesisEngine } from '../../src/devnet/chain/genesis-engine.js'
 import { engineReceipt } from '../../src/devnet/chain/receipt.js'
 import { startDevnetChain } from '../../src/devnet/chain/start.js'
+import { tempDir } from '../helpers/cli.js'
 import { engineClient, engineTransportOf, startTestDevnet, type TestDevnet } from './helpers.js'
 
 const HISTORY = MIN_ENGINE_HISTORY_BLOCKS
@@ -132,6 +133,46 @@ describe('engine compaction', { timeout: 180_000 }, () => {
       assert.equal(await again.getBlockNumber({ cacheTime: 0 }), latest + 1n)
     } finally {
       await resumed.stop()
+    }
+  })
+})
+
+describe('engine compaction of a fork', { timeout: 180_000 }, () => {
+  const tmp = tempDir('tnv-compact-fork-')
+  after(() => tmp.cleanup())
+
+  it('a fork of a local chain compacts and carries on, the registry still read through the fork', async (ctx) => {
+    const upstream = await startGenesisEngine({ genesis: 'next', dir: `${tmp.dir}/upstream` })
+    const compactions: EngineCompactionResult[] = []
+    const errors: Error[] = []
+    const fork = await startDevnetChain({
+      datadir: `${tmp.dir}/fork`,
+      source: { kind: 'fork', url: upstream.httpUrl },
+      blockTime: 0,
+      protocolLoop: false,
+      engineHistoryBlocks: HISTORY,
+      onEngineCompacted: (r) => compactions.push(r),
+      onProtocolError: (e) => errors.push(e),
+    })
+    try {
+      const client = engineClient(fork)
+      const owner = await fork.owner()
+      const start = await client.getBlockNumber()
+      await fork.mine(2 * HISTORY + 1)
+      while (compactions.length === 0) {
+        ctx.signal.throwIfAborted()
+        assert.deepEqual(errors, [])
+        await new Promise((r) => setTimeout(r, 50))
+      }
+      assert.equal(await client.getBlockNumber({ cacheTime: 0 }), start + BigInt(2 * HISTORY + 1))
+      assert.equal(await fork.owner(), owner)
+      await fork.advanceEpoch()
+      await fork.mine(1)
+      assert.equal(await client.getBlockNumber({ cacheTime: 0 }), start + BigInt(2 * HISTORY + 3))
+      assert.deepEqual(errors, [])
+    } finally {
+      await fork.stop()
+      await upstream.stop()
     }
   })
 })

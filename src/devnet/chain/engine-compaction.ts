@@ -6,7 +6,9 @@
  * (./engine-memory.ts, docs/devnet-chain.md "The engine's memory"). When the engine holds more
  * than twice its block history (`historyBlocks`), the devnet compacts it, inside the epoch
  * clock's lock (no epoch close, idle block or governance call in between, ./start.ts):
- * anvil is stopped (it writes its state file on SIGTERM), the file's block and transaction
+ * transactions accepted and not mined yet are mined, anvil is stopped (it writes its state file
+ * on SIGTERM; its transaction pool is not saved, so a transaction waiting for an earlier nonce
+ * is dropped), the file's block and transaction
  * history is trimmed to the last `historyBlocks` blocks (`trimEngineState`), and anvil is
  * started again on it, on the same IPC socket. Accounts, code, storage, nonces, the latest
  * block's number, hash and timestamp are the state's own, so the chain carries on where it was;

@@ -326,6 +326,10 @@ export async function startEngine(params: StartEngineParameters): Promise<Rehear
     // an engine that also listens on loopback keeps its port
     const port = running.httpUrl ? Number(new URL(running.httpUrl).port) : undefined
     const started = Date.now()
+    // anvil mines a transaction just after it answers for it: one accepted but not mined yet
+    // would not be in the saved state (anvil's pool is not saved), so it is mined first
+    const pool = (await request({ method: 'txpool_status', params: [] })) as { pending?: string } | null
+    if (BigInt(pool?.pending ?? '0x0') > 0n) await request({ method: 'evm_mine', params: [] })
     compacting = true
     try {
       // on SIGTERM anvil writes its whole state to the file and exits: nothing can reach it after
