@@ -15,6 +15,14 @@
  * The engine's directory (its temporary files, where anvil writes states it moves out of memory)
  * is measured at the end of each phase too.
  * SOAK_LOG=file appends one line a minute of the idle phase (seconds, block, engine and node RSS).
+ *
+ * Then compaction (src/devnet/chain/engine-compaction.ts), what bounds the engine however long the
+ * devnet runs: a devnet with `--devnet.history-blocks SOAK_HISTORY` (default tnv's, 5,000) is
+ * grown by SOAK_COMPACT_BLOCKS blocks (default 6 × SOAK_HISTORY), mined on the engine in chunks of
+ * 500 with a transfer through the node after each chunk, and the engine's and the node's RSS are
+ * sampled after each chunk (the engine's current process: a compaction starts a new one). The
+ * report gives the compactions, the engine's highest RSS, and its RSS after each compaction.
+ * SOAK_ONLY=compaction runs this part alone.
  * Run: npm run bench devnet-soak (builds first). Takes about (2 x (load + idle)) on a quiet machine.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
@@ -36,7 +44,9 @@ import { fileURLToPath } from 'node:url'
 import { type Hex, parseGwei } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { resolveAnvilBinary } from '../src/devnet/chain/anvil-binary.js'
+import { DEFAULT_ENGINE_HISTORY_BLOCKS } from '../src/devnet/chain/engine-compaction.js'
 import { ENGINE_MEMORY_ARGS } from '../src/devnet/chain/engine-memory.js'
+import { EngineRpc } from '../src/devnet/chain/engine-rpc.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const NODE_BIN = join(ROOT, 'bin', 'tnv-node.js')
@@ -49,6 +59,9 @@ const BASELINE = process.env.SOAK_BASELINE !== '0'
  * engine's peak RSS so far (MB), and the size of the engine's state file (MB, rewritten every 30 s).
  */
 const LOG = process.env.SOAK_LOG
+const ONLY_COMPACTION = process.env.SOAK_ONLY === 'compaction'
+const HISTORY = Number(process.env.SOAK_HISTORY ?? DEFAULT_ENGINE_HISTORY_BLOCKS)
+const COMPACT_BLOCKS = Number(process.env.SOAK_COMPACT_BLOCKS ?? 6 * HISTORY)
 /** getCurrentEpoch() on the registry */
 const READ = { to: '0x07e17e17e17e17e17e17e17e17e17e17e17e17e1', data: '0xb97dd9e2' }
 
@@ -217,6 +230,107 @@ async function soak(label: string, work: string, anvilBinary: string | null): Pr
   }
 }
 
+const childOf = (pid: number) =>
+  Number(
+    execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .trim()
+      .split('\n')[0],
+  )
+
+/** Compaction: the engine's RSS while the chain grows by many times its block history. */
+async function soakCompaction(work: string): Promise<void> {
+  const port = await freePort()
+  const datadir = join(work, 'compaction')
+  const node: ChildProcess = spawn(
+    process.execPath,
+    [
+      NODE_BIN,
+      'node',
+      '--datadir',
+      datadir,
+      '--http',
+      '--http.port',
+      String(port),
+      '--ipcdisable',
+      '--devnet.history-blocks',
+      String(HISTORY),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'], env: process.env },
+  )
+  let log = ''
+  node.stdout?.setEncoding('utf8')
+  node.stdout?.on('data', (d: string) => {
+    log += d
+  })
+  try {
+    const runtimePath = join(datadir, 'devnet.json')
+    for (let i = 0; !existsSync(runtimePath); i++) {
+      if (node.exitCode !== null || i > 1200) throw new Error('the node did not start (compaction)')
+      await new Promise((r) => setTimeout(r, 100))
+    }
+    const info = JSON.parse(readFileSync(runtimePath, 'utf8')) as {
+      chainId: number
+      rpcUrl: string
+      accounts: { privateKey: Hex }[]
+      engine: { ipcPath: string }
+    }
+    const engine = new EngineRpc(info.engine.ipcPath, { reconnectWaitMs: 60_000 })
+    const account = privateKeyToAccount(info.accounts[0]?.privateKey as Hex)
+    let nonce = Number(await rpc(info.rpcUrl, 'eth_getTransactionCount', [account.address, 'pending']))
+    const engineRss = series()
+    const nodeRss = series()
+    const afterCompaction: { block: number; rss: number; node: number }[] = []
+    let pid = childOf(node.pid as number)
+    const t0 = performance.now()
+    for (let mined = 0; mined < COMPACT_BLOCKS; mined += 500) {
+      // the bench mines on the engine directly, as an outside client: a compaction that stops the
+      // engine during the call ends it (the node's own requests wait); the blocks are counted anyway
+      await engine.request('anvil_mine', ['0x1f4']).catch((err: Error) => {
+        if (!/closed the connection/.test(err.message)) throw err
+      })
+      const raw = await account.signTransaction({
+        chainId: info.chainId,
+        type: 'eip1559',
+        nonce: nonce++,
+        to: '0x000000000000000000000000000000000000bEEF',
+        value: 1n,
+        gas: 21_000n,
+        maxFeePerGas: parseGwei('100'),
+        maxPriorityFeePerGas: 1n,
+      })
+      const hash = await rpc(info.rpcUrl, 'eth_sendRawTransaction', [raw])
+      const receipt = await receiptOf(info.rpcUrl, hash, `transfer after ${mined} blocks`)
+      // let a due compaction happen (the devnet checks every second) before sampling
+      await new Promise((r) => setTimeout(r, 1500))
+      const now = childOf(node.pid as number)
+      sample(engineRss, rssMb(now))
+      sample(nodeRss, rssMb(node.pid as number))
+      if (now !== pid) {
+        pid = now
+        afterCompaction.push({ block: Number(BigInt(receipt.blockNumber)), rss: engineRss.end, node: nodeRss.end })
+      }
+    }
+    const seconds = (performance.now() - t0) / 1000
+    engine.close()
+    const paused = [...log.matchAll(/engine compacted.*pausedMs=(\d+)/g)].map((m) => Number(m[1]))
+    console.log(
+      `compaction: --devnet.history-blocks ${HISTORY}, ${COMPACT_BLOCKS} blocks (chunks of 500, a transfer after each) in ${seconds.toFixed(0)} s; ${paused.length} compactions${paused.length > 0 ? ` (engine stopped ${Math.min(...paused)}–${Math.max(...paused)} ms)` : ''}`,
+    )
+    console.log(
+      `  engine (anvil)  RSS MB start ${f(engineRss.start)}  peak ${f(engineRss.peak)}  end ${f(engineRss.end)}  after each compaction: ${afterCompaction.map((c) => `${c.rss.toFixed(0)} (block ${c.block})`).join(', ')}`,
+    )
+    console.log(
+      `  node (gateway)  RSS MB start ${f(nodeRss.start)}  peak ${f(nodeRss.peak)}  end ${f(nodeRss.end)}  after each compaction: ${afterCompaction.map((c) => c.node.toFixed(0)).join(', ')}`,
+    )
+  } finally {
+    if (node.exitCode === null) {
+      const exited = new Promise((r) => node.once('exit', r))
+      node.kill('SIGTERM')
+      await exited
+    }
+  }
+}
+
 const f = (n: number) => n.toFixed(0).padStart(4)
 function report(r: RunResult): void {
   console.log(
@@ -245,9 +359,8 @@ const anvil = resolveAnvilBinary()
 const work = mkdtempSync(join(tmpdir(), 'tnv-bench-soak-'))
 try {
   console.log(`engine memory options: ${ENGINE_MEMORY_ARGS.join(' ')}`)
-  const tnv = await soak('tnv options', work, null)
-  report(tnv)
-  if (BASELINE) {
+  if (!ONLY_COMPACTION) report(await soak('tnv options', work, null))
+  if (BASELINE && !ONLY_COMPACTION) {
     // anvil's defaults: a wrapper takes tnv's memory options off the engine's command line
     const wrapper = join(work, 'anvil-defaults.sh')
     const [flag] = ENGINE_MEMORY_ARGS
@@ -259,6 +372,7 @@ try {
     const base = await soak('anvil defaults', work, wrapper)
     report(base)
   }
+  await soakCompaction(work)
 } finally {
   rmSync(work, { recursive: true, force: true })
 }

@@ -34,6 +34,8 @@ Usage: tnv-node node [--datadir <dir>] [--chain dev] [RPC flags] [--workers N]
   --devnet.chain-id ID       the rehearsal chain id (default 911329), or \`genesis\`
   --devnet.epoch-seconds S   REHEARSAL setting: epoch length instead of the registry's epochDuration
   --devnet.block-time S      seconds without a block before an idle block, 0 = none
+  --devnet.history-blocks N  blocks the engine keeps (default 5000, at least 256); at twice as
+                             many it is compacted (restarted with older blocks dropped)
                              (--devnet.* flags: reference node only)
 
 See docs/devnet.md.

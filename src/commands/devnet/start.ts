@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { Flags, type Interfaces } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
+import { DEFAULT_ENGINE_HISTORY_BLOCKS, MIN_ENGINE_HISTORY_BLOCKS } from '../../devnet/chain/engine-compaction.js'
 import { devnetDirFlag } from '../../devnet/node/cli-flags.js'
 import type { DevnetRuntimeInfo } from '../../devnet/paths.js'
 import { defaultDevnetDir } from '../../lib/chain/devnet-dir.js'
@@ -49,7 +50,7 @@ The node's own flags go after \`--\`, exactly as the real node takes them. Witho
     },
   ]
   static override usage =
-    '<%= command.id %> [--json] [--datadir <dir>] [--detach] [--genesis <adiri|next|file> | --fork-url <url> [--fork-block <n>]] [--chain-id <id|genesis>] [--epoch-seconds <s>] [--block-time <s>] [--ready-timeout <s>] [-- <node flags>...]'
+    '<%= command.id %> [--json] [--datadir <dir>] [--detach] [--genesis <adiri|next|file> | --fork-url <url> [--fork-block <n>]] [--chain-id <id|genesis>] [--epoch-seconds <s>] [--block-time <s>] [--history-blocks <n>] [--ready-timeout <s>] [-- <node flags>...]'
   static override strict = false
   static override flags = {
     ...devnetDirFlag,
@@ -89,6 +90,13 @@ The node's own flags go after \`--\`, exactly as the real node takes them. Witho
       min: 0,
       helpValue: '<s>',
       defaultHelp: async () => '1',
+    }),
+    'history-blocks': Flags.integer({
+      summary:
+        "Blocks the engine keeps: when it holds twice as many, it is restarted on its state with older blocks dropped (bounds the devnet's memory).",
+      min: MIN_ENGINE_HISTORY_BLOCKS,
+      helpValue: '<n>',
+      defaultHelp: async () => String(DEFAULT_ENGINE_HISTORY_BLOCKS),
     }),
     'epoch-blocks': Flags.integer({
       summary: 'Deprecated: epochs end by time now. Taken as --epoch-seconds <n × block time>.',
@@ -135,6 +143,7 @@ The node's own flags go after \`--\`, exactly as the real node takes them. Witho
       chainId: values.chainId,
       epochSeconds: values.epochSeconds,
       blockTime: flags['block-time'],
+      historyBlocks: flags['history-blocks'],
       detach: flags.detach,
       readyTimeoutMs: flags['ready-timeout'] * 1000,
       onLog: (line) => this.note(`  node | ${line}`),

@@ -47,27 +47,60 @@ export class LineReader {
   }
 }
 
+export type EngineRpcOptions = {
+  /**
+   * How long a request waits for a socket that is not there or refuses (the engine restarting
+   * for a compaction, ./engine-compaction.ts), ms; 0 (default): it fails at once.
+   */
+  reconnectWaitMs?: number
+}
+
 export class EngineRpc {
   readonly path: string
+  readonly #reconnectWaitMs: number
   #socket: Socket | null = null
+  readonly #dropped = new WeakSet<Socket>()
   #opening: Promise<Socket> | null = null
   readonly #pending = new Map<number, Pending>()
   #nextId = 1
   readonly #lines = new LineReader()
   #closed = false
 
-  constructor(path: string) {
+  constructor(path: string, { reconnectWaitMs = 0 }: EngineRpcOptions = {}) {
     this.path = path
+    this.#reconnectWaitMs = reconnectWaitMs
   }
 
   /** Calls `method`; resolves to its result, rejects with EngineCallError for an error answer. */
   async request(method: string, params: unknown = []): Promise<unknown> {
-    const socket = await this.#connect()
+    const socket = await this.#connectWaiting()
     return new Promise((resolve, reject) => {
       const id = this.#nextId++
       this.#pending.set(id, { resolve, reject })
       socket.write(`{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${JSON.stringify(params)}}`)
     })
+  }
+
+  /** Drops the connection (the engine is about to restart); the next request opens a new one. */
+  disconnect(): void {
+    if (!this.#socket) return
+    this.#dropped.add(this.#socket)
+    this.#socket.destroy()
+    this.#socket = null
+    this.#lines.reset()
+    this.#fail(new EngineConnectionError('the engine connection was dropped for a restart'))
+  }
+
+  async #connectWaiting(): Promise<Socket> {
+    const deadline = Date.now() + this.#reconnectWaitMs
+    for (;;) {
+      try {
+        return await this.#connect()
+      } catch (err) {
+        if (this.#closed || Date.now() >= deadline) throw err
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+    }
   }
 
   close(): void {
@@ -93,7 +126,9 @@ export class EngineRpc {
         reject(new EngineConnectionError(`cannot reach the engine at ${this.path}: ${err.message}`))
       })
       socket.on('close', () => {
-        if (this.#socket === socket) this.#socket = null
+        // a connection dropped by disconnect() is no longer this client's
+        if (this.#dropped.has(socket)) return
+        this.#socket = null
         this.#opening = null
         this.#lines.reset()
         this.#fail(new EngineConnectionError('the engine closed the connection'))

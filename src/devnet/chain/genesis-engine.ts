@@ -43,6 +43,12 @@ import {
 } from '../../lib/registry/generations/detect.js'
 import { loadContractArtifact } from './artifacts.js'
 import {
+  EngineStateFormatError,
+  type TrimEngineStateParameters,
+  type TrimEngineStateReturnType,
+  trimEngineState,
+} from './engine-compaction.js'
+import {
   type EngineIsolation,
   type EngineIsolationPolicy,
   type EngineLauncher,
@@ -55,7 +61,7 @@ import { freeLoopbackPort } from './free-port.js'
 import { anvilInitGenesis, type LoadedGenesis, loadGenesis, type ShippedGenesisName } from './genesis.js'
 import { engineReceipt } from './receipt.js'
 import { describeRevert } from './revert.js'
-import { AnvilPortInUseError, type AnvilProcess, spawnAnvil } from './spawn-anvil.js'
+import { type AnvilExit, AnvilPortInUseError, type AnvilProcess, spawnAnvil } from './spawn-anvil.js'
 import { type CloseEpochParameters, type CloseEpochReturnType, closeEpoch } from './system-calls.js'
 
 export type EngineSource =
@@ -114,12 +120,19 @@ export type RehearsalEngine = {
   /** anvil's loopback endpoint: `loopback` exposure (tests), or a private engine that could not be isolated; else null. */
   httpUrl: string | null
   wsUrl: string | null
-  pid: number
+  /** anvil's process id now (a compaction starts a new one). */
+  readonly pid: number
   /** viem client over the IPC socket. */
   client: PublicClient
   /** Raw JSON-RPC over the IPC socket (anvil_* methods). */
   rpc: EngineRpc
-  anvil: AnvilProcess
+  /** The anvil process running now (a compaction starts a new one). */
+  readonly anvil: AnvilProcess
+  /**
+   * Settles when anvil exits on its own (crash, kill) or cannot be started again after a
+   * compaction; never for the planned stop of a compaction, nor after `stop()`.
+   */
+  exited: Promise<AnvilExit>
   /** The BLS verifier's address when installed (next generation), else null. */
   blsVerifier: Address | null
   /** The registry's owner (governance) at start. */
@@ -135,8 +148,24 @@ export type RehearsalEngine = {
   closeEpoch(params?: Omit<CloseEpochParameters, 'generation'>): Promise<CloseEpochReturnType>
   /** Writes the chain to `statePath` now (anvil also does on SIGTERM). */
   saveState(): Promise<void>
+  /**
+   * Restarts anvil on its own state with the block history trimmed (./engine-compaction.ts).
+   * The caller makes sure nothing else uses the engine meanwhile. Needs `statePath`.
+   * @throws EngineCompactionError when the engine runs on, uncompacted (the state was kept as it was)
+   */
+  compact(params: TrimEngineStateParameters): Promise<EngineCompactionResult>
   stop(): Promise<void>
 }
+
+export type EngineCompactionResult = Omit<TrimEngineStateReturnType, 'state'> & {
+  /** The new anvil's process id. */
+  pid: number
+  /** How long the engine was stopped (ms). */
+  pausedMs: number
+}
+
+/** A compaction that did not happen; the engine runs on its untrimmed state. */
+export class EngineCompactionError extends Error {}
 
 /** A governance call the simulation says reverts: nothing was sent. */
 export class GovernanceCallRevertsError extends TnvError {
@@ -177,25 +206,32 @@ export async function startEngine(params: StartEngineParameters): Promise<Rehear
   // the engine's own directory: owner-only, short enough for a Unix socket path
   const engineDir = await fs.mkdtemp(join(socketBase(), 'tnv-engine-'))
   const base = { engineDir, launcher, chainId, blockTime: 0 }
-  const spawnEngine = (extra: Omit<Parameters<typeof spawnAnvil>[0], keyof typeof base | 'port'>) =>
+  const spawnEngine = (
+    extra: Omit<Parameters<typeof spawnAnvil>[0], keyof typeof base | 'port'>,
+    port = params.port,
+  ) =>
     launcher.isolation === 'netns'
       ? spawnAnvil({ ...base, ...extra })
-      : withFreePort(params.port, (port) => spawnAnvil({ ...base, ...extra, port }))
+      : withFreePort(port, (chosen) => spawnAnvil({ ...base, ...extra, port: chosen }))
   let proxy: ForkProxy | null = null
   let anvil: AnvilProcess | undefined
+  /** How anvil runs on its state file (a compaction starts it again the same way). */
+  let runArgs: Parameters<typeof spawnEngine>[0] | null = null
   try {
     if (source.kind === 'fork') {
       proxy = await startForkProxy(source.url, join(engineDir, 'fork.ipc'))
-      anvil = await spawnEngine({
+      runArgs = {
         fork: { url: proxy.url, blockNumber: source.blockNumber },
         home: dir,
         statePath,
         stateIntervalSeconds,
         readyTimeoutMs: 60_000,
-      })
+      }
+      anvil = await spawnEngine(runArgs)
     } else if (source.kind === 'resume') {
       if (!statePath) throw new TypeError('a resume needs the state file')
-      anvil = await spawnEngine({ statePath, stateIntervalSeconds, hardfork: source.hardfork })
+      runArgs = { statePath, stateIntervalSeconds, hardfork: source.hardfork }
+      anvil = await spawnEngine(runArgs)
     } else {
       const loaded = genesis as LoadedGenesis
       const code =
@@ -212,7 +248,8 @@ export async function startEngine(params: StartEngineParameters): Promise<Rehear
         // anvil cannot save a chain it made with --init: save it here, then run it from the file.
         await dumpStateTo(anvil.ipcPath, statePath)
         await anvil.stop()
-        anvil = await spawnEngine({ statePath, stateIntervalSeconds, hardfork })
+        runArgs = { statePath, stateIntervalSeconds, hardfork }
+        anvil = await spawnEngine(runArgs)
       }
     }
   } catch (err) {
@@ -222,7 +259,7 @@ export async function startEngine(params: StartEngineParameters): Promise<Rehear
     throw err
   }
 
-  const running = anvil
+  let running = anvil
   const rpc = new EngineRpc(running.ipcPath)
   const client = createPublicClient({ transport: engineTransport(rpc), pollingInterval: 50 })
   const request = client.request as unknown as Request
@@ -271,6 +308,72 @@ export async function startEngine(params: StartEngineParameters): Promise<Rehear
     throw err
   }
 
+  // anvil exiting is the engine dying, except the planned stop of a compaction
+  let compacting = false
+  let died: (info: AnvilExit) => void = () => {}
+  const exited = new Promise<AnvilExit>((resolve) => {
+    died = resolve
+  })
+  const watch = (child: AnvilProcess) =>
+    void child.exited.then((info) => {
+      if (child === running && !compacting) died(info)
+    })
+  watch(running)
+
+  async function compact(trim: TrimEngineStateParameters): Promise<EngineCompactionResult> {
+    if (!statePath || !runArgs) throw new EngineCompactionError('the engine has no state file to compact')
+    const again = runArgs
+    // an engine that also listens on loopback keeps its port
+    const port = running.httpUrl ? Number(new URL(running.httpUrl).port) : undefined
+    const started = Date.now()
+    // anvil mines a transaction just after it answers for it: one accepted but not mined yet
+    // would not be in the saved state (anvil's pool is not saved), so it is mined first
+    const pool = (await request({ method: 'txpool_status', params: [] })) as { pending?: string } | null
+    if (BigInt(pool?.pending ?? '0x0') > 0n) await request({ method: 'evm_mine', params: [] })
+    compacting = true
+    try {
+      // on SIGTERM anvil writes its whole state to the file and exits: nothing can reach it after
+      const stoppedWith = await running.stop()
+      rpc.disconnect()
+      const original = await fs.readFile(statePath)
+      let trimmed: Omit<TrimEngineStateReturnType, 'state'> | null = null
+      let refused: string | null = stoppedWith.code === 0 ? null : `anvil exited with ${describeExit(stoppedWith)}`
+      if (!refused) {
+        try {
+          const { state, ...counts } = trimEngineState(JSON.parse(original.toString('utf8')), trim)
+          // written atomically: on any failure the file is the state as anvil saved it
+          await writeFileAtomic(statePath, JSON.stringify(state), { mode: 0o600 })
+          trimmed = counts
+        } catch (err) {
+          refused =
+            err instanceof EngineStateFormatError || err instanceof SyntaxError
+              ? `anvil's state file is not in the format compaction knows (${err.message})`
+              : `the trimmed state could not be written (${(err as Error).message})`
+        }
+      }
+      try {
+        running = await spawnEngine(again, port)
+      } catch (err) {
+        if (!trimmed) throw err
+        // the trimmed state did not load: run on the state as it was
+        await writeFileAtomic(statePath, original, { mode: 0o600 })
+        running = await spawnEngine(again, port)
+        refused = `anvil did not start on the trimmed state (${(err as Error).message.split('\n')[0]})`
+      }
+      watch(running)
+      await keepClockForward(client, request)
+      if (refused || !trimmed) throw new EngineCompactionError(`The engine was not compacted: ${refused}.`)
+      return { ...trimmed, pid: running.pid, pausedMs: Date.now() - started }
+    } catch (err) {
+      if (err instanceof EngineCompactionError) throw err
+      // no engine runs now: the devnet cannot go on
+      died({ code: null, signal: null, stderrTail: `compaction failed: ${(err as Error).message}` })
+      throw err
+    } finally {
+      compacting = false
+    }
+  }
+
   const abi = registryAbis[generation]
   return {
     source: source.kind,
@@ -281,12 +384,22 @@ export async function startEngine(params: StartEngineParameters): Promise<Rehear
     ipcPath: running.ipcPath,
     isolation: running.isolation,
     isolationNotice: running.isolationNotice,
-    httpUrl: running.httpUrl,
-    wsUrl: running.wsUrl,
-    pid: running.pid,
+    get httpUrl() {
+      return running.httpUrl
+    },
+    get wsUrl() {
+      return running.wsUrl
+    },
+    get pid() {
+      return running.pid
+    },
     client,
     rpc,
-    anvil: running,
+    get anvil() {
+      return running
+    },
+    exited,
+    compact,
     blsVerifier,
     owner,
     forkStats: proxy ? proxy.stats : null,
@@ -326,6 +439,10 @@ export async function startEngine(params: StartEngineParameters): Promise<Rehear
       await fs.rm(engineDir, { recursive: true, force: true })
     },
   }
+}
+
+function describeExit(e: AnvilExit): string {
+  return e.signal ? `signal ${e.signal}` : `code ${e.code}`
 }
 
 /** An engine that also serves on a loopback port (`exposure: 'loopback'`). */

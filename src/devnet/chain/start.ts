@@ -24,7 +24,8 @@ import { devnetDevAccounts } from './accounts.js'
 import { ANVIL_STATE_FILE, type ChainRecord, readChainRecord, writeChainRecord } from './chain-record.js'
 import { acquireDatadirLock } from './datadir-lock.js'
 import { DEFAULT_BLOCK_TIME, DEV_ACCOUNT_BALANCE, EMBEDDED_EPOCH_SECONDS, MAX_EPOCH_SECONDS } from './defaults.js'
-import { createEpochClock } from './epoch-clock.js'
+import { DEFAULT_ENGINE_HISTORY_BLOCKS, MIN_ENGINE_HISTORY_BLOCKS } from './engine-compaction.js'
+import { createEpochClock, type EpochClock } from './epoch-clock.js'
 import {
   DevnetSourceMismatchError,
   DevnetStoppedError,
@@ -33,7 +34,7 @@ import {
 } from './errors.js'
 import { probeForkSource, redactUrl } from './fork.js'
 import { loadGenesis } from './genesis.js'
-import { type EngineSource, type RehearsalEngine, startEngine } from './genesis-engine.js'
+import { EngineCompactionError, type EngineSource, type RehearsalEngine, startEngine } from './genesis-engine.js'
 import { rehearsalGovernance } from './governance.js'
 import type { AnvilExit } from './spawn-anvil.js'
 import {
@@ -212,9 +213,11 @@ async function startLocked(
   let stopping: Promise<void> | undefined
   let diedWith: AnvilExit | undefined
   const exitListeners: ((info: AnvilExit) => void)[] = []
-  void engine.anvil.exited.then(async (info) => {
+  const compaction = startCompaction(engine, clock, params, () => stopped || stopping !== undefined)
+  void engine.exited.then(async (info) => {
     if (stopping) return
     stopped = true
+    await compaction.stop()
     await clock.stop()
     await engine.stop()
     await releaseLock()
@@ -239,7 +242,9 @@ async function startLocked(
     engineIpcPath: engine.ipcPath,
     engineIsolation: engine.isolation,
     engineIsolationNotice: engine.isolationNotice,
-    enginePid: engine.pid,
+    get enginePid() {
+      return engine.pid
+    },
     registry: REGISTRY_ADDRESS,
     issuance: ISSUANCE_ADDRESS,
     blsVerifier: engine.blsVerifier,
@@ -247,13 +252,15 @@ async function startLocked(
     epochSeconds: chainRecord.epochSeconds,
     blockTime,
     resumed: record !== null,
+    // reads hold the clock's lock too, so they wait for a compaction instead of failing
     owner: () =>
-      live(
-        'read the owner',
-        async () =>
-          (await engine.client.readContract({ address: REGISTRY_ADDRESS, abi, functionName: 'owner' })) as Address,
+      live('read the owner', () =>
+        clock.exclusive(
+          async () =>
+            (await engine.client.readContract({ address: REGISTRY_ADDRESS, abi, functionName: 'owner' })) as Address,
+        ),
       ),
-    position: () => live('read the epoch', () => clock.position()),
+    position: () => live('read the epoch', () => clock.exclusive(() => clock.position())),
     advanceEpoch: () => live('advance the epoch', () => clock.advanceEpoch()),
     mine: (blocks = 1) => {
       if (!Number.isInteger(blocks) || blocks < 0)
@@ -269,6 +276,7 @@ async function startLocked(
     forkStats: () => engine.forkStats?.() ?? null,
     stop() {
       stopping ??= (async () => {
+        await compaction.stop()
         await clock.stop()
         await engine.stop()
         stopped = true
@@ -279,6 +287,81 @@ async function startLocked(
     onEngineExit(listener) {
       if (diedWith) queueMicrotask(() => listener(diedWith as AnvilExit))
       else exitListeners.push(listener)
+    },
+  }
+}
+
+/** How often the devnet checks whether its engine is due for a compaction. */
+const COMPACTION_CHECK_MS = 1000
+
+/**
+ * Compacts the engine when it holds more than twice `engineHistoryBlocks` recent blocks
+ * (./engine-compaction.ts), inside the clock's lock: when the block 2 × `engineHistoryBlocks`
+ * back from the latest is at or after the oldest recent block kept by this run's last
+ * compaction. Before this run has compacted, that block is looked up in the engine: a devnet
+ * resumed after a compaction holds it only once its chain has grown by `engineHistoryBlocks`
+ * blocks since (no record of the last compaction is needed).
+ * A compaction that could not happen (the engine runs on, uncompacted) turns compaction off for
+ * this run and is reported through `onProtocolError`.
+ */
+function startCompaction(
+  engine: RehearsalEngine,
+  clock: EpochClock,
+  params: StartDevnetChainParameters,
+  ended: () => boolean,
+): { stop(): Promise<void> } {
+  const history = params.engineHistoryBlocks ?? DEFAULT_ENGINE_HISTORY_BLOCKS
+  const abi = registryAbis[engine.generation]
+  let timer: NodeJS.Timeout | undefined
+  let checking: Promise<void> = Promise.resolve()
+  let on = true
+  /** The oldest of the recent blocks the engine holds, once this run has compacted it. */
+  let floor: bigint | null = null
+
+  async function compactIfDue(): Promise<void> {
+    const latest = await engine.client.getBlockNumber({ cacheTime: 0 })
+    const probe = latest - 2n * BigInt(history)
+    // block 0 is always kept, so it says nothing
+    if (probe < (floor ?? 1n)) return
+    if (floor === null && (await engine.rpc.request('eth_getBlockByNumber', [numberToHex(probe), false])) === null)
+      return
+    // the epoch clock reads the block before the epoch's first block, `tnv node upgrade` the first
+    const info = (await engine.client.readContract({
+      address: REGISTRY_ADDRESS,
+      abi,
+      functionName: 'getCurrentEpochInfo',
+    })) as { blockHeight: bigint }
+    const keep = [info.blockHeight - 1n, info.blockHeight].filter((n) => n >= 0n)
+    const resume = await params.pauseEngineUsers?.()
+    try {
+      const result = await engine.compact({ keepRecent: history, keep })
+      floor = result.latest - BigInt(history) + 1n
+      params.onEngineCompacted?.(result)
+    } finally {
+      resume?.()
+    }
+  }
+
+  const schedule = () => {
+    timer = setTimeout(() => {
+      checking = clock
+        .exclusive(() => (ended() ? Promise.resolve() : compactIfDue()))
+        .catch((err: unknown) => {
+          if (ended()) return
+          if (err instanceof EngineCompactionError) on = false
+          params.onProtocolError?.(err instanceof Error ? err : new Error(String(err)))
+        })
+        .finally(() => {
+          if (on && !ended()) schedule()
+        })
+    }, COMPACTION_CHECK_MS)
+  }
+  schedule()
+  return {
+    async stop() {
+      on = false
+      clearTimeout(timer)
+      await checking
     },
   }
 }
@@ -297,6 +380,16 @@ function checkParameters(p: StartDevnetChainParameters): void {
     throw new InvalidDevnetParameterError(`blockTime must be a whole number of seconds ≥ 0, got ${p.blockTime}.`, {
       fix: 'Pass 0 to mine only on transactions and on demand, or the seconds between idle blocks.',
     })
+  if (
+    p.engineHistoryBlocks !== undefined &&
+    (!Number.isSafeInteger(p.engineHistoryBlocks) || p.engineHistoryBlocks < MIN_ENGINE_HISTORY_BLOCKS)
+  )
+    throw new InvalidDevnetParameterError(
+      `The engine's block history must be a whole number of blocks ≥ ${MIN_ENGINE_HISTORY_BLOCKS}, got ${p.engineHistoryBlocks}.`,
+      {
+        fix: `Pass --devnet.history-blocks N with N ≥ ${MIN_ENGINE_HISTORY_BLOCKS}, or leave it out (${DEFAULT_ENGINE_HISTORY_BLOCKS}).`,
+      },
+    )
   if (p.port !== undefined && (!Number.isInteger(p.port) || p.port < 0 || p.port > 65535))
     throw new InvalidDevnetParameterError(`port must be 0..65535, got ${p.port}.`, {
       fix: 'Pass 0 (or nothing) for a free port.',

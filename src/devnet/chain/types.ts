@@ -11,6 +11,7 @@ import type { RegistryGeneration } from '../../lib/registry/generations/detect.j
 import type { AdvanceEpochResult, EpochPosition } from './epoch-clock.js'
 import type { ForkProxyStats } from './fork.js'
 import type { ShippedGenesisName } from './genesis.js'
+import type { EngineCompactionResult } from './genesis-engine.js'
 import type { GovernanceRequest, GovernanceResult } from './governance.js'
 
 export { DEVNET_CHAIN_ID, ISSUANCE_ADDRESS, REGISTRY_ADDRESS } from '../../lib/chain/addresses.js'
@@ -60,6 +61,18 @@ export type StartDevnetChainParameters = {
   onProtocolError?: ((error: Error) => void) | undefined
   /** Called after each concluded epoch. */
   onEpoch?: ((result: AdvanceEpochResult) => void) | undefined
+  /**
+   * The blocks the engine keeps when it is compacted (./engine-compaction.ts); it is compacted
+   * when it holds twice as many. Default DEFAULT_ENGINE_HISTORY_BLOCKS (5,000), at least 256.
+   */
+  engineHistoryBlocks?: number | undefined
+  /**
+   * Called before the engine stops for a compaction: resolves once nothing of the caller's is on
+   * its way to the engine (requests wait meanwhile) with the function that lets them go on.
+   */
+  pauseEngineUsers?: (() => Promise<() => void>) | undefined
+  /** Called after each compaction. */
+  onEngineCompacted?: ((result: EngineCompactionResult) => void) | undefined
 }
 
 export type DevnetChain = {
@@ -77,8 +90,8 @@ export type DevnetChain = {
   engineIsolation: 'netns' | 'none'
   /** Why the engine is not isolated (which port every local user can reach), or null. */
   engineIsolationNotice: string | null
-  /** anvil's process id (for status displays; stop it with stop()). */
-  enginePid: number
+  /** anvil's process id now (for status displays; a compaction starts a new one; stop it with stop()). */
+  readonly enginePid: number
   registry: Address
   issuance: Address
   /** The EVM BLS verifier's address when installed (next generation), else null. */

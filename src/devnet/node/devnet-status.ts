@@ -98,7 +98,8 @@ export async function readDevnetStatus({
 }: ReadDevnetStatusParameters): Promise<DevnetStatus> {
   const { createPublicClient } = await import('viem')
   const { EngineRpc, engineTransport } = await import('../chain/engine-rpc.js')
-  const rpc = new EngineRpc(chain.engineIpcPath)
+  // the engine may be restarting for a compaction: wait for it as the node's requests do
+  const rpc = new EngineRpc(chain.engineIpcPath, { reconnectWaitMs: 30_000 })
   const client = createPublicClient({ transport: engineTransport(rpc) })
   try {
     return await statusOf(client, { chain, runtime, endpoints, datadir, tracing })

@@ -10,6 +10,10 @@
  *   batch (ids rewritten, answers split and re-addressed): under load this halves the
  *   engine's and the node's work per request. Heavy requests (tracing, logs) always go alone.
  * - Answers larger than --rpc.max-response-size are refused before they are read into memory.
+ * - The engine may be restarted under the node (a compaction, src/devnet/chain/engine-compaction.ts):
+ *   the devnet pauses the client first (`pause`: requests wait, up to MAX_WAITING, until
+ *   `resume`), and a request whose connection could not be opened (the socket not there or
+ *   refusing: nothing was sent) waits and is tried again for up to `reconnectWaitMs`.
  */
 import { isUtf8 } from 'node:buffer'
 import { connect, type Socket } from 'node:net'
@@ -20,6 +24,8 @@ export type EngineAnswerObject = { result?: unknown; error?: unknown }
 
 /** The engine could not be asked (down, refused, closed mid-answer) or answered nonsense. */
 export class EngineUnavailableError extends Error {}
+/** The engine's socket could not be opened: the request was not sent. */
+class EngineNotReachedError extends EngineUnavailableError {}
 /** The engine's answer is larger than the node may send. */
 export class EngineResponseTooBigError extends Error {
   constructor(readonly limitBytes: number) {
@@ -33,7 +39,14 @@ type Job = {
   /** The client's own request bytes, sent as is when the job travels alone. */
   raw: Buffer | null
   done: (err: Error | null, answer?: EngineAnswer) => void
+  /** When a connection for it first could not be opened (ms). */
+  unreachedSince?: number
 }
+
+/** Requests that may wait while the engine is paused or out of reach; more are refused at once. */
+const MAX_WAITING = 10_000
+/** Pause between attempts to reach an engine that is not there. */
+const RECONNECT_PAUSE_MS = 100
 
 export type EngineClientParameters = {
   /** The engine's IPC socket (src/devnet/chain: `DevnetChain.engineIpcPath`). */
@@ -46,6 +59,8 @@ export type EngineClientParameters = {
   lightConnections?: number
   /** Connections to the engine at most (light + solo). */
   maxConnections?: number
+  /** How long a request waits for an engine whose socket cannot be opened (a restart), ms. */
+  reconnectWaitMs?: number
 }
 
 export class EngineClient {
@@ -58,9 +73,17 @@ export class EngineClient {
   readonly #all = new Set<EngineConnection>()
   #light: Job[] = []
   readonly #solo: Job[] = []
+  readonly #reconnectWaitMs: number
   #lightInFlight = 0
+  /** Round trips under way (light and solo). */
+  #inFlight = 0
   #scheduled = false
   #closed = false
+  /** Paused by the devnet; settles `#drained` once nothing is in flight. */
+  #paused = false
+  #drained: (() => void) | null = null
+  /** Waiting for an engine that could not be reached. */
+  #unreachable = false
 
   constructor({
     path,
@@ -68,7 +91,9 @@ export class EngineClient {
     maxBatch = 100,
     lightConnections = 4,
     maxConnections = 64,
+    reconnectWaitMs = 30_000,
   }: EngineClientParameters) {
+    this.#reconnectWaitMs = reconnectWaitMs
     this.#path = path
     this.#maxResponseBytes = maxResponseBytes
     this.#maxBatch = maxBatch
@@ -83,6 +108,10 @@ export class EngineClient {
   send(method: string, params: unknown, raw: Buffer | null, batchable: boolean): Promise<EngineAnswer> {
     return new Promise((resolve, reject) => {
       if (this.#closed) return reject(new EngineUnavailableError('the node is shutting down'))
+      if ((this.#paused || this.#unreachable) && this.#light.length + this.#solo.length >= MAX_WAITING)
+        return reject(
+          new EngineUnavailableError(`the execution engine is restarting and ${MAX_WAITING} requests are waiting`),
+        )
       const job: Job = {
         method,
         params,
@@ -110,8 +139,26 @@ export class EngineClient {
     return object.result
   }
 
+  /**
+   * Holds every new request until `resume()` is called; resolves once the requests under way
+   * have been answered, with `resume`.
+   */
+  pause(): Promise<() => void> {
+    this.#paused = true
+    const resume = () => {
+      this.#paused = false
+      this.#pump()
+    }
+    if (this.#inFlight === 0) return Promise.resolve(resume)
+    return new Promise((resolve) => {
+      this.#drained = () => resolve(resume)
+    })
+  }
+
   close(): void {
     this.#closed = true
+    this.#drained?.()
+    this.#drained = null
     const err = new EngineUnavailableError('the node is shutting down')
     for (const job of this.#light.splice(0)) job.done(err)
     for (const job of this.#solo.splice(0)) job.done(err)
@@ -120,6 +167,7 @@ export class EngineClient {
 
   readonly #pump = (): void => {
     this.#scheduled = false
+    if (this.#paused || this.#unreachable || this.#closed) return
     while (this.#solo.length > 0) {
       const conn = this.#acquire()
       if (!conn) return
@@ -141,7 +189,9 @@ export class EngineClient {
   }
 
   #acquire(): EngineConnection | null {
-    const idle = this.#idle.pop()
+    let idle = this.#idle.pop()
+    // a connection that closed while idle (the engine restarted) is not used again
+    while (idle && !idle.reusable) idle = this.#idle.pop()
     if (idle) return idle
     if (this.#all.size >= this.#maxConnections) return null
     const conn = new EngineConnection(this.#path, () => this.#all.delete(conn))
@@ -151,16 +201,46 @@ export class EngineClient {
 
   #release(conn: EngineConnection, light: boolean): void {
     if (light) this.#lightInFlight--
+    this.#inFlight--
     if (conn.reusable && !this.#closed) this.#idle.push(conn)
+    if (this.#paused && this.#inFlight === 0 && this.#drained) {
+      const drained = this.#drained
+      this.#drained = null
+      drained()
+    }
     if (this.#solo.length > 0 || this.#light.length > 0) this.#pump()
+  }
+
+  /**
+   * A connection could not be opened, so nothing was sent: the jobs wait for the engine and are
+   * tried again, unless they have waited `reconnectWaitMs` already. True when they will be.
+   */
+  #retryUnreached(err: Error, jobs: Job[], light: boolean): boolean {
+    if (!(err instanceof EngineNotReachedError) || this.#closed) return false
+    const now = Date.now()
+    if (jobs.some((job) => now - (job.unreachedSince ?? now) >= this.#reconnectWaitMs)) return false
+    for (const job of jobs) job.unreachedSince ??= now
+    if (light) this.#light.unshift(...jobs)
+    else this.#solo.unshift(...jobs)
+    if (!this.#unreachable) {
+      this.#unreachable = true
+      setTimeout(() => {
+        this.#unreachable = false
+        this.#pump()
+      }, RECONNECT_PAUSE_MS)
+    }
+    return true
   }
 
   #sendOne(conn: EngineConnection, job: Job, light: boolean): void {
     // the client's own bytes go as they are only when the engine reads exactly the text the node parsed
     const sentRaw = job.raw !== null && isUtf8(job.raw)
     const body = sentRaw ? (job.raw as Buffer) : Buffer.from(requestText(0, job.method, job.params))
+    this.#inFlight++
     conn.request(body, this.#maxResponseBytes, (err, response) => {
+      const retried = err !== null && this.#retryUnreached(err, [job], light)
       this.#release(conn, light)
+      if (retried) return
       if (err) return job.done(err)
       if (sentRaw) return job.done(null, { raw: response as Buffer })
       const object = parseAnswer(response as Buffer) as EngineAnswerObject & { id?: unknown }
@@ -180,8 +260,11 @@ export class EngineClient {
       text += (i === 0 ? '' : ',') + requestText(i, job.method, job.params)
     }
     text += ']'
+    this.#inFlight++
     conn.request(Buffer.from(text), this.#maxResponseBytes * jobs.length, (err, response) => {
+      const retried = err !== null && this.#retryUnreached(err, jobs, true)
       this.#release(conn, true)
+      if (retried) return
       if (err) {
         for (const job of jobs) job.done(err)
         return
@@ -248,11 +331,16 @@ class EngineConnection {
   #chunks: Buffer[] = []
   #size = 0
   #dead = false
+  /** True once the socket is open: before, nothing written has reached the engine. */
+  #connected = false
   /** False once the connection failed or is out of step with its answers. */
   reusable = true
 
   constructor(path: string, onGone: () => void) {
     this.#socket = connect(path)
+    this.#socket.once('connect', () => {
+      this.#connected = true
+    })
     this.#socket.on('data', (chunk: Buffer) => this.#onData(chunk))
     const gone = (err?: Error) => {
       if (this.#dead) return
@@ -261,7 +349,8 @@ class EngineConnection {
       onGone()
       const cb = this.#pending
       this.#pending = null
-      cb?.(new EngineUnavailableError(`the execution engine connection failed${err ? `: ${err.message}` : ''}`))
+      const Failure = this.#connected ? EngineUnavailableError : EngineNotReachedError
+      cb?.(new Failure(`the execution engine connection failed${err ? `: ${err.message}` : ''}`))
     }
     this.#socket.on('error', gone)
     this.#socket.on('close', () => gone())
@@ -269,7 +358,8 @@ class EngineConnection {
 
   request(body: Buffer, limit: number, cb: ResponseCallback): void {
     if (this.#dead) {
-      cb(new EngineUnavailableError('the execution engine connection is closed'))
+      // nothing is written on a closed connection
+      cb(new EngineNotReachedError('the execution engine connection is closed'))
       return
     }
     this.#pending = cb

@@ -43,6 +43,8 @@ export type Gateway = {
   tracing: Semaphore
   /** Connection slots of every server (open, evicted, refused), for tests and the benchmark. */
   slotStats(): { open: number; max: number; evicted: number; refused: number }[]
+  /** Holds requests to the engine (they wait) once those under way are answered; call the result to go on. */
+  pauseEngine(): Promise<() => void>
   close(): Promise<void>
 }
 
@@ -188,5 +190,11 @@ export async function startGateway(p: GatewayParameters): Promise<Gateway> {
     await close()
     throw err
   }
-  return { endpoints, tracing, close, slotStats: () => servers.map((s) => s.slots.stats()) }
+  return {
+    endpoints,
+    tracing,
+    close,
+    slotStats: () => servers.map((s) => s.slots.stats()),
+    pauseEngine: () => engine.pause(),
+  }
 }

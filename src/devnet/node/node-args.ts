@@ -7,6 +7,8 @@
  * Flags of the real node that mean nothing here (--instance, --metrics, -v, ...) are accepted
  * and reported.
  */
+
+import { MIN_ENGINE_HISTORY_BLOCKS } from '../chain/engine-compaction.js'
 import { NodeFlagError, TestNetworkUnavailableError, UnknownChainError } from './errors.js'
 
 export type NodeArgs = {
@@ -25,6 +27,8 @@ export type NodeArgs = {
   epochSeconds: number | undefined
   /** --devnet.block-time: seconds between idle blocks (chain default when absent). */
   blockTime: number | undefined
+  /** --devnet.history-blocks: blocks the engine keeps when it is compacted (chain default when absent). */
+  historyBlocks: number | undefined
   /** --rpc.max-subscriptions-per-connection (reference default 1024). */
   maxSubscriptions: number
   /** --devnet.never-catch-up: REHEARSAL stand-in for a release that starts but never catches up (CvvInactive, leads nothing). */
@@ -66,6 +70,7 @@ export function parseNodeArgs(
     chainId: undefined,
     epochSeconds: undefined,
     blockTime: undefined,
+    historyBlocks: undefined,
     maxSubscriptions: 1024,
     neverCatchUp: false,
     ignored: [],
@@ -150,6 +155,10 @@ export function parseNodeArgs(
       case '--devnet.block-time':
         once()
         out.blockTime = integer(name, value(), 0, 3600)
+        break
+      case '--devnet.history-blocks':
+        once()
+        out.historyBlocks = integer(name, value(), MIN_ENGINE_HISTORY_BLOCKS, Number.MAX_SAFE_INTEGER)
         break
       case '--devnet.never-catch-up':
         once()

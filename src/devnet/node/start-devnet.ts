@@ -29,6 +29,8 @@ export type StartDevnetParameters = {
   chainId?: number | 'genesis' | undefined
   epochSeconds?: number | undefined
   blockTime?: number | undefined
+  /** --history-blocks: the blocks the engine keeps when it is compacted. */
+  historyBlocks?: number | undefined
   detach?: boolean
   onLog?: (line: string) => void
   readyTimeoutMs?: number
@@ -48,7 +50,7 @@ export type StartedDevnet = {
 export function devnetNodeArgs(
   p: Pick<
     StartDevnetParameters,
-    'dir' | 'nodeFlags' | 'genesis' | 'forkBlock' | 'chainId' | 'epochSeconds' | 'blockTime'
+    'dir' | 'nodeFlags' | 'genesis' | 'forkBlock' | 'chainId' | 'epochSeconds' | 'blockTime' | 'historyBlocks'
   >,
 ): string[] {
   return [
@@ -62,6 +64,7 @@ export function devnetNodeArgs(
     ...(p.chainId !== undefined ? ['--devnet.chain-id', String(p.chainId)] : []),
     ...(p.epochSeconds !== undefined ? ['--devnet.epoch-seconds', String(p.epochSeconds)] : []),
     ...(p.blockTime !== undefined ? ['--devnet.block-time', String(p.blockTime)] : []),
+    ...(p.historyBlocks !== undefined ? ['--devnet.history-blocks', String(p.historyBlocks)] : []),
     ...p.nodeFlags,
   ]
 }

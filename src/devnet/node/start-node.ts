@@ -184,6 +184,17 @@ async function runDevnet({ args, gatewayParams }: Started, log: NodeLogger): Pro
       chainId: args.chainId,
       epochSeconds: args.epochSeconds,
       blockTime: args.blockTime,
+      engineHistoryBlocks: args.historyBlocks,
+      // requests to the engine wait while it is compacted (the gateway exists once the chain has started)
+      pauseEngineUsers: async () => (gateway ? gateway.pauseEngine() : () => {}),
+      onEngineCompacted: (r) =>
+        log.info('engine compacted', {
+          latest: Number(r.latest),
+          blocks: `${r.blocksBefore}→${r.blocksAfter}`,
+          transactions: `${r.transactionsBefore}→${r.transactionsAfter}`,
+          pid: r.pid,
+          pausedMs: r.pausedMs,
+        }),
       onProtocolError: (err: Error) => log.warn('epoch clock', { error: err.message }),
       onEpoch: (r) =>
         log.info('epoch concluded', {

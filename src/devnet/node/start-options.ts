@@ -83,6 +83,6 @@ function assertGivenNodeFlags(given: readonly string[]): void {
   }
   if (named.some((n) => n?.startsWith('--devnet.')))
     throw new UsageError('The --devnet.* node flags are set by `tnv devnet start` from its own flags.', {
-      fix: 'Use --genesis, --fork-url, --fork-block, --chain-id, --epoch-seconds and --block-time before `--`.',
+      fix: 'Use --genesis, --fork-url, --fork-block, --chain-id, --epoch-seconds, --block-time and --history-blocks before `--`.',
     })
 }

@@ -182,6 +182,7 @@ const REFERENCE_EXTRA_FLAGS: Readonly<Record<string, FlagKind>> = {
   '--devnet.chain-id': 'value',
   '--devnet.epoch-seconds': 'value',
   '--devnet.block-time': 'value',
+  '--devnet.history-blocks': 'value',
 }
 const REFERENCE_CHAINS = ['dev', 'devnet']
 
