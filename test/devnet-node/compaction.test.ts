@@ -7,7 +7,6 @@
  * `tnv devnet status` and `tnv validator status --chain devnet`.
  */
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -18,20 +17,9 @@ import { EngineRpc } from '../../src/devnet/chain/engine-rpc.js'
 import type { DevnetRuntimeInfo } from '../../src/devnet/paths.js'
 import { isProcessAlive } from '../../src/lib/os/process-alive.js'
 import { type CliResult, parseJson, runCli, tempDir } from '../helpers/cli.js'
-import { call, freePorts, httpRpc, WsClient } from './helpers.js'
+import { call, childPids, freePorts, httpRpc, WsClient } from './helpers.js'
 
 const HISTORY = MIN_ENGINE_HISTORY_BLOCKS
-
-function childPids(pid: number): number[] {
-  try {
-    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean)
-      .map(Number)
-  } catch {
-    return []
-  }
-}
 
 describe('engine compaction under a running reference node', { timeout: 240_000 }, () => {
   const tmp = tempDir('tnv-compact-')

@@ -3,7 +3,7 @@
  * is only needed by the tn_* tests, which run the whole node), gateways started from plans
  * of real node flags, and small clients for the three transports.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { request } from 'node:http'
 import { connect } from 'node:net'
@@ -448,5 +448,17 @@ export async function startFakeEngine(delayMs: number): Promise<FakeEngine> {
           r()
         })
       }),
+  }
+}
+
+/** The pids of a process's children (pgrep -P), none when it has none. */
+export function childPids(pid: number): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number)
+  } catch {
+    return []
   }
 }

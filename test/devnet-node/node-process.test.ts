@@ -4,7 +4,6 @@
  * with the chain saved and resumed, and an engine that dies. Needs `node scripts/build.mjs`.
  */
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { connect } from 'node:net'
 import { join } from 'node:path'
@@ -15,7 +14,7 @@ import type { DevnetRuntimeInfo } from '../../src/devnet/paths.js'
 import { isProcessAlive } from '../../src/lib/os/process-alive.js'
 import { tempDir } from '../helpers/cli.js'
 import { freePortBlock } from '../helpers/ports.js'
-import { call, freePorts, httpRpc, IpcClient, startNode, WsClient } from './helpers.js'
+import { call, childPids, freePorts, httpRpc, IpcClient, startNode, WsClient } from './helpers.js'
 
 function isListening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -26,17 +25,6 @@ function isListening(port: number): Promise<boolean> {
     })
     s.once('error', () => resolve(false))
   })
-}
-
-function childPids(pid: number): number[] {
-  try {
-    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean)
-      .map(Number)
-  } catch {
-    return []
-  }
 }
 
 /** Running: not gone and not a zombie its parent has not reaped (CI's PID 1 may never reap). */

@@ -6,11 +6,11 @@
  * refused with the run's code.
  */
 import assert from 'node:assert/strict'
-import { lstatSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { ExitCode } from '../../src/lib/errors.js'
 import { type CliResult, parseJson, runCli, tempDir } from '../helpers/cli.js'
+import { treeOf } from '../helpers/tree.js'
 
 const ADDRESS = '0x1111111111111111111111111111111111111111'
 const OTHER = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'
@@ -23,20 +23,6 @@ type Check = {
   files: { path: string; mode: string; exists: boolean; action: 'create' | 'update' }[]
 }
 
-function tree(root: string): string {
-  const lines: string[] = [`. ${lstatSync(root).mtimeMs}`]
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const p = join(dir, name)
-      const s = lstatSync(p)
-      lines.push(`${p} ${s.size} ${s.mode.toString(8)} ${s.mtimeMs}`)
-      if (s.isDirectory()) walk(p)
-    }
-  }
-  walk(root)
-  return lines.join('\n')
-}
-
 describe('keytool --check: the files each writer would write, nothing written', { timeout: 300_000 }, () => {
   const tmp = tempDir('tnv-keytool-check-')
   const dd = join(tmp.dir, 'validator')
@@ -44,9 +30,9 @@ describe('keytool --check: the files each writer would write, nothing written', 
   after(() => tmp.cleanup())
   /** No passphrase in the environment: a check asks for none (the run would need one). */
   const check = async (args: string[]): Promise<{ r: CliResult; body: Check }> => {
-    const before = tree(tmp.dir)
+    const before = treeOf(tmp.dir)
     const r = await runCli([...args, '--check', '--json'], { env: { TN_BLS_PASSPHRASE: undefined } })
-    assert.equal(tree(tmp.dir), before, `${args.join(' ')} --check changed a file`)
+    assert.equal(treeOf(tmp.dir), before, `${args.join(' ')} --check changed a file`)
     return { r, body: r.code === 0 ? parseJson<Check>(r) : (undefined as never) }
   }
   const expect = async (args: string[], outcome: Check['outcome'], paths: string[]) => {

@@ -8,38 +8,14 @@
  * sender's journal) and the sender's nonce exactly as they were.
  */
 import assert from 'node:assert/strict'
-import { lstatSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { type Address, type Hex, parseEther } from 'viem'
 import { REGISTRY_ADDRESS } from '../../src/lib/chain/addresses.js'
 import { ExitCode } from '../../src/lib/errors.js'
 import { type CliResult, generateKeysArgs, parseJson, runCli, tempDir } from '../helpers/cli.js'
+import { treeOf } from '../helpers/tree.js'
 import { startTestChain, type TestChain } from '../registry/devnet-fixture.js'
-
-/** Every path under `root` with its type, size, mode and modification time. */
-function tree(root: string): string {
-  const lines: string[] = []
-  const top = lstatSync(root, { throwIfNoEntry: false })
-  if (top) lines.push(`. ${top.mode.toString(8)} ${top.mtimeMs}`)
-  const walk = (dir: string) => {
-    const names = (() => {
-      try {
-        return readdirSync(dir).sort()
-      } catch {
-        return []
-      }
-    })()
-    for (const name of names) {
-      const p = join(dir, name)
-      const s = lstatSync(p)
-      lines.push(`${p.slice(root.length)} ${s.isDirectory() ? 'd' : 'f'} ${s.size} ${s.mode.toString(8)} ${s.mtimeMs}`)
-      if (s.isDirectory()) walk(p)
-    }
-  }
-  walk(root)
-  return lines.join('\n')
-}
 
 type Check = {
   outcome: string
@@ -70,7 +46,7 @@ describe('tnv offline prepare, sign and broadcast --check (CLI, real next code)'
     })
   const net = () => ['--rpc-url', t.url, '--chain-id', String(t.engine.chainId)]
   const snapshot = async () => ({
-    files: `${tree(work)}\n--\n${tree(stateDir)}`,
+    files: `${treeOf(work)}\n--\n${treeOf(stateDir)}`,
     nonce: await t.engine.client.getTransactionCount({ address: acct().address }),
   })
   const prepareCheck = (out: string) =>

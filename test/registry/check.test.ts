@@ -8,7 +8,7 @@
  * already-done with exit 0; a step whose simulation reverts exits 22 with the decoded reason.
  */
 import assert from 'node:assert/strict'
-import { lstatSync, readdirSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { type AbiFunction, encodeFunctionData, type Hex, parseEther, toFunctionSignature } from 'viem'
@@ -16,6 +16,7 @@ import { REGISTRY_ADDRESS } from '../../src/lib/chain/addresses.js'
 import { ExitCode } from '../../src/lib/errors.js'
 import { registryAbis } from '../../src/lib/registry/generations/detect.js'
 import { type CliResult, parseJson, runCli, tempDir } from '../helpers/cli.js'
+import { treeOf } from '../helpers/tree.js'
 import { GENERATIONS, startTestChain, type TestChain } from './devnet-fixture.js'
 
 type CheckedTx = {
@@ -38,36 +39,6 @@ type FilesCheck = {
   outcome: string
   check: true
   files: { path: string; mode: string; exists: boolean; action: string }[]
-}
-
-/** Every path under `root` with its type, size, mode and modification time ('' when absent). */
-function tree(root: string): string {
-  const lines: string[] = []
-  const top = (() => {
-    try {
-      return lstatSync(root)
-    } catch {
-      return null
-    }
-  })()
-  // the directory's own time too: a lock made and removed inside it would change it
-  if (top) lines.push(`. ${top.mode.toString(8)} ${top.mtimeMs}`)
-  const walk = (dir: string) => {
-    let names: string[]
-    try {
-      names = readdirSync(dir).sort()
-    } catch {
-      return
-    }
-    for (const name of names) {
-      const p = join(dir, name)
-      const s = lstatSync(p)
-      lines.push(`${p.slice(root.length)} ${s.isDirectory() ? 'd' : 'f'} ${s.size} ${s.mode.toString(8)} ${s.mtimeMs}`)
-      if (s.isDirectory()) walk(p)
-    }
-  }
-  walk(root)
-  return lines.join('\n')
 }
 
 const PASS = 'check test passphrase'
@@ -101,7 +72,7 @@ for (const generation of GENERATIONS)
         },
       })
     const snapshot = async () => ({
-      files: `${tree(datadir)}\n--\n${tree(stateDir)}`,
+      files: `${treeOf(datadir)}\n--\n${treeOf(stateDir)}`,
       nonce: await t.engine.client.getTransactionCount({ address: v() }),
       status: await onChainStatus(),
     })
@@ -187,7 +158,7 @@ for (const generation of GENERATIONS)
         env: { TN_BLS_PASSPHRASE: PASS },
       })
       assert.equal(made.code, 0, made.stderr)
-      const before = tree(datadir)
+      const before = treeOf(datadir)
       const again = await gen(['--check', '--json'])
       assert.equal(again.code, 0, again.stderr)
       assert.deepEqual(parseJson<FilesCheck>(again).files, [])
@@ -209,7 +180,7 @@ for (const generation of GENERATIONS)
       )
       assert.equal(other.code, ExitCode.Usage)
       assert.equal(parseJson<ErrorJson>(other).error.code, 'NodeKeysExist')
-      assert.equal(tree(datadir), before)
+      assert.equal(treeOf(datadir), before)
     })
 
     it('stake --check: would-change with the decoded stake; a paused registry: the simulation reverts, decoded (exit 24); staked: already-done', async () => {
@@ -281,7 +252,7 @@ for (const generation of GENERATIONS)
       const staked = await as2(['stake', '--datadir', dd, '--yes'])
       assert.equal(staked.code, 0, staked.stderr)
       const state = async () => ({
-        files: `${tree(dd)}\n--\n${tree(stateDir)}`,
+        files: `${treeOf(dd)}\n--\n${treeOf(stateDir)}`,
         nonce: await t.engine.client.getTransactionCount({ address: w.address }),
       })
       const before = await state()
