@@ -95,11 +95,7 @@ export type EngineSubscriptionsParameters = {
 
 type EngineAnswerObject = { result?: unknown; error?: unknown }
 
-type Pending = {
-  method: string
-  params: unknown[]
-  resolve: (answer: EngineAnswerObject) => void
-}
+type Pending = { resolve: (answer: EngineAnswerObject) => void }
 
 /** One subscription the client holds. */
 type Subscription = {
@@ -180,11 +176,25 @@ export class EngineSubscriptions implements SubscriptionChannel {
   }
 
   /** Sends one request on the engine connection (opened if need be) and waits for its answer. */
-  async #call(method: string, params: unknown[]): Promise<EngineAnswerObject> {
+  /**
+   * Sends one request on the engine connection (opened if need be) and waits for its answer.
+   * `onAnswer` runs as the answer is read, before the engine's next line (a notification under
+   * a subscription id it has just given) is.
+   */
+  async #call(
+    method: string,
+    params: unknown[],
+    onAnswer?: (answer: EngineAnswerObject) => void,
+  ): Promise<EngineAnswerObject> {
     const socket = await this.#connect()
     return new Promise((resolve) => {
       const id = this.#nextId++
-      this.#pending.set(id, { method, params, resolve })
+      this.#pending.set(id, {
+        resolve: (answer) => {
+          onAnswer?.(answer)
+          resolve(answer)
+        },
+      })
       socket.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }))
     })
   }
@@ -227,12 +237,14 @@ export class EngineSubscriptions implements SubscriptionChannel {
     try {
       for (const [clientId, sub] of this.#subs) {
         if (this.#closed) return
-        const answer = await this.#call('eth_subscribe', sub.params)
+        const answer = await this.#call('eth_subscribe', sub.params, ({ error, result }) => {
+          if (error !== undefined || typeof result !== 'string') return
+          this.#clientIdOf.delete(sub.engineId)
+          sub.engineId = result
+          if (result !== clientId) this.#clientIdOf.set(result, clientId)
+        })
         if (answer.error !== undefined || typeof answer.result !== 'string')
           throw new EngineUnavailableError('the restarted engine refused a subscription')
-        this.#clientIdOf.delete(sub.engineId)
-        sub.engineId = answer.result
-        if (answer.result !== clientId) this.#clientIdOf.set(answer.result, clientId)
       }
     } catch (err) {
       if (this.#closed) return
