@@ -2,9 +2,10 @@
  * A devnet started the operator's way (`tnv devnet start --detach --history-blocks 256`)
  * compacts its engine twice while clients keep asking the reference node: every request is
  * answered (they wait through the restart), the node never stops, anvil's process changes, a
- * WebSocket subscription is ended the way the node ends it when the engine's socket closes
- * (close code 1011), and the chain carries on: a transfer and its receipt, a registry read,
- * `tnv devnet status` and `tnv validator status --chain devnet`.
+ * WebSocket and an IPC client keep their connections and their newHeads subscriptions (the
+ * ids they were given, eth_unsubscribe with them afterwards), and the chain carries on: a
+ * transfer and its receipt, a registry read, `tnv devnet status` and
+ * `tnv validator status --chain devnet`.
  */
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
@@ -17,7 +18,7 @@ import { EngineRpc } from '../../src/devnet/chain/engine-rpc.js'
 import type { DevnetRuntimeInfo } from '../../src/devnet/paths.js'
 import { isProcessAlive } from '../../src/lib/os/process-alive.js'
 import { type CliResult, parseJson, runCli, tempDir } from '../helpers/cli.js'
-import { call, childPids, freePorts, httpRpc, WsClient } from './helpers.js'
+import { call, childPids, freePorts, httpRpc, IpcClient, WsClient } from './helpers.js'
 
 const HISTORY = MIN_ENGINE_HISTORY_BLOCKS
 
@@ -59,7 +60,10 @@ describe('engine compaction under a running reference node', { timeout: 240_000 
     wsUrl = `ws://127.0.0.1:${wsPort}`
     runtime = JSON.parse(readFileSync(join(devnetDir, 'devnet.json'), 'utf8')) as DevnetRuntimeInfo
   })
+  /** Closed at the end whatever happened (an open client keeps the test process alive). */
+  const subscribers: { close(): unknown }[] = []
   after(async () => {
+    for (const c of subscribers) await c.close()
     await runCli(['devnet', 'stop', '--datadir', devnetDir])
     tmp.cleanup()
   })
@@ -88,8 +92,31 @@ describe('engine compaction under a running reference node', { timeout: 240_000 
     }
     const clients = [client(), client(), client()]
     const ws = await WsClient.open(wsUrl)
-    assert.ok((await ws.rpc('eth_subscribe', ['newHeads'])).result)
-    const wsClosed = new Promise<number>((resolve) => ws.socket.once('close', (code) => resolve(code)))
+    subscribers.push(ws)
+    const wsSub = (await ws.rpc('eth_subscribe', ['newHeads'])).result as string
+    assert.match(wsSub, /^0x/)
+    let wsClosed = false
+    ws.socket.once('close', () => {
+      wsClosed = true
+    })
+    assert.ok(runtime.ipcPath, 'the node serves IPC')
+    const ipc = await IpcClient.open(runtime.ipcPath)
+    subscribers.push(ipc)
+    const ipcSub = (await ipc.rpc('eth_subscribe', ['newHeads'])).result as string
+    assert.match(ipcSub, /^0x/)
+    type Note = { method?: string; params?: { subscription?: string; result?: { number?: string } } }
+    const headOf = (number: bigint) => (m: unknown) =>
+      (m as Note).method === 'eth_subscription' && BigInt((m as Note).params?.result?.number ?? -1) === number
+    /** Both clients get the head of block `number` under the ids they were given. */
+    const bothGetHead = async (number: bigint, when: string) => {
+      const wsHead = (await ws.next(headOf(number))) as Note
+      const ipcHead = (await ipc.next(headOf(number))) as Note
+      assert.equal(wsHead.params?.subscription, wsSub, `WebSocket: the client's id ${when}`)
+      assert.equal(ipcHead.params?.subscription, ipcSub, `IPC: the client's id ${when}`)
+      // the heads before it are read
+      ws.messages.length = 0
+      ipc.messages.length = 0
+    }
 
     const until = async (what: string, done: () => boolean) => {
       while (!done()) {
@@ -102,7 +129,6 @@ describe('engine compaction under a running reference node', { timeout: 240_000 
 
     await mine(2 * HISTORY + 1)
     await until('the first compaction', () => compactions() >= 1)
-    assert.equal(await wsClosed, 1011, 'the subscription is ended as when the engine’s socket closes')
     const secondEngines = childPids(nodePid)
     assert.equal(secondEngines.length, 1)
     assert.ok(!firstEngines.includes(secondEngines[0] as number), 'a new anvil runs')
@@ -118,6 +144,7 @@ describe('engine compaction under a running reference node', { timeout: 240_000 
     const hash = await wallet.sendTransaction({ to: recipient, value: parseEther('2'), chain: null })
     const receipt = (await call(rpcUrl, 'eth_getTransactionReceipt', [hash])) as { status: string; blockNumber: string }
     assert.equal(receipt.status, '0x1')
+    await bothGetHead(BigInt(receipt.blockNumber), 'after the first compaction')
     assert.equal(BigInt((await call(rpcUrl, 'eth_getBalance', [recipient, 'latest'])) as string), parseEther('2'))
     const epochInfo = (await call(rpcUrl, 'tn_getCurrentEpochInfo')) as { committee: string[] }
     assert.equal(epochInfo.committee.length, 4)
@@ -126,6 +153,8 @@ describe('engine compaction under a running reference node', { timeout: 240_000 
     await mine(HISTORY + 1)
     await until('the second compaction', () => compactions() >= 2)
     const before = await height()
+    await mine(1)
+    await bothGetHead(before + 1n, 'after the second compaction')
     const status = await tnv(['devnet', 'status', '--datadir', devnetDir, '--json'])
     assert.equal(status.code, 0, status.stderr)
     assert.ok(BigInt(parseJson<{ blockNumber: number }>(status).blockNumber) >= before)
@@ -138,6 +167,12 @@ describe('engine compaction under a running reference node', { timeout: 240_000 
     engine.close()
     assert.deepEqual(failures, [], 'no request failed during the compactions')
     assert.ok(answered > 0)
+    assert.equal(wsClosed, false, 'the WebSocket stays open')
+    assert.equal(ipc.closed, false, 'the IPC connection stays open')
+    assert.equal((await ws.rpc('eth_unsubscribe', [wsSub])).result, true)
+    assert.equal((await ipc.rpc('eth_unsubscribe', [ipcSub])).result, true)
+    assert.equal((await ws.rpc('eth_unsubscribe', [wsSub])).result, false)
+    assert.equal((await ipc.rpc('eth_unsubscribe', [ipcSub])).result, false)
     assert.ok(isProcessAlive(nodePid), 'the node runs on')
     const third = childPids(nodePid)
     assert.ok(!secondEngines.includes(third[0] as number), 'another anvil runs after the second compaction')

@@ -338,7 +338,7 @@ function startCompaction(
       floor = result.latest - BigInt(history) + 1n
       params.onEngineCompacted?.(result)
     } finally {
-      resume?.()
+      await resume?.()
     }
   }
 

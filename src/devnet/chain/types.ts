@@ -68,9 +68,10 @@ export type StartDevnetChainParameters = {
   engineHistoryBlocks?: number | undefined
   /**
    * Called before the engine stops for a compaction: resolves once nothing of the caller's is on
-   * its way to the engine (requests wait meanwhile) with the function that lets them go on.
+   * its way to the engine (requests wait meanwhile) with the function that lets them go on, called
+   * (and awaited, inside the epoch clock's lock) once the new engine is up or the restart failed.
    */
-  pauseEngineUsers?: (() => Promise<() => void>) | undefined
+  pauseEngineUsers?: (() => Promise<() => void | Promise<void>>) | undefined
   /** Called after each compaction. */
   onEngineCompacted?: ((result: EngineCompactionResult) => void) | undefined
 }

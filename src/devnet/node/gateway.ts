@@ -12,6 +12,7 @@ import type { Namespace, RpcPlan } from '../../lib/rpc/types.js'
 import { createJwtGate } from './access.js'
 import { Dispatcher } from './dispatch.js'
 import { EngineClient } from './engine-client.js'
+import { EngineSwap } from './engine-subscriptions.js'
 import { createIpcServer, prepareIpcPath } from './ipc-server.js'
 import { createNetServer, type RpcServer, type ServedProtocol, type ServerTimeouts } from './net-server.js'
 import { Semaphore } from './semaphore.js'
@@ -43,8 +44,12 @@ export type Gateway = {
   tracing: Semaphore
   /** Connection slots of every server (open, evicted, refused), for tests and the benchmark. */
   slotStats(): { open: number; max: number; evicted: number; refused: number }[]
-  /** Holds requests to the engine (they wait) once those under way are answered; call the result to go on. */
-  pauseEngine(): Promise<() => void>
+  /**
+   * Announces a planned engine restart and holds requests to the engine (they wait) once those
+   * under way are answered; call the result once the new engine is up or the restart failed: it
+   * restores the clients' subscriptions on the engine, then lets the held requests go on.
+   */
+  pauseEngine(): Promise<() => Promise<void>>
   close(): Promise<void>
 }
 
@@ -119,12 +124,14 @@ export async function startGateway(p: GatewayParameters): Promise<Gateway> {
     }),
   })
   const jwt = createJwtGate(p.jwtSecretHex)
+  const engineSwap = new EngineSwap()
   const common = {
     dispatcher,
     jwt,
     maxConnections: limits.maxConnections,
     maxRequestBytes,
     engineIpcPath: p.engine.ipcPath,
+    engineSwap,
     maxSubscriptions: p.maxSubscriptions,
     timeouts: p.timeouts,
   }
@@ -195,6 +202,15 @@ export async function startGateway(p: GatewayParameters): Promise<Gateway> {
     tracing,
     close,
     slotStats: () => servers.map((s) => s.slots.stats()),
-    pauseEngine: () => engine.pause(),
+    pauseEngine: async () => {
+      // announced first: subscription connections that close from now on are restored, not ended
+      engineSwap.begin()
+      const resume = await engine.pause()
+      return async () => {
+        // the subscriptions are back on the new engine before the held requests go on
+        await engineSwap.end()
+        resume()
+      }
+    },
   }
 }

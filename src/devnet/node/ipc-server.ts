@@ -9,7 +9,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net'
 import { dirname } from 'node:path'
 import { ConnectionSlots, type Slot } from './connection-slots.js'
 import type { ConnectionContext, Dispatcher } from './dispatch.js'
-import { EngineSubscriptions } from './engine-subscriptions.js'
+import { EngineSubscriptions, type EngineSwap } from './engine-subscriptions.js'
 import { JsonStreamSplitter } from './json-stream.js'
 import { ErrorCode, errorResponse } from './jsonrpc.js'
 import type { RpcServer, ServedProtocol } from './net-server.js'
@@ -21,6 +21,8 @@ export type IpcServerParameters = {
   maxRequestBytes: number
   /** The engine's IPC socket (subscriptions). */
   engineIpcPath: string
+  /** Planned engine restarts, which subscriptions survive. */
+  engineSwap: EngineSwap
   maxSubscriptions: number
 }
 
@@ -70,6 +72,7 @@ function serveIpcConnection(socket: Socket, p: IpcServerParameters, slot: Slot):
   }
   const subscriptions = new EngineSubscriptions({
     engineIpcPath: p.engineIpcPath,
+    swap: p.engineSwap,
     notify: write,
     onLost: () => socket.end(),
     maxSubscriptions: p.maxSubscriptions,

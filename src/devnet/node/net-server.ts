@@ -15,7 +15,7 @@ import type { Namespace } from '../../lib/rpc/types.js'
 import { type JwtGate, originAllowed } from './access.js'
 import { ConnectionSlots, type Slot } from './connection-slots.js'
 import type { ConnectionContext, Dispatcher } from './dispatch.js'
-import { EngineSubscriptions } from './engine-subscriptions.js'
+import { EngineSubscriptions, type EngineSwap } from './engine-subscriptions.js'
 
 /** What one protocol serves on this server. */
 export type ServedProtocol = {
@@ -37,6 +37,8 @@ export type NetServerParameters = {
   maxRequestBytes: number
   /** The engine's IPC socket (subscriptions). */
   engineIpcPath: string
+  /** Planned engine restarts, which subscriptions survive. */
+  engineSwap: EngineSwap
   maxSubscriptions: number
   /** The slow- and idle-client timeouts (tests shorten them). */
   timeouts?: Partial<ServerTimeouts>
@@ -257,6 +259,7 @@ function serveWebSocket(
   }
   const subscriptions = new EngineSubscriptions({
     engineIpcPath: p.engineIpcPath,
+    swap: p.engineSwap,
     notify: send,
     onLost: (reason) => client.close(1011, reason.slice(0, 120)),
     maxSubscriptions: p.maxSubscriptions,
