@@ -7,6 +7,7 @@
  */
 import type { Address } from 'viem'
 import type { ChainFlagValues, KeyMaterialFlagValues, PassphraseSource, SignerFlagValues } from '../lib/options.js'
+import type { CheckDelegationSignatureReturnType } from '../lib/registry/check-delegation-signature.js'
 import type { KeyMaterial } from '../lib/registry/key-material.js'
 import type { DelegationSigner, SignDelegationSource } from '../lib/registry/sign-delegation.js'
 import type { Session } from './session.js'
@@ -39,7 +40,7 @@ export type DelegationCheckSigner =
  * in place of its key (the signer flags' address, a keystore's read in clear; else --validator,
  * else node-info's execution address), no passphrase asked and no lock taken.
  */
-export async function delegationCheckInputs(
+async function delegationCheckInputs(
   session: Session,
   flags: DelegationSignFlags,
   keys: KeyMaterial,
@@ -55,6 +56,30 @@ export async function delegationCheckInputs(
   const source = await delegationSource(flags)
   await passBackupGate(flags, keys, source, note)
   return { signer, source }
+}
+
+/** `--check`: the run's refusals and reads with the validator's address, then what it would sign and write. */
+export async function checkDelegationSign(
+  session: Session,
+  flags: DelegationSignFlags & { out?: string | undefined; force: boolean },
+  { keys, delegator, deadline }: { keys: KeyMaterial; delegator: Address; deadline: bigint },
+  note: (line: string) => void,
+): Promise<CheckDelegationSignatureReturnType> {
+  const { signer, source } = await delegationCheckInputs(session, flags, keys, note)
+  const { checkDelegationSignature } = await import('../lib/registry/check-delegation-signature.js')
+  return checkDelegationSignature({
+    source,
+    signer,
+    delegator,
+    deadline,
+    blsPubkey: keys.blsPubkey,
+    proofOfPossession: keys.proofOfPossession,
+    adiriSignature: keys.adiriSignature,
+    keyDir: keys.keyDir,
+    out: flags.out ?? null,
+    force: flags.force,
+    report: session.reporter(),
+  })
 }
 
 /** The address --check signs for: the signer flags' (never decrypted), else --validator, else node-info's. */

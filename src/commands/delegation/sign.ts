@@ -117,28 +117,8 @@ The signature stops working when the stake version changes (the next epoch after
     const keys = await keyMaterialFromFlags(flags)
     const deadline = parseDeadline(flags.deadline ?? '24h', BigInt(Math.floor(Date.now() / 1000)))
     if (flags.check) {
-      const [{ checkDelegationSignature }, { delegationCheckInputs }, { datadirPaths }, { existsSync }] =
-        await Promise.all([
-          import('../../lib/registry/check-delegation-signature.js'),
-          import('../../cli/delegation-sign.js'),
-          import('../../lib/keys/datadir.js'),
-          import('node:fs'),
-        ])
-      const blsKey = datadirPaths(keys.keyDir)
-      const { signer, source } = await delegationCheckInputs(this.session, flags, keys, note)
-      const r = await checkDelegationSignature({
-        source,
-        signer,
-        delegator,
-        deadline,
-        blsPubkey: keys.blsPubkey,
-        proofOfPossession: keys.proofOfPossession,
-        adiriSignature: keys.adiriSignature,
-        blsKeyDir: existsSync(blsKey.blsKw) || existsSync(blsKey.blsKey) ? keys.keyDir : null,
-        out: flags.out ?? null,
-        force: flags.force,
-        report: this.session.reporter(),
-      })
+      const { checkDelegationSign } = await import('../../cli/delegation-sign.js')
+      const r = await checkDelegationSign(this.session, flags, { keys, delegator, deadline }, note)
       this.out(`${r.outcome}: ${r.message} (check: nothing was signed or written)`)
       if (r.proofToSign) this.out(`  would sign ${r.proofToSign}`)
       for (const f of r.files) this.out(`  would ${f.action}  ${f.path}  (mode ${f.mode})`)

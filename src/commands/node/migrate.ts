@@ -2,7 +2,6 @@ import { Args, Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { datadirFlag } from '../../cli/flags/common.js'
 import { keyGuardFlags } from '../../cli/flags/key-guard.js'
-import { UsageError } from '../../lib/errors.js'
 import type { MigrateReturnType } from '../../lib/node/migrate.js'
 import type { CheckMigrateReturnType } from '../../lib/node/migrate-check.js'
 
@@ -60,69 +59,16 @@ JSON lines with --json; each side is resumable after a kill (<datadir>/tnv-migra
     const { own, node } = splitNodeArgs(this.argv)
     const { args, flags } = await this.parse(NodeMigrate, own)
     const side = args.side as 'out' | 'in'
-    const [{ migrateNode }, { keyIdentities }, { resolveNetworkUrl }, { defaultDevnetDir }, { readNodeState }] =
-      await Promise.all([
-        import('../../lib/node/migrate.js'),
-        import('../../lib/node/fence.js'),
-        import('../../lib/node/start-guard.js'),
-        import('../../lib/chain/devnet-runtime-file.js'),
-        import('../../lib/node/state.js'),
-      ])
-    const key = (await keyIdentities(flags.datadir)).find((i) => i.blsPublicKey)?.blsPublicKey
-    if (!key)
-      throw new UsageError(
-        `${flags.datadir} holds no validator key tnv can read (node-info.yaml), so there is nothing to migrate.`,
-        {
-          fix: 'Give the data directory of the validator (--datadir).',
-        },
-      )
-    // out: the flags the node ran with tell the network; in: the flags given after --
-    const running = await readNodeState(flags.datadir)
-    const nodeFlags = node ?? (running?.args[0] === 'node' ? running.args.slice(1) : [])
-    if (side === 'in' && !node)
-      throw new UsageError('`migrate in` starts the node: give its flags after `--`.', {
-        fix: 'For example: tnv node migrate in --datadir <dir> -- --chain adiri --http --http.api eth,net,web3,rpc,tn',
-      })
-    const { readMigrateJournal } = await import('../../lib/node/migrate.js')
-    // this side's journal names the network it watched: a rerun after the node stopped (unfinished, or
-    // finished and run again) watches the same one
-    const journal = readMigrateJournal(flags.datadir)
-    const networkUrl =
-      flags['network-url'] ??
-      (journal?.side === side ? journal.networkUrl : undefined) ??
-      (await resolveNetworkUrl({ flag: undefined, nodeFlags, devnetDir: defaultDevnetDir(this.session.env) }))
-    if (!networkUrl) {
-      const { DoppelgangerNoEndpointError } = await import('../../lib/node/fence-errors.js')
-      throw new DoppelgangerNoEndpointError(null)
+    const { migrateInputs, checkMigrateSide, runMigrate } = await import('../../cli/node-migrate.js')
+    const inputs = await migrateInputs(this.session, flags, side, node)
+    if (flags.check) {
+      const r = await checkMigrateSide(this.session, flags, inputs)
+      this.out(`${r.outcome}: migrate ${side} of ${flags.datadir} (check: nothing was stopped, started or written)`)
+      for (const s of r.steps) this.out(`  ${s.step.padEnd(7)} ${s.action.padEnd(9)} ${s.detail}`)
+      return r
     }
-    if (flags.check) return this.check(side, flags, networkUrl, key, node ?? [])
-    const { upgradeHooks } = await import('../../cli/node-upgrade.js')
-    const result = await migrateNode({
-      side,
-      datadir: flags.datadir,
-      networkUrl,
-      blsPublicKey: key,
-      windowSeconds: flags['doppelganger-window'],
-      confirmSeconds: flags['confirm-timeout'],
-      stop: async () => {
-        const { stopNode } = await import('../../lib/node/stop.js')
-        await stopNode({ datadir: flags.datadir })
-      },
-      start: async () => {
-        const { resolveNodeBinary } = await import('../../lib/node/binary.js')
-        const hooks = upgradeHooks(
-          flags.datadir,
-          60_000,
-          (t) => this.note(t),
-          this.session.env,
-          'tnv node migrate in',
-          'proved silent by this migrate over the window just before',
-        )
-        return hooks.supervisor.start(
-          resolveNodeBinary({ flag: flags['node-binary'], env: this.session.env }),
-          node ?? [],
-        )
-      },
+    const result = await runMigrate(this.session, flags, inputs, {
+      note: (t) => this.note(t),
       onEvent: (e) => (this.jsonEnabled() ? this.logJson(e) : this.note(JSON.stringify(e))),
     })
     const done = result.outcome === 'already-done'
@@ -136,65 +82,5 @@ JSON lines with --json; each side is resumable after a kill (<datadir>/tnv-migra
           : `moved in: the node runs (pid ${result.state?.pid})`,
     )
     return result
-  }
-
-  /** --check: the side's preconditions and plan (src/lib/node/migrate-check.ts); nothing stopped, started or written. */
-  private async check(
-    side: 'out' | 'in',
-    flags: {
-      datadir: string
-      'node-binary'?: string | undefined
-      'doppelganger-window': number
-      'confirm-timeout': number
-    },
-    networkUrl: string,
-    blsPublicKey: `0x${string}`,
-    nodeFlags: string[],
-  ): Promise<CheckMigrateReturnType> {
-    const { checkMigrate } = await import('../../lib/node/migrate-check.js')
-    const common = {
-      datadir: flags.datadir,
-      networkUrl,
-      blsPublicKey,
-      windowSeconds: flags['doppelganger-window'],
-      confirmSeconds: flags['confirm-timeout'],
-    }
-    const r =
-      side === 'out'
-        ? await checkMigrate({ ...common, side })
-        : await checkMigrate({ ...common, side, start: await this.startPlan(flags, nodeFlags) })
-    this.out(`${r.outcome}: migrate ${side} of ${flags.datadir} (check: nothing was stopped, started or written)`)
-    for (const s of r.steps) this.out(`  ${s.step.padEnd(7)} ${s.action.padEnd(9)} ${s.detail}`)
-    return r
-  }
-
-  /** What `in` would start, resolved as its start resolves it (the binary, the node's RPC plan, the fence's inputs). */
-  private async startPlan(flags: { datadir: string; 'node-binary'?: string | undefined }, nodeFlags: string[]) {
-    const [{ resolveNodeBinary }, { nodeBinaryKind }, { resolveRpcPlan }, { keyIdentities }, { fenceNetwork }] =
-      await Promise.all([
-        import('../../lib/node/binary.js'),
-        import('../../lib/node/binary-kind.js'),
-        import('../../lib/rpc/resolve.js'),
-        import('../../lib/node/fence.js'),
-        import('../../lib/node/start-guard.js'),
-      ])
-    const [{ tnvStateDir }, { defaultDevnetDir }, { resolve }] = await Promise.all([
-      import('../../lib/tx/journal.js'),
-      import('../../lib/chain/devnet-runtime-file.js'),
-      import('node:path'),
-    ])
-    const { env } = this.session
-    const binary = resolveNodeBinary({ flag: flags['node-binary'], env })
-    const kind = nodeBinaryKind(binary, env)
-    return {
-      binary: binary.path,
-      nodeFlags,
-      plan: resolveRpcPlan(nodeFlags, { behaviour: kind === 'released' ? ('released' as const) : ('spec' as const) }),
-      fence: {
-        stateDir: tnvStateDir(env),
-        identities: await keyIdentities(flags.datadir),
-        network: fenceNetwork(nodeFlags, resolve(defaultDevnetDir(env))),
-      },
-    }
   }
 }

@@ -11,6 +11,7 @@ import { resolve } from 'node:path'
 import type { Address, Hex } from 'viem'
 import { UsageError } from '../errors.js'
 import { pathExists } from '../fs/atomic.js'
+import { datadirPaths } from '../keys/datadir.js'
 import { readDelegationFile } from './delegation-file.js'
 import type { StakeProof } from './generations/adapter.js'
 import type { RegistryGeneration } from './generations/detect.js'
@@ -29,8 +30,8 @@ export type CheckDelegationSignatureParameters = Omit<SignDelegationParameters, 
   out: string | null
   /** The run's --force: an existing --out is replaced (kept as a backup first). */
   force: boolean
-  /** Where the BLS key is, for the adiri proof the run would sign (null: none here). */
-  blsKeyDir: string | null
+  /** The data directory the run would open the BLS key in, for the adiri proof it would sign. */
+  keyDir: string
 }
 
 export type CheckDelegationSignatureReturnType = {
@@ -57,23 +58,23 @@ export type CheckDelegationSignatureReturnType = {
 }
 
 /**
- * @example const r = await checkDelegationSignature({ source, signer: { kind: 'address', validator }, delegator, deadline, blsPubkey, proofOfPossession, out: 'delegation.json', force: false, blsKeyDir })
+ * @example const r = await checkDelegationSignature({ source, signer: { kind: 'address', validator }, delegator, deadline, blsPubkey, proofOfPossession, out: 'delegation.json', force: false, keyDir })
  * @throws what the run throws before it signs (WrongStatusError, AddressRetiredError, a revert's cause), and UsageError (exit 2) for an existing --out without --force
  */
 export async function checkDelegationSignature(
   params: CheckDelegationSignatureParameters,
 ): Promise<CheckDelegationSignatureReturnType> {
-  const { signer, out, force, blsKeyDir } = params
+  const { signer, out, force, keyDir } = params
   const nowSeconds = params.nowSeconds ?? BigInt(Math.floor(Date.now() / 1000))
   const { validator } = signer
   const { adapter, inputs, digest } = await delegationDigest(params, validator, nowSeconds)
   let proof: StakeProof | null = null
   let proofToSign: string | null = null
   if (adapter.proofFormat === 'uncompressed' && params.adiriSignature === undefined) {
-    if (blsKeyDir === null)
+    if (!(await blsKeyIn(keyDir)))
       // the run's own refusal: no key to sign adiri's proof with, and no proof given
       await resolveStakeProof({ ...params, adapter, validator })
-    proofToSign = `the adiri proof of possession with the BLS key in ${blsKeyDir} for ${validator} (the run asks for its passphrase)`
+    proofToSign = `the adiri proof of possession with the BLS key in ${keyDir} for ${validator} (the run asks for its passphrase)`
   } else proof = await resolveStakeProof({ ...params, adapter, validator })
   if (signer.kind === 'external') await checkedExternalSignature(signer, digest, validator)
 
@@ -128,4 +129,10 @@ export async function checkDelegationSignature(
     files: [{ path, mode: '0644', exists, action: exists ? 'update' : 'create' }],
     ...base,
   }
+}
+
+/** Whether the data directory holds a BLS key (encrypted or not) the run could sign with. */
+async function blsKeyIn(keyDir: string): Promise<boolean> {
+  const { blsKw, blsKey } = datadirPaths(keyDir)
+  return (await pathExists(blsKw)) || (await pathExists(blsKey))
 }
