@@ -1,7 +1,7 @@
 /**
  * --ledger / --trezor in the single executable, which does not embed foundry's cast
- * (docs/decisions.md "Shipping": 63 MB more for every operator, for the few who sign on a
- * device). Run with an empty environment: without cast the error says exactly what to install;
+ * (docs/decisions.md "Hardware wallets through cast": 63 MB more for every operator, for the
+ * few who sign on a device). Run with an empty environment: without cast the error says exactly what to install;
  * with cast on PATH (the binary of @foundry-rs/cast, as `npm install -g @foundry-rs/cast` or
  * foundryup put it there) tnv drives it up to the device boundary, as the npm build does.
  */

@@ -1,7 +1,7 @@
 /**
  * The node's connection to its execution engine (anvil): a pool of connections to the
  * engine's IPC socket (the only way to the engine: src/devnet/chain/engine-isolation.ts),
- * written for throughput (docs/decisions.md, "Reference node"). Each connection carries one
+ * written for throughput (docs/decisions.md, "The reference node: one gateway in front of anvil"). Each connection carries one
  * request at a time; anvil answers each request with one line of compact JSON.
  *
  * - A request the node does not need to inspect travels as the client's own bytes, and the

@@ -276,7 +276,7 @@ type ExistingTarget = {
 }
 
 /**
- * The symlink policy (docs/decisions.md "Hardening"): tnv never replaces a symbolic link among
+ * The symlink policy (docs/decisions.md "Key commits survive a kill"): tnv never replaces a symbolic link among
  * the files it commits (node-info.yaml, node-keys/ and the files in it). A rename over a link
  * replaces the link and leaves its target with the old content; writing through it instead
  * would give up the atomic rename whenever the target is on another file system, and the backup

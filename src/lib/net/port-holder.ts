@@ -2,7 +2,7 @@
  * Who holds a TCP port: whether it can be bound, and which process listens on it. Linux reads
  * /proc (the socket's inode in /proc/net/tcp{,6}, then the process whose fd points at it);
  * elsewhere `lsof` answers when installed. No npm library does this across platforms without
- * a native build, so it is these few lines (docs/decisions.md, "A newcomer's first hour").
+ * a native build, so it is these few lines.
  */
 import { execFile } from 'node:child_process'
 import { readdir, readFile, readlink } from 'node:fs/promises'

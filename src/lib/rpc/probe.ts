@@ -20,7 +20,7 @@ import {
 const ZERO_HASH = `0x${'0'.repeat(64)}`
 
 /**
- * The method called to probe each namespace (docs/decisions.md, "RPC"). admin and txpool are
+ * The method called to probe each namespace (docs/decisions.md, "`rpc check`"). admin and txpool are
  * probed too: the released node serves them over IPC (every reth module), which tells its
  * behaviour apart; both reads change nothing.
  */

@@ -3,7 +3,7 @@ import { ExitCode, TnvError } from '../errors.js'
 /** foundry's cast, which talks to the device, is not installed where tnv looks. */
 export class CastNotFoundError extends TnvError {
   override readonly code: string = 'CastNotFound'
-  /** `singleExecutable`: tnv runs as its single executable, which does not carry cast (docs/decisions.md "Shipping"). */
+  /** `singleExecutable`: tnv runs as its single executable, which does not carry cast (docs/decisions.md "Hardware wallets through cast"). */
   constructor(lookedFor: string, { singleExecutable = false }: { singleExecutable?: boolean } = {}) {
     super(
       singleExecutable
