@@ -3,7 +3,7 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { signerFlags } from '../../cli/flags/chain.js'
 import { checkFlag } from '../../cli/flags/check.js'
 import { yesFlag } from '../../cli/flags/common.js'
-import type { KeytoolCheckResult } from '../../cli/keytool-check.js'
+import type { OfflineSignCheckResult } from '../../cli/offline-sign.js'
 
 export type OfflineSignResult = {
   file: string
@@ -15,9 +15,6 @@ export type OfflineSignResult = {
   /** The signed transaction's hash, or the delegation digest signed. */
   hash: string
 }
-
-/** --check: the signed file it would write (or already-done: that file holds this bundle's signature). */
-export type OfflineSignCheckResult = KeytoolCheckResult & { bundle: string; step: string }
 
 const { keystore, 'keystore-password-source': keystorePasswordSource, ledger, trezor } = signerFlags
 
@@ -78,8 +75,14 @@ export default class OfflineSign extends BaseCommand {
     else checkBundleIntent({ bundle, path: args.bundle })
     const rows = bundle.step === DELEGATION_SIGNATURE_STEP ? delegationRows(bundle) : bundleRows(bundle)
     const out = flags.out ?? signedPathOf(args.bundle)
-    if (flags.check) return this.checkSigning(bundle, args.bundle, out)
-    await this.confirmSigning(bundle, rows, flags.yes)
+    const { checkOfflineSigning, confirmOfflineSigning } = await import('../../cli/offline-sign.js')
+    if (flags.check) {
+      const { checkLines } = await import('../../cli/keytool-check.js')
+      const r = await checkOfflineSigning(bundle, args.bundle, out)
+      for (const line of checkLines(r)) this.out(line)
+      return r
+    }
+    await confirmOfflineSigning(this.session, { showIntent: !this.jsonEnabled(), bundle, rows, yes: flags.yes })
 
     const [{ resolveSigner }, { signerOptionsOf }] = await Promise.all([
       import('../../lib/chain/signer.js'),
@@ -117,71 +120,5 @@ export default class OfflineSign extends BaseCommand {
       nonce: bundle.transaction.nonce,
       hash: signed.hash,
     }
-  }
-
-  /**
-   * --check: no key is opened and nothing is written. already-done when OUT already holds a
-   * signature of this bundle (a signed transaction sealed for its digest; a delegation signature
-   * of its delegation digest); otherwise the file it would write (0600).
-   */
-  private async checkSigning(
-    bundle: import('../../lib/offline/bundle.js').AnyBundle,
-    bundlePath: string,
-    out: string,
-  ): Promise<OfflineSignCheckResult> {
-    const [{ parseSignedFile, DELEGATION_SIGNATURE_STEP }, { readFile }, { checkLines, checkResult, planFiles }] =
-      await Promise.all([
-        import('../../lib/offline/bundle.js'),
-        import('node:fs/promises'),
-        import('../../cli/keytool-check.js'),
-      ])
-    const text = await readFile(out, 'utf8').catch(() => null)
-    const signedHere = (() => {
-      if (text === null) return false
-      try {
-        if (bundle.step === DELEGATION_SIGNATURE_STEP)
-          return (JSON.parse(text) as { digest?: unknown }).digest === bundle.delegation.digest
-        return parseSignedFile(text, out).bundleDigest === bundle.digest
-      } catch {
-        return false
-      }
-    })()
-    const r = signedHere
-      ? checkResult([], `${out} already holds the signature of ${bundle.intent.title}`)
-      : checkResult(
-          await planFiles([{ path: out, mode: 0o600 }]),
-          `would sign ${bundle.intent.title} and write the signed file`,
-        )
-    for (const line of checkLines(r)) this.out(line)
-    return { ...r, bundle: bundlePath, step: bundle.step }
-  }
-
-  /** Shows the intent (stderr) and asks on a terminal (default No); without one, --yes is needed. */
-  private async confirmSigning(
-    bundle: import('../../lib/offline/bundle.js').AnyBundle,
-    rows: [string, string][],
-    yes: boolean,
-  ): Promise<void> {
-    const { interactive, prompter } = this.session
-    if (!this.jsonEnabled() || interactive) {
-      const width = Math.max(...rows.map(([label]) => label.length))
-      process.stderr.write(`${bundle.intent.title}\n`)
-      for (const [label, value] of rows) process.stderr.write(`  ${label.padEnd(width)}  ${value}\n`)
-    }
-    if (yes) return
-    const irreversible = bundle.intent.irreversible.length > 0
-    if (interactive) {
-      const ok = await prompter
-        .confirm(`${irreversible ? 'This cannot be undone once broadcast. ' : ''}Sign it?`, false)
-        .catch((err: unknown) => {
-          if (err instanceof Error && err.name === 'AbortedError') return false
-          throw err
-        })
-      if (ok) return
-      const { AbortedError } = await import('../../lib/errors.js')
-      throw new AbortedError()
-    }
-    const { ConfirmationRequiredError } = await import('../../lib/registry/errors.js')
-    throw new ConfirmationRequiredError(`Signing the ${bundle.step} bundle`, irreversible ? 'irreversible' : 'money')
   }
 }
